@@ -1,0 +1,195 @@
+"""The figure on the table: placed tiles, contacts, scoring and the legal-move generator (RULES.md 3 and 4).
+
+This is the hot path of everything built on the engine, so it is incremental: each empty cell touching the
+figure (the *frontier*) keeps a bitmask of the tiles whose sides are compatible with every placed neighbour,
+and a count of placed neighbours. Placing a tile updates its (at most three) empty neighbours; generating moves
+is then a bitwise AND of a hand's mask with the masks of a handful of candidate cells: the empty neighbours of
+the last-played tile and the *holes* (empty cells touching two or more tiles, where opportunity plays go).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .grid import CELL_SIDES, OFFSET, ORIGIN, SPAN, cell_index
+from .tiles import ALL_TILES_MASK, NUM_TILES, TILE_NAMES, TILE_VALUES, contact_points, contact_valid
+
+
+class Move(NamedTuple):
+    """A placement: tile id and cell. The orientation is always blue on ``B`` (RULES.md sections 2 and 4)."""
+
+    tile: int
+    x: int
+    y: int
+
+    def __str__(self) -> str:
+        return f"{TILE_NAMES[self.tile]} at ({self.x}, {self.y})"
+
+
+def _build_compat() -> tuple[tuple[int, ...], ...]:
+    # COMPAT[colour][t]: mask of the tiles u whose `colour` side forms a valid contact with t's `colour` side.
+    return tuple(
+        tuple(
+            sum(1 << u for u in range(NUM_TILES) if contact_valid(TILE_VALUES[t][c], TILE_VALUES[u][c]))
+            for t in range(NUM_TILES)
+        )
+        for c in range(3)
+    )
+
+
+def _build_points() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    # POINTS[colour][t][u]: points of the contact between t and u along their `colour` sides.
+    return tuple(
+        tuple(tuple(contact_points(TILE_VALUES[t][c], TILE_VALUES[u][c]) for u in range(NUM_TILES)) for t in range(NUM_TILES))
+        for c in range(3)
+    )
+
+
+COMPAT = _build_compat()
+POINTS = _build_points()
+
+# A frontier entry packs the compatible-tile mask (bits 0..35) and the placed-neighbour count (bits 40..).
+_COUNT_SHIFT = 40
+_ONE = 1 << _COUNT_SHIFT
+_KEEP_COUNT = ((1 << 4) - 1) << _COUNT_SHIFT
+_NEW_FRONTIER = ALL_TILES_MASK
+
+
+def move_code(tile: int, cell: int) -> int:
+    """Integer code of a move; codes sort as moves do, by tile, then x, then y."""
+    return tile << 14 | cell
+
+
+def code_to_move(code: int) -> Move:
+    cell = code & 16383
+    return Move(code >> 14, cell // SPAN - OFFSET, cell % SPAN - OFFSET)
+
+
+def move_to_code(move: Move) -> int:
+    return move.tile << 14 | cell_index(move.x, move.y)
+
+
+class Figure:
+    """Tiles placed on the table, with the frontier that makes move generation fast.
+
+    ``placed`` maps cell index to tile id; ``last`` is the cell index of the last-played tile (None while empty).
+    """
+
+    __slots__ = ("placed", "frontier", "holes", "last")
+
+    def __init__(self) -> None:
+        self.placed: dict[int, int] = {}
+        self.frontier: dict[int, int] = {}
+        self.holes: set[int] = set()
+        self.last: int | None = None
+
+    def clone(self) -> "Figure":
+        other = Figure.__new__(Figure)
+        other.placed = self.placed.copy()
+        other.frontier = self.frontier.copy()
+        other.holes = self.holes.copy()
+        other.last = self.last
+        return other
+
+    def __len__(self) -> int:
+        return len(self.placed)
+
+    # -- placing ---------------------------------------------------------------------------------------------
+    def place(self, tile: int, cell: int) -> int:
+        """Put ``tile`` on cell index ``cell`` (blue on B) and return the points it scores.
+
+        No legality check: callers place only moves from ``legal_codes`` (or the opening tile at the origin).
+        """
+        placed = self.placed
+        frontier = self.frontier
+        points = 0
+        for n, colour in CELL_SIDES[cell]:
+            u = placed.get(n)
+            if u is None:
+                entry = (frontier.get(n, _NEW_FRONTIER) & (COMPAT[colour][tile] | _KEEP_COUNT)) + _ONE
+                frontier[n] = entry
+                if entry >> _COUNT_SHIFT == 2:
+                    self.holes.add(n)
+            else:
+                points += POINTS[colour][tile][u]
+        placed[cell] = tile
+        frontier.pop(cell, None)
+        self.holes.discard(cell)
+        self.last = cell
+        return points
+
+    def place_opening(self, tile: int) -> None:
+        """The opening tile goes on the up cell (0, 0), blue on B (RULES.md section 2)."""
+        if self.placed:
+            raise ValueError("the opening tile goes on an empty table")
+        self.place(tile, ORIGIN)
+
+    # -- queries ---------------------------------------------------------------------------------------------
+    def legal_codes(self, tiles_mask: int) -> list[int]:
+        """Codes (``move_code``) of every legal placement of a tile in ``tiles_mask``, sorted.
+
+        Candidates are the empty neighbours of the last-played tile and the holes (RULES.md 4.2); a frontier
+        cell's mask already says which tiles fit every placed neighbour (RULES.md 4.1).
+        """
+        frontier = self.frontier
+        placed = self.placed
+        out: list[int] = []
+        if self.last is not None:
+            for n, _ in CELL_SIDES[self.last]:
+                # A neighbour that touches two or more tiles is a hole and is taken below.
+                if n not in placed:
+                    entry = frontier[n]
+                    if entry < 2 * _ONE:
+                        m = entry & tiles_mask
+                        while m:
+                            low = m & -m
+                            out.append((low.bit_length() - 1) << 14 | n)
+                            m ^= low
+        for n in self.holes:
+            m = frontier[n] & tiles_mask
+            while m:
+                low = m & -m
+                out.append((low.bit_length() - 1) << 14 | n)
+                m ^= low
+        out.sort()
+        return out
+
+    def has_move(self, tiles_mask: int) -> bool:
+        """Whether any tile of ``tiles_mask`` has a legal placement."""
+        frontier = self.frontier
+        if self.last is not None:
+            for n, _ in CELL_SIDES[self.last]:
+                if n not in self.placed and frontier[n] & tiles_mask:
+                    return True
+        for n in self.holes:
+            if frontier[n] & tiles_mask:
+                return True
+        return False
+
+    def points_for(self, tile: int, cell: int) -> int:
+        """Points ``tile`` would score on the empty cell index ``cell``."""
+        placed = self.placed
+        points = 0
+        for n, colour in CELL_SIDES[cell]:
+            u = placed.get(n)
+            if u is not None:
+                points += POINTS[colour][tile][u]
+        return points
+
+    def last_has_free_side(self) -> bool:
+        """Whether the last-played tile has an empty neighbour."""
+        if self.last is None:
+            return False
+        placed = self.placed
+        return any(n not in placed for n, _ in CELL_SIDES[self.last])
+
+    def is_enclosed(self) -> bool:
+        """The last-played tile has no free side and no empty cell touches two or more tiles (RULES.md 5.4)."""
+        return not self.holes and not self.last_has_free_side()
+
+    def placed_neighbours(self, cell: int) -> int:
+        """How many placed tiles touch the cell index ``cell``."""
+        return sum(1 for n, _ in CELL_SIDES[cell] if n in self.placed)
+
+    def tile_at(self, x: int, y: int) -> int | None:
+        return self.placed.get(cell_index(x, y))

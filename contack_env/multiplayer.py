@@ -1,0 +1,191 @@
+"""The Contack game for 2 to 7 players over several hands (RULES.md section 5)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .state import GameState
+from .tiles import NUM_TILES, OPENING_RANK, TILE_NAMES, mask_of
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 7
+HAND_SIZE = 5
+PENALTY_PER_TILE = 10
+ENCLOSED_END_OPTIONS = ("1939", "next_player", "never")
+
+
+def check_rules(num_players: int, num_hands: int, enclosed_end: str) -> None:
+    """Raise ``ValueError`` saying what is allowed if the options are not."""
+    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise ValueError(f"Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {num_players!r}")
+    if isinstance(num_hands, bool) or not isinstance(num_hands, (int, np.integer)) or num_hands < 1:
+        raise ValueError(f"a game has at least 1 hand (the rules play 3); got {num_hands!r}")
+    if enclosed_end not in ENCLOSED_END_OPTIONS:
+        raise ValueError(f"enclosed_end must be one of {', '.join(ENCLOSED_END_OPTIONS)}; got {enclosed_end!r}")
+
+
+def shuffled_decks(rng: np.random.Generator, count: int) -> list[list[int]]:
+    """``count`` independent shuffles of the 36 tile ids."""
+    return [rng.permutation(NUM_TILES).tolist() for _ in range(count)]
+
+
+def check_deck(deck: Sequence[int]) -> None:
+    if sorted(deck) != list(range(NUM_TILES)):
+        raise ValueError("a deck must hold each of the 36 tile ids exactly once")
+
+
+class ContackGame(GameState):
+    """A whole game: ``num_hands`` hands, each dealt from ``decks[h]``.
+
+    Create one with ``new_game`` (random deals from a seed) or directly from given decks (replaying a record).
+    Public attributes: ``num_players``, ``hands`` (one tile bitmask per seat), ``scores`` (running totals,
+    penalties included), ``hand_number`` (0-based), ``pile_size``, ``winners`` (once ``done``).
+    """
+
+    game = "contack"
+
+    def __init__(
+        self,
+        decks: Sequence[Sequence[int]],
+        num_players: int,
+        num_hands: int = 3,
+        enclosed_end: str = "1939",
+        trace: bool = False,
+        log: bool = True,
+    ) -> None:
+        check_rules(num_players, num_hands, enclosed_end)
+        if len(decks) != num_hands:
+            raise ValueError(f"{num_hands} hands need {num_hands} decks; got {len(decks)}")
+        for deck in decks:
+            check_deck(deck)
+        super().__init__(trace=trace, log=log)
+        self.num_players = int(num_players)
+        self.num_hands = int(num_hands)
+        self.enclosed_end = enclosed_end
+        self.decks = [list(d) for d in decks]
+        self.hands: list[int] = [0] * self.num_players
+        self.scores: list[int] = [0] * self.num_players
+        self._points = [0] * self.num_players
+        self.hand_number = -1
+        self.pile_pos = 0
+        self.passes = 0
+        self.winners: list[int] = []
+        self.end_reasons: list[str] = []
+        self.forced_tile: int | None = None
+        """The drawn tile that must be placed when the decision is about one (RULES.md 5.3), else None."""
+        self._deal(0)
+
+    # -- views -----------------------------------------------------------------------------------------------
+    @property
+    def pile_size(self) -> int:
+        return NUM_TILES - self.pile_pos
+
+    @property
+    def deck(self) -> list[int]:
+        """The current hand's deck (the pile is its tail from ``pile_pos``)."""
+        return self.decks[self.hand_number]
+
+    def clone(self) -> "ContackGame":
+        other = ContackGame.__new__(ContackGame)
+        self._copy_base(other)
+        other.num_players = self.num_players
+        other.num_hands = self.num_hands
+        other.enclosed_end = self.enclosed_end
+        other.decks = self.decks  # never mutated: a clone that needs other deals replaces the list
+        other.hands = list(self.hands)
+        other.scores = list(self.scores)
+        other.hand_number = self.hand_number
+        other.pile_pos = self.pile_pos
+        other.passes = self.passes
+        other.winners = list(self.winners)
+        other.end_reasons = list(self.end_reasons)
+        other.forced_tile = self.forced_tile
+        return other
+
+    # -- the flow of a hand ----------------------------------------------------------------------------------
+    def _deal(self, hand_number: int) -> None:
+        self.hand_number = hand_number
+        n = self.num_players
+        deck = self.decks[hand_number]
+        self.hands = [mask_of(deck[HAND_SIZE * i : HAND_SIZE * i + HAND_SIZE]) for i in range(n)]
+        self.pile_pos = HAND_SIZE * n
+        self.passes = 0
+        self.forced_tile = None
+        self.figure = type(self.figure)()
+        if self.log:
+            self.hand_events.append([])
+        opening = min(deck[: HAND_SIZE * n], key=OPENING_RANK.__getitem__)
+        opener = deck.index(opening) // HAND_SIZE
+        self.hands[opener] ^= 1 << opening
+        self.figure.place_opening(opening)
+        self._event(type="open", seat=opener, tile=TILE_NAMES[opening], cell=[0, 0], blue="B", points=0)
+        self._turn((opener + 1) % n)
+
+    def _apply(self, tile: int, points: int) -> None:
+        seat = self.current_player
+        self.hands[seat] ^= 1 << tile
+        self.scores[seat] += points
+        self.passes = 0
+        if not self.hands[seat]:
+            self._end_hand("out")
+        elif self.enclosed_end == "1939" and self.figure.is_enclosed():
+            self._end_hand("enclosed")
+        else:
+            self._turn((seat + 1) % self.num_players)
+
+    def _turn(self, seat: int) -> None:
+        """Run turns from ``seat`` until one needs a choice (RULES.md 5.3) or the hand ends."""
+        figure = self.figure
+        deck = self.decks[self.hand_number]
+        while True:
+            codes = figure.legal_codes(self.hands[seat])
+            if codes:
+                self.forced_tile = None
+                self._decide(seat, codes)
+                return
+            while self.hands[seat].bit_count() < HAND_SIZE and self.pile_pos < NUM_TILES:
+                tile = deck[self.pile_pos]
+                self.pile_pos += 1
+                self.hands[seat] |= 1 << tile
+                self._event(type="draw", seat=seat, tile=TILE_NAMES[tile])
+                codes = figure.legal_codes(1 << tile)
+                if codes:
+                    self.forced_tile = tile
+                    self._decide(seat, codes)
+                    return
+            if self.enclosed_end == "next_player" and not figure.last_has_free_side():
+                self._end_hand("enclosed")
+                return
+            self._event(type="pass", seat=seat)
+            self.passes += 1
+            if self.passes >= self.num_players:
+                self._end_hand("blocked")
+                return
+            seat = (seat + 1) % self.num_players
+
+    def _end_hand(self, reason: str) -> None:
+        penalties = [-PENALTY_PER_TILE * h.bit_count() for h in self.hands]
+        self.scores = [s + p for s, p in zip(self.scores, penalties)]
+        self.end_reasons.append(reason)
+        self._event(type="end", reason=reason, penalties=penalties, scores=list(self.scores))
+        if self.hand_number + 1 < self.num_hands:
+            self._deal(self.hand_number + 1)
+        else:
+            best = max(self.scores)
+            self.winners = [i for i, s in enumerate(self.scores) if s == best]
+            self._finish()
+
+
+def new_game(
+    num_players: int,
+    num_hands: int = 3,
+    enclosed_end: str = "1939",
+    seed: int | np.random.Generator | None = None,
+    trace: bool = False,
+    log: bool = True,
+) -> ContackGame:
+    """A new game with every hand's deal drawn from ``seed`` (an int, a Generator, or None for fresh entropy)."""
+    check_rules(num_players, num_hands, enclosed_end)
+    rng = np.random.default_rng(seed)
+    return ContackGame(shuffled_decks(rng, num_hands), num_players, num_hands, enclosed_end, trace=trace, log=log)

@@ -1,0 +1,182 @@
+"""The two Contack solitaires (RULES.md sections 6 and 7)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .multiplayer import check_deck
+from .state import GameState
+from .tiles import NUM_TILES, TILE_NAMES
+
+NUM_STACKS = 7
+STACK6_SIZE = 6
+
+
+class Solitaire1(GameState):
+    """Solitaire No. 1, draw and discard: ``deck`` is the face-down pile, ``deck[0]`` the opening tile.
+
+    Attributes: ``pile_pos`` (next tile to draw), ``discard`` (bottom first), ``source`` (where the tile of the
+    current decision comes from: "pile" or "discard"), ``won`` once ``done``.
+    """
+
+    game = "solitaire1"
+
+    def __init__(self, deck: Sequence[int], trace: bool = False, log: bool = True) -> None:
+        check_deck(deck)
+        super().__init__(trace=trace, log=log)
+        self.deck = list(deck)
+        self._points = [0]
+        self.discard: list[int] = []
+        self.source = "pile"
+        self.won = False
+        if log:
+            self.hand_events.append([])
+        opening = self.deck[0]
+        self.pile_pos = 1
+        self.figure.place_opening(opening)
+        self._event(type="open", seat=0, tile=TILE_NAMES[opening], cell=[0, 0], blue="B", points=0)
+        self._advance()
+
+    @property
+    def pile_size(self) -> int:
+        return NUM_TILES - self.pile_pos
+
+    @property
+    def score(self) -> int:
+        return self._points[0]
+
+    @property
+    def forced_tile(self) -> int | None:
+        """The tile to place at the current decision (the player only chooses where)."""
+        return self._codes[0] >> 14 if self._codes else None
+
+    def clone(self) -> "Solitaire1":
+        other = Solitaire1.__new__(Solitaire1)
+        self._copy_base(other)
+        other.deck = self.deck
+        other.discard = list(self.discard)
+        other.source = self.source
+        other.won = self.won
+        other.pile_pos = self.pile_pos
+        return other
+
+    def _add_source(self, event: dict[str, Any], tile: int) -> None:
+        event["from"] = self.source
+
+    def _apply(self, tile: int, points: int) -> None:
+        if self.source == "discard":
+            self.discard.pop()
+        self._advance()
+
+    def _advance(self) -> None:
+        figure = self.figure
+        check_discard = True
+        while True:
+            if check_discard and self.discard:
+                codes = figure.legal_codes(1 << self.discard[-1])
+                if codes:
+                    self.source = "discard"
+                    self._decide(0, codes)
+                    return
+            if self.pile_pos == NUM_TILES:
+                self.won = not self.discard
+                self._event(type="end", reason="won" if self.won else "lost")
+                self._finish()
+                return
+            tile = self.deck[self.pile_pos]
+            self.pile_pos += 1
+            self._event(type="draw", seat=0, tile=TILE_NAMES[tile])
+            codes = figure.legal_codes(1 << tile)
+            if codes:
+                self.source = "pile"
+                self._decide(0, codes)
+                return
+            self.discard.append(tile)
+            self._event(type="discard", seat=0, tile=TILE_NAMES[tile])
+            # The figure has not changed, so the new discard top cannot be placed: draw again.
+            check_discard = False
+
+
+class Solitaire2(GameState):
+    """Solitaire No. 2, seven stacks: stacks 0..5 are ``deck[5k .. 5k+4]``, stack 6 is ``deck[30 .. 35]`` (last
+    dealt on top); ``cut`` (0..5, from the bottom of stack 6) is the opening tile.
+
+    Attributes: ``stacks`` (lists of tile ids, bottom first), ``won`` once ``done``.
+    """
+
+    game = "solitaire2"
+
+    def __init__(self, deck: Sequence[int], cut: int, trace: bool = False, log: bool = True) -> None:
+        check_deck(deck)
+        if isinstance(cut, bool) or not isinstance(cut, (int, np.integer)) or not 0 <= cut < STACK6_SIZE:
+            raise ValueError(f"the cut is a position in stack 6, 0..{STACK6_SIZE - 1}; got {cut!r}")
+        super().__init__(trace=trace, log=log)
+        self.deck = list(deck)
+        self.cut = int(cut)
+        self._points = [0]
+        self.won = False
+        self.stacks: list[list[int]] = [self.deck[5 * k : 5 * k + 5] for k in range(6)] + [self.deck[30:36]]
+        opening = self.stacks[6].pop(self.cut)
+        if log:
+            self.hand_events.append([])
+        self.figure.place_opening(opening)
+        self._event(type="open", seat=0, tile=TILE_NAMES[opening], cell=[0, 0], blue="B", points=0)
+        self._advance()
+
+    @property
+    def score(self) -> int:
+        return self._points[0]
+
+    @property
+    def tops(self) -> list[int | None]:
+        """The top tile of each stack (None for an empty stack): the only tiles a player sees."""
+        return [s[-1] if s else None for s in self.stacks]
+
+    def stack_of(self, tile: int) -> int:
+        """The stack whose top is ``tile``."""
+        for k, s in enumerate(self.stacks):
+            if s and s[-1] == tile:
+                return k
+        raise ValueError(f"{TILE_NAMES[tile]} is not on top of a stack")
+
+    def clone(self) -> "Solitaire2":
+        other = Solitaire2.__new__(Solitaire2)
+        self._copy_base(other)
+        other.deck = self.deck
+        other.cut = self.cut
+        other.won = self.won
+        other.stacks = [list(s) for s in self.stacks]
+        return other
+
+    def _add_source(self, event: dict[str, Any], tile: int) -> None:
+        event["stack"] = self.stack_of(tile)
+
+    def _apply(self, tile: int, points: int) -> None:
+        self.stacks[self.stack_of(tile)].pop()
+        self._advance()
+
+    def _advance(self) -> None:
+        mask = 0
+        for s in self.stacks:
+            if s:
+                mask |= 1 << s[-1]
+        codes = self.figure.legal_codes(mask) if mask else []
+        if codes:
+            self._decide(0, codes)
+            return
+        self.won = len(self.figure) == NUM_TILES
+        self._event(type="end", reason="won" if self.won else "lost")
+        self._finish()
+
+
+def new_solitaire1(seed: int | np.random.Generator | None = None, trace: bool = False, log: bool = True) -> Solitaire1:
+    rng = np.random.default_rng(seed)
+    return Solitaire1(rng.permutation(NUM_TILES).tolist(), trace=trace, log=log)
+
+
+def new_solitaire2(seed: int | np.random.Generator | None = None, trace: bool = False, log: bool = True) -> Solitaire2:
+    rng = np.random.default_rng(seed)
+    deck = rng.permutation(NUM_TILES).tolist()
+    return Solitaire2(deck, int(rng.integers(STACK6_SIZE)), trace=trace, log=log)

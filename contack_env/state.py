@@ -1,0 +1,132 @@
+"""What every Contack game state shares: the figure, the decision to make, the event log.
+
+A state always rests at a *decision* (a seat must choose one of ``legal_moves()``) or at the end of the game:
+everything the rules force (openings, draws, passes, discards, hand ends, new deals) happens inside ``play``.
+Events are logged in the vocabulary of RECORDS.md, one list per hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .figure import Figure, Move, code_to_move, move_to_code
+from .grid import OFFSET, SPAN
+from .tiles import TILE_NAMES
+
+
+class IllegalMoveError(ValueError):
+    """A move that is not among the legal moves of the current decision."""
+
+
+class GameState:
+    """Base of the multiplayer game and the solitaires. Subclasses implement ``_apply`` (after a placement)."""
+
+    game: str = ""
+
+    def __init__(self, trace: bool = False, log: bool = True) -> None:
+        self.figure = Figure()
+        self.current_player: int = 0
+        self.done = False
+        self.trace = trace
+        self.log = log
+        self.hand_events: list[list[dict[str, Any]]] = []
+        self._codes: list[int] = []
+        self._moves: list[Move] | None = None
+        self._points: list[int] = []  # points scored by each seat (or the solitaire player), penalties excluded
+
+    # -- the decision ----------------------------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """The moves open to ``current_player``, sorted by tile id, then x, then y; empty once ``done``."""
+        if self._moves is None:
+            self._moves = [code_to_move(c) for c in self._codes]
+        return self._moves
+
+    def legal_codes(self) -> list[int]:
+        """The same moves as integer codes (``figure.move_code``), for callers on a hot path."""
+        return self._codes
+
+    def play(self, move: Move) -> int:
+        """Make ``move`` for ``current_player``; returns the points it scored. Raises ``IllegalMoveError``."""
+        if self.done:
+            raise IllegalMoveError(f"the game is over; no move is legal (tried {move})")
+        try:
+            code = move_to_code(Move(*move))
+        except (TypeError, ValueError):
+            raise IllegalMoveError(f"a move is (tile id, x, y); got {move!r}") from None
+        if code not in self._codes:
+            raise IllegalMoveError(
+                f"{_describe(move)} is not legal for seat {self.current_player}; "
+                f"{len(self._codes)} legal move(s): {', '.join(str(m) for m in self.legal_moves())}"
+            )
+        return self.play_code(code)
+
+    def play_code(self, code: int) -> int:
+        """Make the legal move with this code, unchecked (``legal_codes`` must hold it)."""
+        tile = code >> 14
+        cell = code & 16383
+        if self.log:
+            event: dict[str, Any] = {
+                "type": "place",
+                "seat": self.current_player,
+                "tile": TILE_NAMES[tile],
+                "cell": [cell // SPAN - OFFSET, cell % SPAN - OFFSET],
+                "blue": "B",
+                "points": 0,
+            }
+            if self.trace:
+                event["legal"] = [[TILE_NAMES[c >> 14], (c & 16383) // SPAN - OFFSET, (c & 16383) % SPAN - OFFSET] for c in self._codes]
+            self._add_source(event, tile)
+            self.hand_events[-1].append(event)
+        points = self.figure.place(tile, cell)
+        if self.log:
+            event["points"] = points
+        self._points[self.current_player] += points
+        self._apply(tile, points)
+        return points
+
+    # -- for subclasses --------------------------------------------------------------------------------------
+    def _add_source(self, event: dict[str, Any], tile: int) -> None:
+        """Add game-specific keys to a place event (Solitaire No. 1's "from", No. 2's "stack")."""
+
+    def _apply(self, tile: int, points: int) -> None:
+        raise NotImplementedError
+
+    def _decide(self, seat: int, codes: list[int]) -> None:
+        self.current_player = seat
+        self._codes = codes
+        self._moves = None
+
+    def _finish(self) -> None:
+        self.done = True
+        self._codes = []
+        self._moves = None
+
+    def _event(self, **event: Any) -> None:
+        if self.log:
+            self.hand_events[-1].append(event)
+
+    def _copy_base(self, other: "GameState") -> None:
+        other.figure = self.figure.clone()
+        other.current_player = self.current_player
+        other.done = self.done
+        other.trace = self.trace
+        other.log = self.log
+        other.hand_events = [list(h) for h in self.hand_events] if self.log else []
+        other._codes = self._codes
+        other._moves = self._moves
+        other._points = list(self._points)
+
+    @property
+    def points_scored(self) -> list[int]:
+        """Points each seat scored by counting contacts, all hands together, penalties excluded."""
+        return list(self._points)
+
+
+def _describe(move: Any) -> str:
+    try:
+        m = Move(*move)
+        if 0 <= m.tile < len(TILE_NAMES):
+            return str(m)
+        return f"tile id {m.tile} at ({m.x}, {m.y}) (tile ids are 0..35)"
+    except TypeError:
+        return repr(move)
