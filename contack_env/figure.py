@@ -83,6 +83,27 @@ class Figure:
         self.holes: set[int] = set()
         self.last: int | None = None
 
+    @classmethod
+    def from_placements(cls, placements, last: tuple[int, int] | None = None) -> "Figure":
+        """A figure built directly from ``[(tile id, x, y), ...]`` in placement order, without legality checks
+        (for tests, puzzles and analysis). The last-played tile is the last placement unless ``last`` says."""
+        figure = cls()
+        for tile, x, y in placements:
+            cell = cell_index(x, y)
+            if cell in figure.placed:
+                raise ValueError(f"cell ({x}, {y}) is placed twice")
+            figure.place(int(tile), cell)
+        if last is not None:
+            cell = cell_index(*last)
+            if cell not in figure.placed:
+                raise ValueError(f"the last-played cell {last} holds no tile")
+            figure.last = cell
+        return figure
+
+    def placements(self) -> list[Move]:
+        """Every placed tile as a Move, sorted by tile id."""
+        return sorted(Move(t, c // SPAN - OFFSET, c % SPAN - OFFSET) for c, t in self.placed.items())
+
     def clone(self) -> "Figure":
         other = Figure.__new__(Figure)
         other.placed = self.placed.copy()

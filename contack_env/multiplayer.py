@@ -6,6 +6,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .figure import Figure
 from .state import GameState
 from .tiles import NUM_TILES, OPENING_RANK, TILE_NAMES, mask_of
 
@@ -75,6 +76,50 @@ class ContackGame(GameState):
         self.forced_tile: int | None = None
         """The drawn tile that must be placed when the decision is about one (RULES.md 5.3), else None."""
         self._deal(0)
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[Sequence[int]],
+        figure: Figure,
+        pile: Sequence[int],
+        to_move: int,
+        scores: Sequence[int] | None = None,
+        enclosed_end: str = "1939",
+        trace: bool = False,
+    ) -> "ContackGame":
+        """A one-hand game set up mid-hand: ``hands`` (tile ids per seat), a ``figure``, the ``pile`` (top first),
+        and the seat whose turn starts now (its forced draws and passes are played out at once).
+
+        For tests, puzzles and analysis: the 36 tiles must be accounted for exactly once. The event log of the
+        hand starts empty (no ``open``), so such a game does not make a valid record.
+        """
+        num_players = len(hands)
+        check_rules(num_players, 1, enclosed_end)
+        placed = list(figure.placed.values())
+        held = [t for h in hands for t in h]
+        check_deck(placed + held + list(pile))
+        if not 0 <= to_move < num_players:
+            raise ValueError(f"to_move is a seat, 0..{num_players - 1}; got {to_move!r}")
+        game = cls.__new__(cls)
+        GameState.__init__(game, trace=trace, log=True)
+        game.num_players = num_players
+        game.num_hands = 1
+        game.enclosed_end = enclosed_end
+        game.decks = [placed + held + list(pile)]
+        game.hands = [mask_of(h) for h in hands]
+        game.scores = list(scores) if scores is not None else [0] * num_players
+        game._points = list(game.scores)
+        game.hand_number = 0
+        game.pile_pos = NUM_TILES - len(pile)
+        game.passes = 0
+        game.winners = []
+        game.end_reasons = []
+        game.forced_tile = None
+        game.figure = figure.clone()
+        game.hand_events.append([])
+        game._turn(to_move)
+        return game
 
     # -- views -----------------------------------------------------------------------------------------------
     @property

@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .figure import Figure
 from .multiplayer import check_deck
 from .state import GameState
 from .tiles import NUM_TILES, TILE_NAMES
@@ -38,6 +39,25 @@ class Solitaire1(GameState):
         self.figure.place_opening(opening)
         self._event(type="open", seat=0, tile=TILE_NAMES[opening], cell=[0, 0], blue="B", points=0)
         self._advance()
+
+    @classmethod
+    def from_position(cls, figure: Figure, pile: Sequence[int], discard: Sequence[int] = (), trace: bool = False) -> "Solitaire1":
+        """A game set up mid-play: a ``figure``, the face-down ``pile`` (next to draw first) and the ``discard``
+        pile (bottom first). For tests and analysis; the event log starts empty."""
+        placed = list(figure.placed.values())
+        check_deck(placed + list(discard) + list(pile))
+        game = cls.__new__(cls)
+        GameState.__init__(game, trace=trace, log=True)
+        game.deck = placed + list(discard) + list(pile)
+        game._points = [0]
+        game.discard = list(discard)
+        game.source = "pile"
+        game.won = False
+        game.pile_pos = NUM_TILES - len(pile)
+        game.figure = figure.clone()
+        game.hand_events.append([])
+        game._advance()
+        return game
 
     @property
     def pile_size(self) -> int:
@@ -128,6 +148,26 @@ class Solitaire2(GameState):
     @property
     def score(self) -> int:
         return self._points[0]
+
+    @classmethod
+    def from_position(cls, figure: Figure, stacks: Sequence[Sequence[int]], trace: bool = False) -> "Solitaire2":
+        """A game set up mid-play: a ``figure`` and seven ``stacks`` (bottom first). For tests and analysis; the
+        event log starts empty and ``deck``/``cut`` describe no real deal."""
+        if len(stacks) != NUM_STACKS:
+            raise ValueError(f"Solitaire No. 2 has {NUM_STACKS} stacks; got {len(stacks)}")
+        placed = list(figure.placed.values())
+        check_deck(placed + [t for s in stacks for t in s])
+        game = cls.__new__(cls)
+        GameState.__init__(game, trace=trace, log=True)
+        game.deck = placed + [t for s in stacks for t in s]
+        game.cut = 0
+        game._points = [0]
+        game.won = False
+        game.stacks = [list(s) for s in stacks]
+        game.figure = figure.clone()
+        game.hand_events.append([])
+        game._advance()
+        return game
 
     @property
     def tops(self) -> list[int | None]:
