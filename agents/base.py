@@ -1,0 +1,27 @@
+"""The interface every Contack agent implements."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Sequence
+
+from contack_env.figure import Move
+from contack_env.state import GameState
+
+
+class Agent(ABC):
+    """Chooses one of the legal moves of the decision a game state rests at.
+
+    ``state`` is the engine state of the game; an agent reads only what the players at the table see (the
+    figure, every hand, pile size, scores), never the pile's order. ``legal`` is ``state.legal_moves()``,
+    never empty.
+    """
+
+    name: str = "agent"
+
+    @abstractmethod
+    def act(self, state: GameState, legal: Sequence[Move]) -> Move:
+        """The move to make."""
+
+    def reset(self) -> None:
+        """Called before each new game; stateless agents need not override it."""

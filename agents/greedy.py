@@ -1,0 +1,30 @@
+"""``greedy``: the move that scores the most points now."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from contack_env.figure import Move
+from contack_env.grid import cell_index
+from contack_env.state import GameState
+
+from .base import Agent
+
+
+class GreedyAgent(Agent):
+    """Highest points now; ties go to the lowest tile id, then the lowest ``(x, y)``.
+
+    ``legal`` comes sorted by tile id, then x, then y, so the first move with the top score wins the tie.
+    """
+
+    name = "greedy"
+
+    def act(self, state: GameState, legal: Sequence[Move]) -> Move:
+        figure = state.figure
+        best = legal[0]
+        best_points = -1
+        for move in legal:
+            points = figure.points_for(move.tile, cell_index(move.x, move.y))
+            if points > best_points:
+                best, best_points = move, points
+        return best
