@@ -50,10 +50,12 @@ class GameState:
         if self.done:
             raise IllegalMoveError(f"the game is over; no move is legal (tried {move})")
         try:
-            code = move_to_code(Move(*move))
+            move = Move(*(int(v) for v in move))
+            code = move_to_code(move)
         except (TypeError, ValueError):
             raise IllegalMoveError(f"a move is (tile id, x, y); got {move!r}") from None
-        if code not in self._codes:
+        # A code that does not decode to the same move came from coordinates beyond the engine's cell range.
+        if code not in self._codes or code_to_move(code) != move:
             raise IllegalMoveError(
                 f"{_describe(move)} is not legal for seat {self.current_player}; "
                 f"{len(self._codes)} legal move(s): {', '.join(str(m) for m in self.legal_moves())}"
