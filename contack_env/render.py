@@ -1,0 +1,615 @@
+"""Pictures of Contack states and games (Pillow and numpy only).
+
+``render_rgb`` draws a state as the table looks: ivory equilateral tiles on green felt, each side's edge a band
+of its colour (blue, red, gold) with its number printed near it, as on the 1939 set; the last-played tile has a
+white outline and the empty cells where the player to move may place a tile are outlined faintly. A panel beside
+the figure holds the hands (tile names, each number in its side's colour), scores, pile size, hand number and
+the seat to move. The figure is scaled to fit whatever its extent.
+
+``record_to_frames``, ``save_gif`` and ``save_strip`` replay a ``contack-record/1`` game record (RECORDS.md)
+through the engine move by move and draw it.
+
+Geometry: a cell ``(x, y)`` of RULES.md section 2 has its corners on the lattice points ``(u, v)``; an up cell's
+are ``(x-1, y)``, ``(x+1, y)``, ``(x, y+1)``, a down cell's ``(x-1, y+1)``, ``(x+1, y+1)``, ``(x, y)``. A lattice
+point is drawn at pixel ``(ox + u * side / 2, oy - v * side * sqrt(3) / 2)``, so every tile is equilateral.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from .figure import Move
+from .grid import cell_xy, is_up, side_colour
+from .multiplayer import ContackGame
+from .solitaire import Solitaire1, Solitaire2
+from .state import GameState
+from .tiles import BLUE, GOLD, RED, TILE_NAMES, TILE_VALUES, tile_id, tiles_in
+
+RGB = tuple[int, int, int]
+Bounds = tuple[int, int, int, int]
+
+FELT: RGB = (31, 84, 58)
+PANEL: RGB = (243, 237, 222)
+FACE: RGB = (251, 246, 230)
+OUTLINE: RGB = (58, 46, 36)
+HIGHLIGHT: RGB = (255, 255, 255)
+TARGET: RGB = (104, 160, 124)
+EDGE: dict[int, RGB] = {BLUE: (38, 86, 196), RED: (206, 44, 38), GOLD: (232, 168, 22)}
+INK: dict[int, RGB] = {BLUE: (22, 52, 150), RED: (160, 24, 20), GOLD: (146, 92, 0)}
+PANEL_INK: RGB = (40, 34, 28)
+
+SQRT3 = math.sqrt(3.0)
+BAND = 0.22  # edge band depth, as a fraction of the distance from a side to the tile's centre
+NUMBER_GAP = 0.015  # gap between an edge band and its number, as a fraction of the side length
+NUMBER_SIZE = 0.165  # number font size, as a fraction of the side length
+
+DEFAULT_SIZE = (960, 600)
+
+
+# -- fonts ---------------------------------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's built-in font at ``px`` pixels (Pillow >= 10.1 with FreeType), else its fixed bitmap font, so
+    nothing is ever downloaded or looked up on the system."""
+    px = max(6, int(px))
+    try:
+        return ImageFont.load_default(size=px)
+    except (TypeError, AttributeError, OSError, ImportError):
+        return ImageFont.load_default()
+
+
+def _text_size(draw: ImageDraw.ImageDraw, text: str, font: Any) -> tuple[int, int]:
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+    return right - left, bottom - top
+
+
+def _text_centred(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font: Any, fill: RGB) -> None:
+    # Centred from the ink's bounding box rather than with anchors, which bitmap fonts do not support.
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+    draw.text((xy[0] - (left + right) / 2, xy[1] - (top + bottom) / 2), text, font=font, fill=fill)
+
+
+# -- the layout of the figure --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Layout:
+    """Where the figure's lattice lies in the image: lattice point ``(u, v)`` is at ``(ox + u*side/2,
+    oy - v*side*sqrt(3)/2)`` pixels."""
+
+    side: float
+    ox: float
+    oy: float
+
+    def point(self, u: float, v: float) -> tuple[float, float]:
+        return (self.ox + u * self.side / 2, self.oy - v * self.side * SQRT3 / 2)
+
+    def corners(self, x: int, y: int) -> dict[str, tuple[float, float]]:
+        """The corners of cell ``(x, y)`` by the side they face: ``corners[s]`` is the corner opposite side s."""
+        if is_up(x, y):
+            return {"R": self.point(x - 1, y), "L": self.point(x + 1, y), "B": self.point(x, y + 1)}
+        return {"R": self.point(x - 1, y + 1), "L": self.point(x + 1, y + 1), "B": self.point(x, y)}
+
+    def sides(self, x: int, y: int) -> dict[str, tuple[tuple[float, float], tuple[float, float]]]:
+        """The two ends of each side ``L``, ``R``, ``B`` of cell ``(x, y)``."""
+        c = self.corners(x, y)
+        return {"L": (c["R"], c["B"]), "R": (c["L"], c["B"]), "B": (c["R"], c["L"])}
+
+    def centre(self, x: int, y: int) -> tuple[float, float]:
+        pts = list(self.corners(x, y).values())
+        return (sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3)
+
+
+def figure_layout(cells: Iterable[tuple[int, int]], box: tuple[int, int, int, int], max_side: float | None = None) -> Layout:
+    """The layout that fits the cells ``cells`` (or the bounds they span) centred in the pixel box
+    ``(left, top, right, bottom)``."""
+    cells = list(cells) or [(0, 0)]
+    xmin = min(x for x, _ in cells)
+    xmax = max(x for x, _ in cells)
+    ymin = min(y for _, y in cells)
+    ymax = max(y for _, y in cells)
+    left, top, right, bottom = box
+    width, height = right - left, bottom - top
+    margin = 0.05 * min(width, height)
+    half_units = xmax - xmin + 2
+    rows = ymax - ymin + 1
+    side = min((width - 2 * margin) * 2 / half_units, (height - 2 * margin) / (rows * SQRT3 / 2))
+    side = min(side, max_side if max_side is not None else height / 3.2)
+    # Centre the lattice box [xmin-1, xmax+1] x [ymin, ymax+1] in the pixel box.
+    cx = (left + right) / 2
+    cy = (top + bottom) / 2
+    ox = cx - (xmin - 1 + xmax + 1) / 2 * side / 2
+    oy = cy + (ymin + ymax + 1) / 2 * side * SQRT3 / 2
+    return Layout(side, ox, oy)
+
+
+# -- what is drawn: a view of a state ------------------------------------------------------------------------
+@dataclass
+class _Line:
+    text: str = ""
+    tiles: list[int] = field(default_factory=list)
+    bold: bool = False
+    marker: bool = False  # a pointer before the line: the seat to move
+    highlight: int | None = None  # a tile to box (the drawn tile that must be placed)
+
+
+@dataclass
+class _View:
+    placements: list[tuple[int, int, int]]
+    last: tuple[int, int] | None
+    targets: list[tuple[int, int]]
+    lines: list[_Line]
+
+
+def _names_line(prefix: str, tiles: Sequence[int], **kw: Any) -> _Line:
+    return _Line(prefix, list(tiles), **kw)
+
+
+def _last_play(state: GameState) -> tuple[int, int] | None:
+    """(seat, points) of the placement that put the last-played tile down, from the event log."""
+    if state.figure.last is None or not state.hand_events:
+        return None
+    tile = TILE_NAMES[state.figure.placed[state.figure.last]]
+    for event in reversed(state.hand_events[-1]):
+        if event.get("type") == "place" and event.get("tile") == tile:
+            return int(event["seat"]), int(event["points"])
+    return None
+
+
+def _view(state: GameState, note: str | None = None) -> _View:
+    """What to draw for ``state``; ``note`` replaces the status line (used for a hand that has just ended)."""
+    if not isinstance(state, (ContackGame, Solitaire1, Solitaire2)):
+        raise TypeError(f"render_rgb draws a ContackGame, Solitaire1 or Solitaire2; got {type(state).__name__}")
+    fig = state.figure
+    placements = [(tile, *cell_xy(cell)) for cell, tile in fig.placed.items()]
+    last = cell_xy(fig.last) if fig.last is not None else None
+    targets = [] if note else sorted({(m.x, m.y) for m in state.legal_moves()})
+    lines: list[_Line] = []
+    last_play = _last_play(state)
+    if isinstance(state, ContackGame):
+        lines.append(_Line(f"Contack, {state.num_players} players", bold=True))
+        lines.append(_Line(f"Hand {state.hand_number + 1} of {state.num_hands}   Pile: {state.pile_size}"))
+        lines.append(_Line(f"Table: {len(fig)} tile{'' if len(fig) == 1 else 's'}"))
+        if last_play:
+            lines.append(_Line(f"Last play: seat {last_play[0]}, +{last_play[1]}"))
+        if note:
+            lines.append(_Line(note, bold=True))
+        elif state.done:
+            won = ", ".join(str(s) for s in state.winners)
+            lines.append(_Line(f"Game over ({', '.join(state.end_reasons)})", bold=True))
+            lines.append(_Line(f"Seat {won} wins" if len(state.winners) == 1 else f"Seats {won} share the win", bold=True))
+        elif state.forced_tile is not None:
+            lines.append(_names_line(f"Seat {state.current_player} must place ", [state.forced_tile], bold=True))
+        else:
+            lines.append(_Line(f"Seat {state.current_player} to move", bold=True))
+        lines.append(_Line(""))
+        for seat in range(state.num_players):
+            to_move = not state.done and not note and seat == state.current_player
+            lines.append(_Line(f"Seat {seat}   score {state.scores[seat]}", marker=to_move, bold=to_move))
+            highlight = state.forced_tile if to_move else None
+            held = tiles_in(state.hands[seat])
+            lines.append(_names_line("" if held else "(no tiles)", held, highlight=highlight))
+    elif isinstance(state, Solitaire1):
+        lines.append(_Line("Contack Solitaire No. 1", bold=True))
+        lines.append(_Line(f"Score: {state.score}   Table: {len(fig)}/36" + (f"   Last: +{last_play[1]}" if last_play else "")))
+        lines.append(_Line(f"Pile: {state.pile_size}"))
+        lines.append(_names_line(f"Discard ({len(state.discard)}): ", state.discard[-1:]))
+        if state.done:
+            lines.append(_Line("Won: all 36 placed" if state.won else "Lost", bold=True))
+        elif state.forced_tile is not None:
+            lines.append(_names_line(f"To place (from {state.source}): ", [state.forced_tile], bold=True))
+    else:
+        lines.append(_Line("Contack Solitaire No. 2", bold=True))
+        lines.append(_Line(f"Score: {state.score}   Table: {len(fig)}/36" + (f"   Last: +{last_play[1]}" if last_play else "")))
+        if state.done:
+            lines.append(_Line("Won: all 36 placed" if state.won else "Lost", bold=True))
+        lines.append(_Line(""))
+        for k, stack in enumerate(state.stacks):
+            lines.append(_names_line(f"Stack {k} ({len(stack)}): " + ("" if stack else "empty"), stack[-1:]))
+    return _View(placements, last, targets, lines)
+
+
+# -- drawing -------------------------------------------------------------------------------------------------
+def _draw_tile(draw: ImageDraw.ImageDraw, lay: Layout, tile: int, x: int, y: int, ss: int) -> None:
+    corners = lay.corners(x, y)
+    c = lay.centre(x, y)
+    pts = [corners["R"], corners["L"], corners["B"]]
+    draw.polygon(pts, fill=FACE)
+    inner = {k: (p[0] + (c[0] - p[0]) * BAND, p[1] + (c[1] - p[1]) * BAND) for k, p in corners.items()}
+    ends = {"L": ("R", "B"), "R": ("L", "B"), "B": ("R", "L")}
+    font = _font(round(lay.side * NUMBER_SIZE))
+    inradius = lay.side / (2 * SQRT3)
+    for side, (a, b) in ends.items():
+        colour = side_colour(x, y, side)
+        draw.polygon([corners[a], corners[b], inner[b], inner[a]], fill=EDGE[colour])
+    draw.line(pts + [pts[0]], fill=OUTLINE, width=max(1, round(lay.side * 0.012)), joint="curve")
+    for side, (a, b) in ends.items():
+        colour = side_colour(x, y, side)
+        mx = (corners[a][0] + corners[b][0]) / 2
+        my = (corners[a][1] + corners[b][1]) / 2
+        nx, ny = (c[0] - mx) / inradius, (c[1] - my) / inradius  # unit normal into the tile
+        text = str(TILE_VALUES[tile][colour])
+        w, h = _text_size(draw, text, font)
+        # Just clear of the band: the text box's half-extent along the normal, plus a small gap.
+        depth = BAND * inradius + NUMBER_GAP * lay.side + abs(nx) * w / 2 + abs(ny) * h / 2
+        _text_centred(draw, (mx + nx * depth, my + ny * depth), text, font, INK[colour])
+
+
+def _draw_target(draw: ImageDraw.ImageDraw, lay: Layout, x: int, y: int) -> None:
+    corners = lay.corners(x, y)
+    c = lay.centre(x, y)
+    pts = [corners["R"], corners["L"], corners["B"]]
+    # Drawn a little inside the cell so the outline never paints over a neighbouring tile's edge.
+    inset = [(p[0] + (c[0] - p[0]) * 0.12, p[1] + (c[1] - p[1]) * 0.12) for p in pts]
+    draw.line(inset + [inset[0]], fill=TARGET, width=max(1, round(lay.side * 0.02)), joint="curve")
+    r = lay.side * 0.035
+    draw.ellipse([c[0] - r, c[1] - r, c[0] + r, c[1] + r], fill=TARGET)
+
+
+def _draw_figure(draw: ImageDraw.ImageDraw, view: _View, lay: Layout, ss: int) -> None:
+    for x, y in view.targets:
+        _draw_target(draw, lay, x, y)
+    for tile, x, y in view.placements:
+        _draw_tile(draw, lay, tile, x, y, ss)
+    if view.last is not None:
+        corners = lay.corners(*view.last)
+        pts = [corners["R"], corners["L"], corners["B"]]
+        draw.line(pts + [pts[0]], fill=HIGHLIGHT, width=max(2, round(lay.side * 0.055)), joint="curve")
+
+
+def _draw_name(draw: ImageDraw.ImageDraw, xy: tuple[float, float], tile: int, font: Any) -> float:
+    """Draw a tile's name with each number in its colour; returns the x where it ends."""
+    x, y = xy
+    parts = [(f"{TILE_VALUES[tile][c]:02d}", INK[c]) for c in (BLUE, RED, GOLD)]
+    for i, (text, colour) in enumerate(parts):
+        draw.text((x, y), text, font=font, fill=colour)
+        x += draw.textlength(text, font=font)
+        if i < 2:
+            draw.text((x, y), "-", font=font, fill=PANEL_INK)
+            x += draw.textlength("-", font=font)
+    return x
+
+
+def _wrap(draw: ImageDraw.ImageDraw, lines: list[_Line], font: Any, px: float, width: float) -> list[_Line] | None:
+    """The panel's lines as drawn rows at this font: tile names that do not fit go on to further rows (indented
+    like the rest). None when some text alone is too wide."""
+    name_w = draw.textlength("00-00-00  ", font=font)
+    rows: list[_Line] = []
+    for line in lines:
+        room = width - px - draw.textlength(line.text, font=font)
+        if room < 0:
+            return None
+        per_row = max(0, int((room + draw.textlength("  ", font=font)) // name_w))
+        first = line.tiles[:per_row]
+        rows.append(_Line(line.text, first, line.bold, line.marker, line.highlight))
+        rest = line.tiles[len(first):]
+        if rest:
+            per_row = int((width - px + draw.textlength("  ", font=font)) // name_w)
+            if per_row < 1:
+                return None
+            for i in range(0, len(rest), per_row):
+                rows.append(_Line("", rest[i : i + per_row], line.bold, False, line.highlight))
+    return rows
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, view: _View, box: tuple[int, int, int, int], ss: int) -> None:
+    left, top, right, bottom = box
+    draw.rectangle(box, fill=PANEL)
+    pad = 0.06 * (right - left)
+    width = right - left - 2 * pad
+    # The largest font at which the lines, wrapped to the panel's width, fit its height.
+    px = max(8 * ss, round(min(40 * ss, (bottom - top) / 26)))
+    rows = None
+    while px > 7 * ss:
+        font = _font(px)
+        rows = _wrap(draw, view.lines, font, px, width)
+        if rows is not None and len(rows) * px * 1.32 <= (bottom - top) - 2 * pad:
+            break
+        px -= ss
+    font = _font(px)
+    if rows is None:
+        rows = view.lines  # nothing fits even at the smallest size: draw unwrapped, clipped at the edge
+    step = px * 1.32
+    y = top + pad
+    for line in rows:
+        x = left + pad
+        if line.marker:
+            # A pointer triangle: the seat to move.
+            h = px * 0.7
+            cy = y + px * 0.55
+            draw.polygon([(x, cy - h / 2), (x, cy + h / 2), (x + h * 0.85, cy)], fill=EDGE[RED])
+        x += px
+        if line.text:
+            draw.text((x, y), line.text, font=font, fill=PANEL_INK, stroke_width=1 if line.bold else 0, stroke_fill=PANEL_INK)
+            x += draw.textlength(line.text, font=font)
+        for tile in line.tiles:
+            end = _draw_name(draw, (x, y), tile, font)
+            if tile == line.highlight:
+                l, t, r, b = draw.textbbox((x, y), TILE_NAMES[tile], font=font)
+                draw.rectangle([l - 3 * ss, t - 3 * ss, r + 3 * ss, b + 3 * ss], outline=EDGE[RED], width=max(1, ss * 2))
+            x = end + draw.textlength("  ", font=font)
+        y += step
+
+
+def _line_width(draw: ImageDraw.ImageDraw, line: _Line, font: Any, px: float) -> float:
+    # Every line starts after a pointer's width, whether or not it has the pointer.
+    return px + draw.textlength(line.text, font=font) + draw.textlength("00-00-00  ", font=font) * len(line.tiles)
+
+
+def _panel_width(draw: ImageDraw.ImageDraw, view: _View, W: int, H: int, ss: int) -> int:
+    """As wide as the panel's lines need at a comfortable font size, within 22% .. 36% of the image, so a short
+    panel (a solitaire) leaves the figure more room."""
+    px = max(7 * ss, min(H / 34, H * 0.85 / (len(view.lines) * 1.32)))
+    font = _font(round(px))
+    need = max(_line_width(draw, line, font, px) for line in view.lines) / 0.88
+    return int(min(max(need, 0.22 * W), 0.36 * W))
+
+
+def _layout(draw: ImageDraw.ImageDraw, view: _View, W: int, H: int, bounds: Bounds | None, ss: int) -> tuple[Layout, int]:
+    """The figure's layout and the panel's width in a ``W`` x ``H`` (supersampled) image."""
+    panel_w = _panel_width(draw, view, W, H, ss)
+    if bounds is not None:
+        xmin, xmax, ymin, ymax = bounds
+        cells: list[tuple[int, int]] = [(xmin, ymin), (xmax, ymax)]
+    else:
+        cells = [(x, y) for _, x, y in view.placements] + view.targets
+    return figure_layout(cells, (0, 0, W - panel_w, H)), panel_w
+
+
+def _render_view(view: _View, size: tuple[int, int], bounds: Bounds | None, supersample: int) -> np.ndarray:
+    width, height = size
+    ss = supersample
+    W, H = width * ss, height * ss
+    image = Image.new("RGB", (W, H), FELT)
+    draw = ImageDraw.Draw(image)
+    lay, panel_w = _layout(draw, view, W, H, bounds, ss)
+    _draw_figure(draw, view, lay, ss)
+    _draw_panel(draw, view, (W - panel_w, 0, W, H), ss)
+    if ss > 1:
+        # Box-filter downsampling: antialiased edges, while flat areas keep their exact colour.
+        image = image.reduce(ss)
+    return np.asarray(image, dtype=np.uint8).copy()
+
+
+def _check_size(size: int | tuple[int, int]) -> tuple[int, int]:
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+        size = (int(size), int(round(size * DEFAULT_SIZE[1] / DEFAULT_SIZE[0])))
+    try:
+        width, height = (int(v) for v in size)  # type: ignore[union-attr]
+    except (TypeError, ValueError):
+        raise ValueError(f"size is a width in pixels or a (width, height) pair; got {size!r}") from None
+    if width < 160 or height < 100:
+        raise ValueError(f"the image must be at least 160 x 100 pixels; got {width} x {height}")
+    return width, height
+
+
+def _check_supersample(supersample: int) -> None:
+    if not isinstance(supersample, (int, np.integer)) or isinstance(supersample, bool) or not 1 <= supersample <= 4:
+        raise ValueError(f"supersample is an integer 1..4; got {supersample!r}")
+
+
+def render_rgb(
+    state: GameState,
+    size: int | tuple[int, int] = DEFAULT_SIZE,
+    bounds: Bounds | None = None,
+    supersample: int = 2,
+) -> np.ndarray:
+    """An RGB picture of ``state`` (``ContackGame``, ``Solitaire1`` or ``Solitaire2``) as a ``(height, width, 3)``
+    uint8 array.
+
+    ``size``: ``(width, height)`` in pixels, or a width (the height follows the default 8:5 shape).
+    ``bounds``: ``(xmin, xmax, ymin, ymax)`` cells to fit in the figure area instead of the figure's own extent
+    (keeps the scale fixed across the frames of a game). ``supersample``: drawing scale before downsampling, for
+    antialiased edges (1 draws directly).
+    """
+    _check_supersample(supersample)
+    return _render_view(_view(state), _check_size(size), bounds, int(supersample))
+
+
+def render_layout(
+    state: GameState, size: int | tuple[int, int] = DEFAULT_SIZE, bounds: Bounds | None = None, supersample: int = 2
+) -> Layout:
+    """Where ``render_rgb`` with the same arguments puts the figure, in the returned image's pixels: use
+    ``Layout.corners``, ``sides`` and ``centre`` to find a cell (e.g. to mark it, or to read its colours)."""
+    _check_supersample(supersample)
+    width, height = _check_size(size)
+    ss = int(supersample)
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    lay, _ = _layout(draw, _view(state), width * ss, height * ss, bounds, ss)
+    return Layout(lay.side / ss, lay.ox / ss, lay.oy / ss)
+
+
+# -- records -------------------------------------------------------------------------------------------------
+def _replay(record: Mapping[str, Any]) -> list[tuple[GameState, str | None, int]]:
+    """Every frame's state of a record: (state, note, hand index). Frames are the position after each hand's
+    opening and after each placement; a placement that ends a hand before the last one is shown twice: the
+    finished figure, then the next hand's opening."""
+    try:
+        game = record["game"]
+        hands = record["hands"]
+    except (KeyError, TypeError):
+        raise ValueError("a game record is a mapping with 'game' and 'hands' (RECORDS.md)") from None
+    if game not in ("contack", "solitaire1", "solitaire2"):
+        raise ValueError(f"unknown game {game!r}: records hold 'contack', 'solitaire1' or 'solitaire2'")
+    try:
+        decks = [[tile_id(name) for name in hand["deck"]] for hand in hands]
+        if game == "contack":
+            rules = record.get("rules", {})
+            state: GameState = ContackGame(
+                decks, int(record["players"]), int(rules.get("hands", len(decks))), rules.get("enclosed_end", "1939")
+            )
+        elif game == "solitaire1":
+            state = Solitaire1(decks[0])
+        else:
+            state = Solitaire2(decks[0], int(hands[0]["cut"]))
+    except (KeyError, TypeError, IndexError) as err:
+        raise ValueError(f"the record cannot set up its game ({type(err).__name__}: {err}); see RECORDS.md") from None
+
+    frames: list[tuple[GameState, str | None, int]] = [(state.clone(), None, 0)]
+    for h, hand in enumerate(hands):
+        for i, event in enumerate(hand.get("events", [])):
+            if event.get("type") != "place":
+                continue
+            try:
+                move = Move(tile_id(event["tile"]), int(event["cell"][0]), int(event["cell"][1]))
+                ending: GameState | None = None
+                if isinstance(state, ContackGame) and state.hand_number + 1 < state.num_hands:
+                    # The engine deals the next hand inside play(); to show the finished figure, play the move on
+                    # a copy that believes this hand is the last.
+                    probe = state.clone()
+                    probe.num_hands = probe.hand_number + 1
+                    probe.play(move)
+                    if probe.done:
+                        ending = probe
+                state.play(move)
+            except (KeyError, TypeError, IndexError, ValueError) as err:
+                where = f"hand {h + 1}, event {i + 1} (place {event.get('tile')!r} at {event.get('cell')!r})"
+                raise ValueError(f"{where}, counted from 1: cannot replay it: {err}") from None
+            if ending is not None:
+                assert isinstance(ending, ContackGame)
+                note = f"Hand {ending.hand_number + 1} over ({ending.end_reasons[-1]})"
+                frames.append((ending, note, h))
+                frames.append((state.clone(), None, h + 1))
+            else:
+                frames.append((state.clone(), None, h))
+    return frames
+
+
+def _hand_bounds(frames: list[tuple[GameState, str | None, int]]) -> dict[int, Bounds]:
+    cells: dict[int, set[tuple[int, int]]] = {}
+    for state, note, h in frames:
+        view_cells = cells.setdefault(h, set())
+        view_cells.update(cell_xy(c) for c in state.figure.placed)
+        if not note:
+            view_cells.update((m.x, m.y) for m in state.legal_moves())
+    return {
+        h: (min(x for x, _ in c), max(x for x, _ in c), min(y for _, y in c), max(y for _, y in c))
+        for h, c in cells.items()
+    }
+
+
+def record_to_frames(
+    record: Mapping[str, Any], size: int | tuple[int, int] = (720, 450), supersample: int = 2
+) -> list[np.ndarray]:
+    """The game of ``record`` (a ``contack-record/1`` mapping) drawn move by move: one frame per hand opening,
+    one per placement, and for every hand but the last one more showing its finished figure. Within a hand the
+    scale is fixed, so tiles stay put from frame to frame."""
+    _check_supersample(supersample)
+    frames = _replay(record)
+    bounds = _hand_bounds(frames)
+    wh = _check_size(size)
+    return [_render_view(_view(state, note), wh, bounds[h], supersample) for state, note, h in frames]
+
+
+def _check_path(path: str | Path, suffix: str) -> Path:
+    path = Path(path)
+    if path.suffix.lower() != suffix:
+        raise ValueError(f"the file name must end in {suffix}; got {str(path)!r}")
+    return path
+
+
+def save_gif(
+    record: Mapping[str, Any], path: str | Path, fps: float = 2.0, size: int | tuple[int, int] = (720, 450)
+) -> Path:
+    """Write the game of ``record`` as an animated GIF (one frame per move, ``fps`` frames a second; the last
+    frame and finished hands are held longer). Returns the path."""
+    path = _check_path(path, ".gif")
+    if not fps > 0:
+        raise ValueError(f"fps must be positive; got {fps!r}")
+    frames = _replay(record)
+    bounds = _hand_bounds(frames)
+    wh = _check_size(size)
+    images = [Image.fromarray(_render_view(_view(s, note), wh, bounds[h], 2)) for s, note, h in frames]
+    # One palette for all frames keeps colours steady and unchanged areas identical, which the GIF writer then
+    # skips; it is taken from a few frames together (the last has no target outlines, the first few tiles).
+    # 64 colours are plenty for flat tiles and keep the file small.
+    sample = [images[0], images[len(images) // 2], images[-1]]
+    sheet = Image.new("RGB", (wh[0], wh[1] * len(sample)))
+    for k, im in enumerate(sample):
+        sheet.paste(im, (0, k * wh[1]))
+    palette = sheet.quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    paletted = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in images]
+    step = 1000.0 / fps
+    durations = [int(step * (3 if note else 1)) for _, note, _ in frames]
+    durations[-1] = int(step * 4)
+    paletted[0].save(path, save_all=True, append_images=paletted[1:], duration=durations, loop=0, optimize=False, disposal=1)
+    return path
+
+
+def save_strip(
+    record: Mapping[str, Any],
+    path: str | Path,
+    every: int = 5,
+    columns: int = 4,
+    size: int | tuple[int, int] = (480, 300),
+) -> list[int]:
+    """Write a PNG grid of every ``every``-th frame of ``record`` (``record_to_frames``), plus the final one,
+    ``columns`` frames a row, each ``size`` pixels. Returns the indices of the frames shown."""
+    path = _check_path(path, ".png")
+    for name, value in (("every", every), ("columns", columns)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} is a positive integer; got {value!r}")
+    frames = record_to_frames(record, size=size)
+    chosen = list(range(0, len(frames), every))
+    if chosen[-1] != len(frames) - 1:
+        chosen.append(len(frames) - 1)
+    width, height = _check_size(size)
+    cols = min(columns, len(chosen))
+    rows = math.ceil(len(chosen) / cols)
+    strip = Image.new("RGB", (cols * width, rows * height), PANEL)
+    for k, index in enumerate(chosen):
+        strip.paste(Image.fromarray(frames[index]), ((k % cols) * width, (k // cols) * height))
+    strip.save(path, optimize=True)
+    return chosen
+
+
+# -- the example pictures in docs/img ------------------------------------------------------------------------
+def _random_play(state: GameState, seed: int, moves: int | None = None) -> GameState:
+    rng = np.random.default_rng(seed)
+    played = 0
+    while not state.done and (moves is None or played < moves):
+        legal = state.legal_moves()
+        state.play(legal[int(rng.integers(len(legal)))])
+        played += 1
+    return state
+
+
+def write_examples(folder: str | Path = "docs/img") -> list[Path]:
+    """Draw the example pictures of the documentation from seeded random play (``python -m
+    contack_env.render [FOLDER]``); returns the files written."""
+    from .multiplayer import new_game
+    from .records import game_record
+    from .solitaire import new_solitaire1, new_solitaire2
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def save(state: GameState, name: str, size: tuple[int, int] = DEFAULT_SIZE) -> None:
+        path = folder / name
+        Image.fromarray(render_rgb(state, size=size)).save(path, optimize=True)
+        written.append(path)
+
+    # Seeds and move counts picked so that each picture is mid-hand with a good part of a figure on the table.
+    save(_random_play(new_game(2, seed=10), seed=10, moves=9), "render_2p.png")
+    save(_random_play(new_game(4, seed=10), seed=10, moves=12), "render_4p.png")
+    save(_random_play(new_game(7, seed=10), seed=10, moves=14), "render_7p.png")
+    # Finished solitaires (seeds picked for large figures; the second is won) spread wide: bigger pictures
+    # keep their numbers legible.
+    save(_random_play(new_solitaire1(5), seed=5), "solitaire1.png", (960, 640))
+    save(_random_play(new_solitaire2(56), seed=56), "solitaire2.png", (1080, 600))
+    record = game_record(_random_play(new_game(3, num_hands=1, seed=1), seed=1), seed=1)
+    written.append(save_gif(record, folder / "game.gif", fps=1.5, size=(560, 350)))
+    return written
+
+
+if __name__ == "__main__":
+    import sys
+
+    for written_path in write_examples(sys.argv[1] if len(sys.argv) > 1 else "docs/img"):
+        print(written_path, written_path.stat().st_size, "bytes")
