@@ -13,6 +13,7 @@ from contack_env.state import GameState
 
 from .base import Agent
 from .registry import make_agent
+from .view import public_view
 
 GAMES = ("contack", "solitaire1", "solitaire2")
 
@@ -37,12 +38,15 @@ def new_state(
 
 
 def play_game(state: GameState, agents: Sequence[Agent]) -> GameState:
-    """Let ``agents[seat]`` choose at every decision until the game is over; returns ``state``."""
+    """Let ``agents[seat]`` choose at every decision until the game is over; returns ``state``.
+
+    Agents see ``public_view(state)``, a copy without the face-down order, never the state itself.
+    """
     for agent in agents:
         agent.reset()
     while not state.done:
         legal = state.legal_moves()
-        state.play(agents[state.current_player].act(state, legal))
+        state.play(agents[state.current_player].act(public_view(state), legal))
     return state
 
 

@@ -12,9 +12,9 @@ from contack_env.state import GameState
 class Agent(ABC):
     """Chooses one of the legal moves of the decision a game state rests at.
 
-    ``state`` is the engine state of the game; an agent reads only what the players at the table see (the
-    figure, every hand, pile size, scores), never the pile's order. ``legal`` is ``state.legal_moves()``,
-    never empty.
+    ``state`` is ``agents.view.public_view`` of the game: what the players at the table see (the figure, every
+    hand, pile size, scores), with the face-down order redacted. ``legal`` is its ``legal_moves()``, never
+    empty.
     """
 
     name: str = "agent"
