@@ -64,7 +64,7 @@ class ContackGame(GameState):
         self.num_players = int(num_players)
         self.num_hands = int(num_hands)
         self.enclosed_end = enclosed_end
-        self.decks = [list(d) for d in decks]
+        self.decks = [[int(t) for t in d] for d in decks]  # numpy integers would leak into the bit masks
         self.hands: list[int] = [0] * self.num_players
         self.scores: list[int] = [0] * self.num_players
         self._points = [0] * self.num_players
@@ -106,8 +106,8 @@ class ContackGame(GameState):
         game.num_players = num_players
         game.num_hands = 1
         game.enclosed_end = enclosed_end
-        game.decks = [placed + held + list(pile)]
-        game.hands = [mask_of(h) for h in hands]
+        game.decks = [placed + [int(t) for t in held] + [int(t) for t in pile]]
+        game.hands = [mask_of(int(t) for t in h) for h in hands]
         game.scores = list(scores) if scores is not None else [0] * num_players
         game._points = list(game.scores)
         game.hand_number = 0

@@ -27,7 +27,7 @@ class Solitaire1(GameState):
     def __init__(self, deck: Sequence[int], trace: bool = False, log: bool = True) -> None:
         check_deck(deck)
         super().__init__(trace=trace, log=log)
-        self.deck = list(deck)
+        self.deck = [int(t) for t in deck]  # numpy integers would leak into the bit masks
         self._points = [0]
         self.discard: list[int] = []
         self.source = "pile"
@@ -48,9 +48,9 @@ class Solitaire1(GameState):
         check_deck(placed + list(discard) + list(pile))
         game = cls.__new__(cls)
         GameState.__init__(game, trace=trace, log=True)
-        game.deck = placed + list(discard) + list(pile)
+        game.deck = placed + [int(t) for t in discard] + [int(t) for t in pile]
         game._points = [0]
-        game.discard = list(discard)
+        game.discard = [int(t) for t in discard]
         game.source = "pile"
         game.won = False
         game.pile_pos = NUM_TILES - len(pile)
@@ -133,7 +133,7 @@ class Solitaire2(GameState):
         if isinstance(cut, bool) or not isinstance(cut, (int, np.integer)) or not 0 <= cut < STACK6_SIZE:
             raise ValueError(f"the cut is a position in stack 6, 0..{STACK6_SIZE - 1}; got {cut!r}")
         super().__init__(trace=trace, log=log)
-        self.deck = list(deck)
+        self.deck = [int(t) for t in deck]  # numpy integers would leak into the bit masks
         self.cut = int(cut)
         self._points = [0]
         self.won = False
@@ -163,7 +163,7 @@ class Solitaire2(GameState):
         game.cut = 0
         game._points = [0]
         game.won = False
-        game.stacks = [list(s) for s in stacks]
+        game.stacks = [[int(t) for t in s] for s in stacks]
         game.figure = figure.clone()
         game.hand_events.append([])
         game._advance()
