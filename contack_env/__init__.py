@@ -37,3 +37,14 @@ __all__ = [
     "tile_id",
     "tile_name",
 ]
+
+# Gymnasium ids for the solitaires (contack/Solitaire1-v0, contack/Solitaire2-v0). Gymnasium 1.x has no plugin
+# entry points, so importing the package registers them; the engine modules themselves never import gymnasium.
+try:
+    import gymnasium as _gymnasium  # noqa: F401
+except ImportError:  # the engine works without the RL stack
+    pass
+else:
+    from .solitaire_v0 import register_envs as _register_envs
+
+    _register_envs()

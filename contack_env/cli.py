@@ -3,7 +3,7 @@
     contack simulate --game {contack,solitaire1,solitaire2} [--players N] [--agents random,greedy,...]
                      --games K --seed S [--trace] [--hands N] [--enclosed-end {1939,next_player,never}]
                      --out FILE.jsonl
-    contack replay --check FILE...
+    contack replay --check [--through-env] FILE...
 """
 
 from __future__ import annotations
@@ -41,6 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", help="replay game records and check them against the rules")
     rep.add_argument("--check", action="store_true", required=True, help="check every record (the only mode so far)")
+    rep.add_argument(
+        "--through-env",
+        action="store_true",
+        help="replay through the environments (contack_v0, the solitaire envs) instead of the engine alone",
+    )
     rep.add_argument("files", nargs="+", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
     return parser
 
@@ -135,7 +140,12 @@ def summarize(records: Sequence[dict]) -> str:
 def _replay(args: argparse.Namespace) -> int:
     from .records import check_paths
 
-    passed, failed = check_paths(args.files, out=sys.stdout)
+    if args.through_env:
+        from .env_replay import replay_through_env
+
+        passed, failed = check_paths(args.files, out=sys.stdout, replayer=replay_through_env)
+    else:
+        passed, failed = check_paths(args.files, out=sys.stdout)
     return 1 if failed else 0
 
 

@@ -1,0 +1,317 @@
+"""The multiplayer observation: its layout, its meaning on hand-built positions, and the fast builder against the
+reference implementation."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import contack_env.contack_v0 as contack_v0
+import contack_env.observation as ob
+from contack_env import ContackGame, Figure, Move, new_game
+from contack_env.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
+from contack_env.grid import cell_index
+from contack_env.observation import ObservationBuilder, observation_vector
+from contack_env.tiles import TILE_VALUES, tile_id, tiles_in
+
+# -- the layout --------------------------------------------------------------------------------------------------
+
+
+def _documented_ranges() -> dict[str, tuple[int, int]]:
+    """The index ranges of the env card's observation table, by their first words."""
+    table = contack_v0.__doc__.split("### Observation Space", 1)[1].split("### Action Space", 1)[0]
+    ranges = {}
+    for line in table.splitlines():
+        m = re.match(r"\| (\d+)(?:-(\d+))?\s+\| ([^|]+?)\s+\| (.+?)\s*\|$", line)
+        if m:
+            first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+            ranges[m.group(4)[:30]] = (first, last + 1)
+    return ranges
+
+
+def test_the_env_card_documents_the_layout_the_code_builds():
+    documented = sorted(_documented_ranges().values())
+    built = [
+        (ob.TILES_START, ob.TILES_END),
+        (ob.CELLS_START, ob.CELLS_END),
+        (ob.HAND_START, ob.HAND_END),
+        (ob.POINTS_START, ob.POINTS_END),
+        (ob.PILE, ob.PILE + 1),
+        (ob.HAND_PROGRESS, ob.HAND_PROGRESS + 1),
+        (ob.HANDS_LEFT, ob.HANDS_LEFT + 1),
+        (ob.LAST_HAND, ob.LAST_HAND + 1),
+        (ob.SCORES_START, ob.SCORES_END),
+        (ob.LEAD, ob.LEAD + 1),
+        (ob.HAND_SIZES_START, ob.HAND_SIZES_END),
+        (ob.PASSES, ob.PASSES + 1),
+        (ob.TO_MOVE_START, ob.TO_MOVE_END),
+        (ob.PLAYERS_START, ob.PLAYERS_END),
+        (ob.ENCLOSED_START, ob.ENCLOSED_END),
+    ]
+    assert documented == built
+    # The blocks tile the vector with no gap or overlap.
+    assert built[0][0] == 0 and built[-1][1] == ob.OBS_SIZE
+    assert all(a[1] == b[0] for a, b in zip(built, built[1:]))
+    assert f"({ob.OBS_SIZE},)" in contack_v0.__doc__
+    assert f"Discrete({ob.NUM_ACTIONS})" in contack_v0.__doc__
+    assert ob.NUM_ACTIONS == 5 * NUM_CELL_SLOTS == 105
+
+
+def test_only_the_score_components_may_be_negative():
+    negative = np.flatnonzero(ob.OBS_LOW < 0)
+    assert negative.tolist() == list(range(ob.SCORES_START, ob.LEAD + 1))
+    assert (ob.OBS_HIGH == 1).all()
+
+
+# -- meaning on hand-built positions -----------------------------------------------------------------------------
+
+
+def _tile_row(obs: np.ndarray, name: str) -> np.ndarray:
+    return obs[ob.TILES_START : ob.TILES_END].reshape(36, ob.TILE_FEATURES)[tile_id(name)]
+
+
+def _cell_rows(obs: np.ndarray) -> np.ndarray:
+    return obs[ob.CELLS_START : ob.CELLS_END].reshape(NUM_CELL_SLOTS, ob.CELL_FEATURES)
+
+
+def _hand_rows(obs: np.ndarray) -> np.ndarray:
+    return obs[ob.HAND_START : ob.HAND_END].reshape(ob.NUM_SLOTS, ob.HAND_FEATURES)
+
+
+# RULES.md 8.1: 01-02-03 opens at (0, 0); 09-02-08 on (0, -1) scores 10 (blue 1 + blue 9).
+OPENING = [("01-02-03", 0, 0)]
+
+
+@pytest.fixture
+def three_seats(position):
+    """Seat 2 to move with 09-02-08 and 09-05-08 in hand; seat 0 and seat 1 hold other tiles; 05-06-07 is in
+    the pile (drawn by no one)."""
+    return position(
+        hands=[["03-04-01", "05-01-04"], ["01-05-06"], ["09-02-08", "09-05-08", "10-06-09"]],
+        board=OPENING,
+        to_move=2,
+        scores=[40, -20, 950],
+    )
+
+
+def test_tiles_are_located_by_seat_relative_to_the_observer(three_seats):
+    game = three_seats
+    obs = observation_vector(game, 2)
+    # Seat 2 is the observer (relative 0), seat 0 plays after it (relative 1), seat 1 after that (relative 2).
+    assert _tile_row(obs, "09-02-08")[:9].tolist() == [1, 0, 0, 0, 0, 0, 0, 0, 0]
+    assert _tile_row(obs, "03-04-01")[:9].tolist() == [0, 1, 0, 0, 0, 0, 0, 0, 0]
+    assert _tile_row(obs, "01-05-06")[:9].tolist() == [0, 0, 1, 0, 0, 0, 0, 0, 0]
+    assert _tile_row(obs, "05-06-07")[:9].tolist() == [0, 0, 0, 0, 0, 0, 0, 0, 1]  # unseen: in the pile
+    opening = _tile_row(obs, "01-02-03")
+    assert opening[ob.T_FIGURE] == 1 and opening[ob.T_LAST] == 1
+    assert opening[ob.T_X] == pytest.approx(35 / 70) and opening[ob.T_Y] == pytest.approx(17 / 34)
+    # From seat 1's point of view the same tiles sit at other relative seats.
+    other = observation_vector(game, 1)
+    assert _tile_row(other, "01-05-06")[0] == 1
+    assert _tile_row(other, "09-02-08")[1] == 1
+    assert _tile_row(other, "03-04-01")[2] == 1
+    assert (obs[ob.TILES_START : ob.TILES_END].reshape(36, -1)[:, :9].sum(axis=1) == 1).all()
+
+
+def test_cell_slots_follow_the_action_encoding(three_seats):
+    game = three_seats
+    obs = observation_vector(game, 2)
+    rows = _cell_rows(obs)
+    cells = candidate_cells(game.figure)
+    # The opening tile (up cell (0, 0)) is the last-played one: slots 0, 1, 2 are (-1, 0), (1, 0), (0, -1).
+    assert cells[:3] == [cell_index(-1, 0), cell_index(1, 0), cell_index(0, -1)]
+    assert rows[3:].sum() == 0  # no hole yet
+    left, right, below = rows[0], rows[1], rows[2]
+    assert left[ob.C_PRESENT] == 1 and left[ob.C_UP] == 0  # (-1, 0) points down
+    assert left[ob.C_X] == pytest.approx(34 / 70) and left[ob.C_Y] == pytest.approx(17 / 34)
+    assert left[ob.C_NEIGHBOURS] == pytest.approx(1 / 3) and left[ob.C_ADJ_LAST] == 1
+    # 01-02-03 on an up cell shows gold 3 on its L side (facing the R side of (-1, 0)), red 2 on R, blue 1 on B.
+    assert left[ob.C_FACING : ob.C_FACING + 3].tolist() == pytest.approx([0, 0.3, 0])
+    assert right[ob.C_FACING : ob.C_FACING + 3].tolist() == pytest.approx([0.2, 0, 0])
+    assert below[ob.C_FACING : ob.C_FACING + 3].tolist() == pytest.approx([0, 0, 0.1])
+
+
+def test_hand_slots_and_action_points(three_seats):
+    game = three_seats
+    obs = observation_vector(game, 2)
+    hand = _hand_rows(obs)
+    own = sorted(tile_id(n) for n in ["09-02-08", "09-05-08", "10-06-09"])
+    for slot, t in enumerate(own):
+        assert hand[slot].tolist() == pytest.approx([1, *(v / 10 for v in TILE_VALUES[t]), 0])
+    assert hand[3:].sum() == 0
+    layout = ActionLayout(5, own, game.figure)
+    points = obs[ob.POINTS_START : ob.POINTS_END]
+    legal = {layout.encode(m): m for m in game.legal_moves()}
+    assert legal, "the fixture must leave seat 2 a move"
+    for action in range(ob.NUM_ACTIONS):
+        if action in legal:
+            m = legal[action]
+            assert points[action] == pytest.approx(game.figure.points_for(m.tile, cell_index(m.x, m.y)) / 50)
+        else:
+            assert points[action] == 0
+    # RULES.md 8.1: 09-02-08 below the opening scores 10.
+    assert points[layout.encode(Move(tile_id("09-02-08"), 0, -1))] == pytest.approx(0.2)
+    # Another seat's view has no action points.
+    assert observation_vector(game, 0)[ob.POINTS_START : ob.POINTS_END].sum() == 0
+
+
+def test_scalars(three_seats):
+    game = three_seats
+    obs = observation_vector(game, 2)
+    assert obs[ob.PILE] == pytest.approx(game.pile_size / 36)
+    assert obs[ob.HAND_PROGRESS] == 0 and obs[ob.HANDS_LEFT] == 0 and obs[ob.LAST_HAND] == 1
+    # Scores by relative seat: seat 2 (950, clipped), seat 0 (40), seat 1 (-20).
+    assert obs[ob.SCORES_START : ob.SCORES_END].tolist() == pytest.approx([1, 40 / 300, -20 / 300, 0, 0, 0, 0])
+    assert obs[ob.LEAD] == 1  # 950 - 40, clipped
+    assert observation_vector(game, 1)[ob.LEAD] == pytest.approx(-1)  # -20 - 950, clipped
+    assert obs[ob.HAND_SIZES_START : ob.HAND_SIZES_END].tolist() == pytest.approx([3 / 5, 2 / 5, 1 / 5, 0, 0, 0, 0])
+    assert obs[ob.TO_MOVE_START : ob.TO_MOVE_END].tolist() == [1, 0, 0, 0, 0, 0, 0]
+    assert observation_vector(game, 0)[ob.TO_MOVE_START : ob.TO_MOVE_END].tolist() == [0, 0, 1, 0, 0, 0, 0]
+    assert obs[ob.PLAYERS_START : ob.PLAYERS_END].tolist() == [0, 1, 0, 0, 0, 0]  # 3 players
+    assert obs[ob.ENCLOSED_START : ob.ENCLOSED_END].tolist() == [1, 0, 0]
+
+
+def test_forced_tile_flag(position):
+    # Seat 0 holds nothing that fits beside the opening, draws 10-06-09 ... then 09-02-08, which fits: it must
+    # place that one (RULES.md 5.3).
+    game = position(hands=[["03-04-01"], ["01-05-06", "05-06-07"]], board=OPENING, pile_top=["09-02-08"], to_move=0)
+    assert game.forced_tile == tile_id("09-02-08")
+    assert {m.tile for m in game.legal_moves()} == {tile_id("09-02-08")}
+    obs = observation_vector(game, 0)
+    hand = _hand_rows(obs)
+    slots = tiles_in(game.hands[0])
+    assert hand[slots.index(tile_id("09-02-08")), ob.H_FORCED] == 1
+    assert hand[:, ob.H_FORCED].sum() == 1
+    assert observation_vector(game, 1)[ob.HAND_START : ob.HAND_END].reshape(5, 5)[:, ob.H_FORCED].sum() == 0
+
+
+# -- hidden information: the pile order ----------------------------------------------------------------------------
+
+
+def test_pile_order_never_shows_in_a_dealt_game():
+    rng = np.random.default_rng(3)
+    for players in (2, 4, 6):  # 7 players leave a pile of one tile: no order to hide
+        deck = rng.permutation(36).tolist()
+        dealt = 5 * players
+        other = deck[:dealt] + rng.permutation(deck[dealt:]).tolist()
+        assert other != deck
+        a = ContackGame([deck], players, num_hands=1)
+        b = ContackGame([other], players, num_hands=1)
+        # Until someone draws, the two games are the same but for the pile order.
+        moves = 0
+        while not a.done and a.pile_pos == dealt and b.pile_pos == dealt:
+            for seat in range(players):
+                assert np.array_equal(observation_vector(a, seat), observation_vector(b, seat))
+                assert np.array_equal(ObservationBuilder(a).observe(seat)[0], ObservationBuilder(b).observe(seat)[0])
+            code = a.legal_codes()[0]
+            a.play_code(code)
+            b.play_code(code)
+            moves += 1
+        assert moves >= 1
+
+
+def test_pile_order_never_shows_mid_hand(position):
+    hands = [["03-04-01", "05-01-04"], ["01-05-06"], ["09-02-08", "09-05-08"]]
+    a = position(hands=hands, board=OPENING, to_move=2)
+    pile = a.deck[a.pile_pos :]
+    b = ContackGame.from_position(
+        [[tile_id(n) for n in h] for h in hands], Figure.from_placements([(tile_id("01-02-03"), 0, 0)]), pile[::-1], 2
+    )
+    for seat in range(3):
+        assert np.array_equal(observation_vector(a, seat), observation_vector(b, seat))
+        assert np.array_equal(ObservationBuilder(a).observe(seat)[0], ObservationBuilder(b).observe(seat)[0])
+
+
+# -- the fast builder against the reference --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", range(2, 8))
+def test_builder_equals_the_reference_at_every_decision_for_every_seat(players):
+    rng = np.random.default_rng(players)
+    for game_number, enclosed_end in enumerate(("1939", "next_player", "never")):
+        game = new_game(players, num_hands=2, enclosed_end=enclosed_end, seed=100 * players + game_number)
+        builder = ObservationBuilder(game)
+        while True:
+            layout = None if game.done else ActionLayout(5, tiles_in(game.hands[game.current_player]), game.figure)
+            for seat in range(players):
+                expected = observation_vector(game, seat)
+                acting = layout is not None and seat == game.current_player
+                # The candidate cells are passed for some seats and computed by the builder for others.
+                cells = candidate_cells(game.figure) if seat % 2 else None
+                obs, mask = builder.observe(seat, cells, game.legal_codes() if acting else None)
+                np.testing.assert_array_equal(obs, expected)
+                assert obs.dtype == np.float32 and obs.shape == (ob.OBS_SIZE,)
+                assert ((obs >= ob.OBS_LOW) & (obs <= ob.OBS_HIGH)).all()
+                if acting:
+                    assert sorted(layout.decode_code(a) for a in np.flatnonzero(mask)) == game.legal_codes()
+                else:
+                    assert not mask.any()
+            if game.done:
+                break
+            codes = game.legal_codes()
+            game.play_code(codes[rng.integers(len(codes))])
+
+
+def test_builder_follows_a_from_position_game(position):
+    game = position(hands=[["03-04-01", "05-01-04"], ["01-05-06"], ["09-02-08", "09-05-08"]], board=OPENING, to_move=2)
+    builder = ObservationBuilder(game)
+    while not game.done:
+        for seat in range(3):
+            np.testing.assert_array_equal(builder.observe(seat)[0], observation_vector(game, seat, with_actions=False))
+        game.play_code(game.legal_codes()[0])
+
+
+def test_every_observation_is_a_fresh_array():
+    game = new_game(3, seed=1)
+    builder = ObservationBuilder(game)
+    first, mask = builder.observe(game.current_player)
+    kept = first.copy()
+    second, _ = builder.observe(game.current_player)
+    assert first is not second and not np.shares_memory(first, second)
+    second[:] = 0.5
+    np.testing.assert_array_equal(first, kept)
+    game.play_code(game.legal_codes()[0])
+    builder.observe(game.current_player)
+    np.testing.assert_array_equal(first, kept)
+
+
+def test_scores_far_out_of_scale_are_clipped(position):
+    game = position(hands=[["03-04-01"], ["01-05-06"]], board=OPENING, to_move=0, scores=[-5000, 5000])
+    for seat in range(2):
+        obs = observation_vector(game, seat)
+        assert ((obs >= ob.OBS_LOW) & (obs <= ob.OBS_HIGH)).all()
+    assert observation_vector(game, 0)[ob.SCORES_START : ob.SCORES_START + 2].tolist() == [-1, 1]
+
+
+def test_bad_observer_is_refused():
+    game = new_game(2, seed=0)
+    with pytest.raises(ValueError, match="observer is a seat, 0..1"):
+        observation_vector(game, 2)
+    with pytest.raises(ValueError, match="observer is a seat, 0..1"):
+        ObservationBuilder(game).observe(-1)
+
+
+def test_observations_stay_in_bounds_at_the_edges_of_the_grid():
+    """The two-player deals of ``contack_env.extremes`` reach x = -34, x = 34, y = 17 and y = -17 (where a free
+    neighbour, a candidate cell, lies just beyond the bound): every observation on the way is the reference
+    one and within the Box bounds."""
+    from contack_env import contack_v0
+    from contack_env.extremes import extreme_multiplayer_deals
+
+    reached = []
+    for name, (deck, moves) in extreme_multiplayer_deals().items():
+        env = contack_v0.raw_env(num_players=2, num_hands=1)
+        env.reset(options={"decks": [deck]})
+        for move in moves[1:]:
+            for agent in env.agents:
+                obs = env.observe(agent)["observation"]
+                assert ((obs >= ob.OBS_LOW) & (obs <= ob.OBS_HIGH)).all()
+                np.testing.assert_array_equal(obs, observation_vector(env.game, env.possible_agents.index(agent)))
+            env.step(env.encode_move(move))
+        reached.append(name)
+        xs = [m.x for m in env.game.figure.placements()]
+        ys = [m.y for m in env.game.figure.placements()]
+        assert min(xs) == -34 or max(xs) == 34 or min(ys) == -17 or max(ys) == 17
+    assert len(reached) == 4
