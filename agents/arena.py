@@ -24,16 +24,22 @@ def seed_streams(seed: int, count: int) -> list[np.random.SeedSequence]:
 
 
 def new_state(
-    game: str, players: int, seed_seq: np.random.SeedSequence, hands: int = 3, enclosed_end: str = "1939", trace: bool = False
+    game: str,
+    players: int,
+    seed_seq: np.random.SeedSequence,
+    hands: int = 3,
+    enclosed_end: str = "1939",
+    trace: bool = False,
+    log: bool = True,
 ) -> GameState:
-    """A fresh game of kind ``game`` dealt from ``seed_seq``."""
+    """A fresh game of kind ``game`` dealt from ``seed_seq`` (``log=False``: no event log, faster, no record)."""
     rng = np.random.default_rng(seed_seq)
     if game == "contack":
-        return new_game(players, hands, enclosed_end, seed=rng, trace=trace)
+        return new_game(players, hands, enclosed_end, seed=rng, trace=trace, log=log)
     if game == "solitaire1":
-        return new_solitaire1(seed=rng, trace=trace)
+        return new_solitaire1(seed=rng, trace=trace, log=log)
     if game == "solitaire2":
-        return new_solitaire2(seed=rng, trace=trace)
+        return new_solitaire2(seed=rng, trace=trace, log=log)
     raise ValueError(f"unknown game {game!r}; games are: {', '.join(GAMES)}")
 
 

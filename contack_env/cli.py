@@ -4,6 +4,9 @@
                      --games K --seed S [--trace] [--hands N] [--enclosed-end {1939,next_player,never}]
                      --out FILE.jsonl
     contack replay --check [--through-env] FILE...
+    contack evaluate --players N --agents A,B,... --games K --seed S [--workers W] [--json FILE] [--records FILE]
+                     [--game {contack,solitaire1,solitaire2}] [--hands N] [--enclosed-end ...]
+    contack play [--players N] [--agents ...] [--seat S] [--seed S]
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="replay through the environments (contack_v0, the solitaire envs) instead of the engine alone",
     )
     rep.add_argument("files", nargs="+", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
+    _add_evaluate_and_play(sub)
     return parser
 
 
@@ -57,6 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _simulate(parser, args)
     if args.command == "replay":
         return _replay(args)
+    if args.command == "evaluate":
+        return _evaluate(parser, args)
+    if args.command == "play":
+        return _play(parser, args)
     parser.error(f"unknown command {args.command!r}")
     return 2
 
@@ -147,6 +155,92 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         passed, failed = check_paths(args.files, out=sys.stdout)
     return 1 if failed else 0
+
+
+# -- evaluate and play (agents/evaluate.py, agents/play.py) -----------------------------------------------------
+def _add_evaluate_and_play(sub: argparse._SubParsersAction) -> None:
+    from agents.registry import SPEC_HELP
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="evaluate agents against each other over whole games, duplicate format (every deal in every seat rotation)",
+    )
+    ev.add_argument("--game", choices=GAMES, default="contack", help="contack (default), or a solitaire: each agent alone on the same deals")
+    ev.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")
+    ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {SPEC_HELP}")
+    ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
+    ev.add_argument("--seed", type=int, required=True, help="deal d is played from seed S+d")
+    ev.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
+    ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
+    ev.add_argument("--workers", type=int, default=1, help="worker processes (default 1); the results do not depend on it")
+    ev.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
+    ev.add_argument("--records", metavar="FILE", help="write every game's record (JSON lines)")
+
+    pl = sub.add_parser("play", help="play Contack against bots at the terminal")
+    pl.add_argument("--players", type=int, default=2, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 2)")
+    pl.add_argument("--agents", default="lookahead", help=f"the bots: one for every bot seat, or one per bot seat in seat order ({SPEC_HELP}; default lookahead)")
+    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    pl.add_argument("--seed", type=int, default=None, help="the game's seed (default: a fresh one, printed)")
+    pl.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
+    pl.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
+
+
+def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from agents.evaluate import check_request, evaluate, format_table, records_of, write_json
+    from agents.registry import check_spec
+
+    try:
+        agents = [check_spec(a) for a in args.agents.split(",")]
+    except ValueError as err:
+        parser.error(f"--agents: {err}")
+    players = args.players
+    if players is None:
+        players = len(agents) if args.game == "contack" else 1
+    if args.game == "contack" and not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        parser.error(f"--players: Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players}")
+    if args.game == "contack" and len(agents) == 1:
+        agents = agents * players
+    try:
+        check_request(args.game, players, agents, args.games, args.hands, args.workers)
+    except ValueError as err:
+        parser.error(str(err))
+    ev = evaluate(
+        agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,
+        workers=args.workers, records=args.records is not None, progress=None,
+    )
+    print(format_table(ev))
+    try:
+        if args.json:
+            write_json(args.json, ev)
+            print(f"wrote {args.json}")
+        if args.records:
+            from .records import write_records
+
+            count = write_records(args.records, records_of(ev.results))
+            print(f"wrote {count} records to {args.records}")
+    except OSError as err:
+        print(f"contack evaluate: cannot write: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from agents.play import play_terminal
+    from agents.registry import check_spec
+
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        parser.error(f"--players: Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {args.players}")
+    if not 0 <= args.seat < args.players:
+        parser.error(f"--seat: the seats are 0..{args.players - 1}; got {args.seat}")
+    if args.hands < 1:
+        parser.error(f"--hands must be at least 1; got {args.hands}")
+    try:
+        agents = [check_spec(a) for a in args.agents.split(",")]
+    except ValueError as err:
+        parser.error(f"--agents: {err}")
+    if len(agents) not in (1, args.players - 1):
+        parser.error(f"--agents: one bot for every bot seat, or one per bot seat ({args.players - 1}); got {len(agents)}")
+    return play_terminal(args.players, agents, args.seat, args.seed, args.hands, args.enclosed_end)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,433 @@
+"""Evaluating agents against each other over whole games, in the duplicate format (``contack evaluate``).
+
+**Contack (2 to 7 players).** The entries (one agent spec per seat, ``N`` = players) play ``K`` games: ``K / N``
+*deals*, each played ``N`` times, once in every cyclic seat rotation. In rotation ``r`` entry ``e`` sits at seat
+``(e + r) mod N``, so every entry plays every seat exactly once per deal, and every entry meets the same tiles in
+the same order as every other entry did from that seat (the duplicate format: the luck of the deal cancels out).
+``K`` must therefore be a multiple of ``N``. Deal ``d`` (0-based) is played from game seed ``S + d``:
+``arena.seed_streams(S + d, N + 1)`` gives the deal (stream 0) and the agent in seat ``s`` its randomness (stream
+``s + 1``), so any single game is ``contack simulate --seed S+d --games 1 --agents <the seat order>`` again.
+Every game's randomness comes from its own seed, never from a worker, so any ``--workers`` gives the same numbers.
+
+Per entry:
+- ``win_rate``: the mean share of games won, a win shared by ``k`` seats counting ``1/k``.
+- ``win_rate_ci95``: a 95% interval for it. The independent units are the deals (the ``N`` games of one deal share
+  its tiles), so the interval is the normal one on the per-deal mean win share: ``mean +- 1.96 * sd / sqrt(D)``
+  over ``D`` deals, clipped to [0, 1]. Where that has no spread (every deal gave the same share, e.g. 0 or 1, or a
+  single deal) it is the Wilson score interval with ``n = D``.
+- ``mean_score``: the mean final score (three hands, penalties included), with the same kind of interval.
+- ``mean_margin``: the mean of (its final score - the mean final score of the other seats at that table), with
+  ``margin_ci95``.
+- ``rating``: an openskill Plackett-Luce rating (``mu``, ``sigma``, ``ordinal = mu - 3 sigma``; everyone starts
+  at mu 25, sigma 8.33), every entry a player of its own, updated once per game in the order (deal, rotation),
+  ranked by final score (equal scores share a rank). The bots do not change between games, so the model's drift
+  term is off (``tau = 0``): every game counts alike instead of the last ones most.
+
+**Solitaires.** Each entry plays the same ``K`` deals alone (game seed ``S + i`` for game ``i``); the games are
+independent, so ``win_rate_ci95`` is the Wilson score interval with ``n = K``. Also: mean tiles placed (of 36) and
+mean points.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Sequence, TextIO
+
+import numpy as np
+
+from contack_env.multiplayer import MAX_PLAYERS, MIN_PLAYERS, check_rules
+from contack_env.records import game_record
+
+from .arena import new_state, play_game, seed_streams
+from .registry import check_spec, make_agent
+
+Z95 = 1.959963984540054
+GAMES = ("contack", "solitaire1", "solitaire2")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game: ``deal`` and ``rotation`` (0 in a solitaire), ``entry`` at every seat, final ``scores`` by seat,
+    ``winners`` (seats), ``placed`` (tiles on the table at the end, solitaires) and the ``record`` if asked."""
+
+    deal: int
+    rotation: int
+    seat_entries: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    placed: int = 0
+    record: dict[str, Any] | None = None
+
+
+@dataclass
+class EntryStats:
+    agent: str
+    games: int
+    win_rate: float
+    win_rate_ci95: tuple[float, float]
+    mean_score: float
+    score_ci95: tuple[float, float]
+    mean_margin: float | None = None
+    margin_ci95: tuple[float, float] | None = None
+    rating_mu: float | None = None
+    rating_sigma: float | None = None
+    rating_ordinal: float | None = None
+    mean_tiles_placed: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "agent": self.agent,
+            "games": self.games,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": list(self.win_rate_ci95),
+            "mean_score": self.mean_score,
+            "score_ci95": list(self.score_ci95),
+        }
+        if self.mean_margin is not None:
+            out["mean_margin"] = self.mean_margin
+            out["margin_ci95"] = list(self.margin_ci95 or ())
+            out["rating"] = {"mu": self.rating_mu, "sigma": self.rating_sigma, "ordinal": self.rating_ordinal}
+        if self.mean_tiles_placed is not None:
+            out["mean_tiles_placed"] = self.mean_tiles_placed
+            out["mean_points"] = self.mean_score
+        return out
+
+
+@dataclass
+class Evaluation:
+    game: str
+    players: int
+    agents: list[str]
+    games: int
+    deals: int
+    rotations: int
+    seed: int
+    hands: int
+    enclosed_end: str
+    entries: list[EntryStats]
+    results: list[GameResult] = field(repr=False, default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "deals": self.deals,
+            "rotations": self.rotations,
+            "seed": self.seed,
+            "rules": {"hands": self.hands, "enclosed_end": self.enclosed_end} if self.game == "contack" else {},
+            "interval": _INTERVAL_NOTE[self.game != "contack"],
+            "margin": "final score minus the mean final score of the other seats" if self.game == "contack" else None,
+            "entries": [e.to_json() for e in self.entries],
+        }
+
+    def summary(self) -> str:
+        return format_table(self)
+
+
+_INTERVAL_NOTE = (
+    "normal interval on the per-deal mean (deals are the independent units); Wilson with n = deals if no spread",
+    "Wilson score interval, n = games",
+)
+
+
+# -- statistics ------------------------------------------------------------------------------------------------
+def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``p`` observed over ``n`` trials."""
+    if n <= 0:
+        return (0.0, 1.0)
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """Normal interval for the mean of independent ``values``."""
+    n = len(values)
+    mean = float(np.mean(values))
+    if n < 2:
+        return (mean, mean)
+    half = z * float(np.std(values, ddof=1)) / math.sqrt(n)
+    return (mean - half, mean + half)
+
+
+def share_ci(per_deal: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """95% interval for a mean win share from its per-deal values (see the module docstring)."""
+    n = len(per_deal)
+    mean = float(np.mean(per_deal))
+    spread = float(np.std(per_deal, ddof=1)) if n > 1 else 0.0
+    if spread == 0.0:
+        return wilson(mean, n, z)
+    half = z * spread / math.sqrt(n)
+    return (max(0.0, mean - half), min(1.0, mean + half))
+
+
+# -- the schedule ------------------------------------------------------------------------------------------------
+def seat_entries(players: int, rotation: int) -> tuple[int, ...]:
+    """The entry at every seat in ``rotation``: entry ``e`` sits at seat ``(e + rotation) mod players``."""
+    return tuple((seat - rotation) % players for seat in range(players))
+
+
+def schedule(players: int, games: int) -> list[tuple[int, int]]:
+    """``(deal, rotation)`` of every game, in play order: each deal in all its rotations."""
+    return [(d, r) for d in range(games // players) for r in range(players)]
+
+
+@dataclass(frozen=True)
+class _Config:
+    game: str
+    players: int
+    agents: tuple[str, ...]
+    seed: int
+    hands: int
+    enclosed_end: str
+    records: bool
+
+
+def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
+    """Game ``rotation`` of deal ``deal`` (for a solitaire: entry ``rotation`` on deal ``deal``)."""
+    game_seed = config.seed + deal
+    if config.game == "contack":
+        entries = seat_entries(config.players, rotation)
+        specs = [config.agents[e] for e in entries]
+    else:
+        entries = (rotation,)
+        specs = [config.agents[rotation]]
+    streams = seed_streams(game_seed, len(specs) + 1)
+    agents = [make_agent(spec, streams[s + 1]) for s, spec in enumerate(specs)]
+    state = new_state(config.game, config.players, streams[0], config.hands, config.enclosed_end, log=config.records)
+    play_game(state, agents)
+    record = game_record(state, seed=game_seed, agents=specs) if config.records else None
+    if config.game == "contack":
+        return GameResult(deal, rotation, entries, tuple(state.scores), tuple(state.winners), record=record)
+    return GameResult(
+        deal, rotation, entries, (state.score,), (0,) if state.won else (), placed=len(state.figure), record=record
+    )
+
+
+def _play_task(task: tuple[_Config, int, int]) -> GameResult:
+    # Top level, so that spawned worker processes can import it.
+    return play_one(*task)
+
+
+def _run(config: _Config, tasks: list[tuple[int, int]], workers: int, progress: bool | None, out: TextIO) -> Iterator[GameResult]:
+    jobs = [(config, d, r) for d, r in tasks]
+    bar = _bar(len(jobs), progress, out)
+    try:
+        if workers <= 1:
+            for job in jobs:
+                yield _play_task(job)
+                bar.update(1)
+        else:
+            ctx = multiprocessing.get_context("spawn")
+            # Small chunks: games of search agents take long, and an idle worker at the end wastes the others.
+            chunk = max(1, min(8, len(jobs) // (workers * 16)))
+            with ctx.Pool(workers) as pool:
+                for result in pool.imap(_play_task, jobs, chunksize=chunk):  # imap keeps the task order
+                    yield result
+                    bar.update(1)
+    finally:
+        bar.close()
+
+
+def _bar(total: int, progress: bool | None, out: TextIO):
+    from tqdm import tqdm
+
+    disable = None if progress is None else not progress
+    return tqdm(total=total, desc="evaluate", unit="game", disable=disable, file=out, smoothing=0.05)
+
+
+# -- evaluations ---------------------------------------------------------------------------------------------------
+def check_request(game: str, players: int, agents: Sequence[str], games: int, hands: int, workers: int) -> None:
+    """Raise ``ValueError`` saying what is allowed when an evaluation request is not."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; games are: {', '.join(GAMES)}")
+    for spec in agents:
+        check_spec(spec)
+    if game == "contack":
+        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players!r}")
+        if len(agents) != players:
+            raise ValueError(f"{players} players need {players} agents (one entry per seat); got {len(agents)}")
+        if games < players or games % players:
+            lower = max(players, games - games % players)
+            raise ValueError(
+                f"games counts every game played; each deal is played in all {players} seat rotations, so it must be "
+                f"a positive multiple of {players}; got {games} ({lower} or {lower + players} would do)"
+            )
+    else:
+        if players != 1:
+            raise ValueError(f"{game} is a solitaire, played by 1 player; got {players}")
+        if not agents:
+            raise ValueError("name at least one agent to evaluate")
+        if games < 1:
+            raise ValueError(f"games must be at least 1; got {games}")
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+        raise ValueError(f"a game has at least 1 hand (the rules play 3); got {hands!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers is at least 1; got {workers!r}")
+
+
+def evaluate(
+    agents: Sequence[str],
+    games: int,
+    seed: int,
+    game: str = "contack",
+    players: int | None = None,
+    hands: int = 3,
+    enclosed_end: str = "1939",
+    workers: int = 1,
+    records: bool = False,
+    progress: bool | None = False,
+    out: TextIO | None = None,
+) -> Evaluation:
+    """Play the evaluation described in the module docstring and return its statistics (and the games played:
+    ``Evaluation.results``, in play order, with records if ``records``). ``progress``: a progress bar on ``out``
+    (standard error by default); None shows it only on a terminal."""
+    agents = [a.strip() for a in agents]
+    if players is None:
+        players = len(agents) if game == "contack" else 1
+    check_request(game, players, agents, games, hands, workers)
+    if game == "contack":
+        check_rules(players, hands, enclosed_end)
+        tasks = schedule(players, games)
+    else:
+        tasks = [(i, e) for e in range(len(agents)) for i in range(games)]
+    config = _Config(game, players, tuple(agents), int(seed), hands, enclosed_end, records)
+    results = list(_run(config, tasks, workers, progress, sys.stderr if out is None else out))
+    if game == "contack":
+        entries = contack_stats(agents, results)
+        deals, rotations = games // players, players
+    else:
+        entries = solitaire_stats(agents, results)
+        deals, rotations = games, 1
+    return Evaluation(game, players, list(agents), games, deals, rotations, int(seed), hands, enclosed_end, entries, results)
+
+
+def contack_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
+    """Per-entry statistics of duplicate games (see the module docstring)."""
+    from openskill.models import PlackettLuce
+
+    n = len(agents)
+    deals = sorted({r.deal for r in results})
+    index = {d: i for i, d in enumerate(deals)}
+    share = np.zeros((len(deals), n))
+    score = np.zeros((len(deals), n))
+    margin = np.zeros((len(deals), n))
+    count = np.zeros((len(deals), n))
+    model = PlackettLuce(tau=0.0)  # fixed agents do not drift in skill: no dynamics term
+    ratings = [model.rating(name=f"{e}:{a}") for e, a in enumerate(agents)]
+    for r in results:
+        i = index[r.deal]
+        total = sum(r.scores)
+        for seat, e in enumerate(r.seat_entries):
+            won = 1.0 / len(r.winners) if seat in r.winners else 0.0
+            share[i, e] += won
+            score[i, e] += r.scores[seat]
+            margin[i, e] += r.scores[seat] - (total - r.scores[seat]) / (n - 1)
+            count[i, e] += 1
+        teams = [[ratings[e]] for e in r.seat_entries]
+        # openskill ranks: lower is better; equal scores share a rank.
+        ranks = [sorted(r.scores, reverse=True).index(s) + 1 for s in r.scores]
+        rated = model.rate(teams, ranks=ranks)
+        for (rating,), e in zip(rated, r.seat_entries):
+            ratings[e] = rating
+    share /= count
+    score /= count
+    margin /= count
+    out = []
+    for e, agent in enumerate(agents):
+        out.append(
+            EntryStats(
+                agent=agent,
+                games=int(count[:, e].sum()),
+                win_rate=float(share[:, e].mean()),
+                win_rate_ci95=share_ci(share[:, e]),
+                mean_score=float(score[:, e].mean()),
+                score_ci95=mean_ci(score[:, e]),
+                mean_margin=float(margin[:, e].mean()),
+                margin_ci95=mean_ci(margin[:, e]),
+                rating_mu=float(ratings[e].mu),
+                rating_sigma=float(ratings[e].sigma),
+                rating_ordinal=float(ratings[e].ordinal()),
+            )
+        )
+    return out
+
+
+def solitaire_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
+    out = []
+    for e, agent in enumerate(agents):
+        mine = [r for r in results if r.rotation == e]
+        k = len(mine)
+        won = sum(1 for r in mine if r.winners) / k
+        points = [r.scores[0] for r in mine]
+        out.append(
+            EntryStats(
+                agent=agent,
+                games=k,
+                win_rate=won,
+                win_rate_ci95=wilson(won, k),
+                mean_score=float(np.mean(points)),
+                score_ci95=mean_ci(points),
+                mean_tiles_placed=float(np.mean([r.placed for r in mine])),
+            )
+        )
+    return out
+
+
+# -- output ---------------------------------------------------------------------------------------------------------
+def describe(ev: Evaluation) -> str:
+    """The first line of the table: what was played and what ``games`` means."""
+    if ev.game == "contack":
+        return (
+            f"{ev.games} games of contack, {ev.players} players, {ev.hands} hands, enclosed_end={ev.enclosed_end}: "
+            f"{ev.deals} deals (seeds {ev.seed}..{ev.seed + ev.deals - 1}) x {ev.rotations} seat rotations"
+        )
+    return f"{ev.game}: every agent plays the same {ev.games} deals (seeds {ev.seed}..{ev.seed + ev.games - 1})"
+
+
+def format_table(ev: Evaluation) -> str:
+    lines = [describe(ev)]
+    width = max(8, *(len(e.agent) for e in ev.entries))
+    if ev.game == "contack":
+        lines.append(
+            f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<15}  {'mean score':>10}  {'margin':>8}  "
+            f"{'95% CI':<17}  {'rating mu':>9}  {'sigma':>5}"
+        )
+        for k, e in enumerate(ev.entries, 1):
+            lo, hi = e.win_rate_ci95
+            mlo, mhi = e.margin_ci95 or (0.0, 0.0)
+            lines.append(
+                f"{k:>2}  {e.agent:<{width}}  {e.win_rate:>8.3f}  [{lo:.3f}, {hi:.3f}]  {e.mean_score:>10.1f}  "
+                f"{e.mean_margin:>+8.1f}  [{mlo:+7.1f}, {mhi:+7.1f}]  {e.rating_mu:>9.2f}  {e.rating_sigma:>5.2f}"
+            )
+        lines.append(
+            "win rate: share of games won (a shared win counts 1/k), 95% CI over deals; margin: final score minus "
+            "the mean of the other seats; rating: openskill Plackett-Luce"
+        )
+    else:
+        lines.append(f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<15}  {'tiles placed':>12}  {'points':>7}")
+        for k, e in enumerate(ev.entries, 1):
+            lo, hi = e.win_rate_ci95
+            lines.append(
+                f"{k:>2}  {e.agent:<{width}}  {e.win_rate:>8.3f}  [{lo:.3f}, {hi:.3f}]  {e.mean_tiles_placed:>12.2f}  "
+                f"{e.mean_score:>7.2f}"
+            )
+        lines.append("win rate: all 36 tiles placed, 95% Wilson interval; tiles placed of 36; points scored by contacts")
+    return "\n".join(lines)
+
+
+def write_json(path: str, ev: Evaluation) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(ev.to_json(), f, indent=2)
+        f.write("\n")
+
+
+def records_of(results: Iterable[GameResult]) -> list[dict[str, Any]]:
+    return [r.record for r in results if r.record is not None]

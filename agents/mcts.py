@@ -1,0 +1,187 @@
+"""``mcts[:N]``: Monte Carlo tree search over the public state, sampling the face-down order (determinization).
+
+The algorithm is single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012). One tree is grown
+from the decision at hand; its nodes are sequences of moves (move codes, ``state.legal_codes()``), shared by all
+the pile orders the search imagines. Each of the ``N`` iterations:
+
+1. **Determinize**: draw an order of the face-down tiles with ``agents.view.determinize(view, rng)``; every hand
+   is face up in Contack, so that is all a player does not know (the pile of the current hand; Solitaire No. 1's
+   pile; Solitaire No. 2's buried stack tiles).
+2. **Select**: from the root, while every move legal in this determinization already has a child, take the child
+   with the highest ``mean + C * sqrt(ln(available) / visits)`` among those legal here, where ``available``
+   counts the iterations in which the child was legal at a visit of its parent (ISMCTS's UCB); the mean is the
+   reward of the seat that made the move. Play it on the determinized state (draws come from the sampled pile).
+3. **Expand** one untried legal move (chosen uniformly) as a new child.
+4. **Roll out** to the end of the current *hand* with a cheap policy for every seat: with probability
+   ``ROLLOUT_GREEDY`` the move that scores the most now (ties to the first in code order), else a uniform one.
+5. **Back up** every seat's reward to the moves it made on the path.
+
+Reward (Contack): a seat's hand result relative to the others, ``u = own change - mean change of the others``
+(points plus the hand's -10 penalties, from the decision to the hand's end), squashed to [0, 1] as
+``1 / (1 + exp(-u / REWARD_SCALE))``. Only the current hand is searched: later deals are unknown and equally
+unknown to everyone. Solitaires: ``tiles placed / 36`` at the end (1 for a win), plus a tiny share of points.
+
+The move played is the root child with the most visits; ties go to the higher mean reward, then the lowest move
+code (lowest tile id, then cell). A decision with one legal move is answered at once. All randomness comes from
+the agent's own generator (its seed), so an agent with the same seed makes the same choices; the state the agent
+receives is ``public_view`` (the pile in a canonical order), so nothing it does can depend on the real order.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from contack_env.figure import Move, code_to_move, move_to_code
+from contack_env.multiplayer import ContackGame
+from contack_env.state import GameState
+from contack_env.tiles import NUM_TILES
+
+from .base import Agent
+from .view import determinize
+
+DEFAULT_BUDGET = 200
+MAX_BUDGET = 1_000_000
+EXPLORATION = 0.7
+ROLLOUT_GREEDY = 0.8
+REWARD_SCALE = 20.0
+_BLOCK = 4096
+
+
+class _Node:
+    __slots__ = ("children", "visits", "total", "available")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+
+
+class MCTSAgent(Agent):
+    """Information-set MCTS with ``iterations`` determinized iterations per decision (see the module docstring)."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        iterations: int = DEFAULT_BUDGET,
+        seed: int | np.random.Generator | np.random.SeedSequence | None = None,
+        exploration: float = EXPLORATION,
+        rollout_greedy: float = ROLLOUT_GREEDY,
+        reward_scale: float = REWARD_SCALE,
+    ) -> None:
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_BUDGET:
+            raise ValueError(f"iterations is a whole number 1..{MAX_BUDGET}; got {iterations!r}")
+        self.iterations = iterations
+        self.rng = np.random.default_rng(seed)
+        self.exploration = exploration
+        self.rollout_greedy = rollout_greedy
+        self.reward_scale = reward_scale
+        self._uniforms: list[float] = []
+
+    def _uniform(self) -> float:
+        if not self._uniforms:
+            self._uniforms = self.rng.random(_BLOCK).tolist()
+        return self._uniforms.pop()
+
+    def act(self, state: GameState, legal: Sequence[Move]) -> Move:
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(state)
+        codes = [move_to_code(m) for m in legal]
+        best = max(
+            codes,
+            key=lambda c: (root.children[c].visits, root.children[c].total / max(root.children[c].visits, 1), -c)
+            if c in root.children
+            else (0, 0.0, -c),
+        )
+        return code_to_move(best)
+
+    def search(self, view: GameState) -> _Node:
+        """The search tree grown from ``view`` (a public view: the face-down order is sampled, never read)."""
+        root = _Node()
+        multiplayer = isinstance(view, ContackGame)
+        hand = view.hand_number if multiplayer else 0
+        base = list(view.scores) if multiplayer else None
+        if multiplayer:
+            # The search ends with the current hand: a copy that stops the game there spares dealing (and
+            # shuffling) hands it will never look at.
+            view = view.clone()
+            view.num_hands = hand + 1
+            view.decks = view.decks[: hand + 1]
+        c = self.exploration
+        uniform = self._uniform
+        for _ in range(self.iterations):
+            state = determinize(view, self.rng)
+            node = root
+            path: list[tuple[_Node, int]] = []
+            while not state.done:
+                codes = state.legal_codes()
+                mover = state.current_player
+                children = node.children
+                untried = [code for code in codes if code not in children]
+                if untried:
+                    code = untried[int(uniform() * len(untried))]
+                    child = _Node()
+                    children[code] = child
+                    for other in codes:
+                        ch = children.get(other)
+                        if ch is not None:
+                            ch.available += 1
+                    state.play_code(code)
+                    path.append((child, mover))
+                    break
+                best_value = -1.0
+                best_code = codes[0]
+                for code in codes:
+                    ch = children[code]
+                    ch.available += 1
+                for code in codes:
+                    ch = children[code]
+                    value = ch.total / ch.visits + c * math.sqrt(math.log(ch.available) / ch.visits)
+                    if value > best_value:
+                        best_value, best_code = value, code
+                child = children[best_code]
+                state.play_code(best_code)
+                path.append((child, mover))
+                node = child
+            rewards = self._rollout(state, base)
+            for child, mover in path:
+                child.visits += 1
+                child.total += rewards[mover]
+        return root
+
+    def _rollout(self, state: GameState, base: list[int] | None) -> list[float]:
+        """Play ``state`` out with the rollout policy; every seat's reward (``base``: the scores at the root, or
+        None in a solitaire)."""
+        uniform = self._uniform
+        greedy = self.rollout_greedy
+        while not state.done:
+            codes = state.legal_codes()
+            if len(codes) == 1:
+                code = codes[0]
+            elif uniform() < greedy:
+                figure = state.figure
+                code = codes[0]
+                best = -1
+                for c in codes:
+                    p = figure.points_for(c >> 14, c & 16383)
+                    if p > best:
+                        best, code = p, c
+            else:
+                code = codes[int(uniform() * len(codes))]
+            state.play_code(code)
+        if base is None:
+            return [len(state.figure) / NUM_TILES + state.points_scored[0] * 1e-5]
+        n = len(base)
+        deltas = [s - b for s, b in zip(state.scores, base)]
+        total = sum(deltas)
+        scale = self.reward_scale
+        out = []
+        for d in deltas:
+            u = d - (total - d) / (n - 1)
+            out.append(1.0 / (1.0 + math.exp(-u / scale)))
+        return out

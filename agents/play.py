@@ -1,0 +1,203 @@
+"""``contack play``: a person plays Contack against bots at the terminal.
+
+At each of the person's decisions the table is drawn (``contack_env.text.render_text``: the figure, every hand,
+the scores, the pile's size but never its order) and the legal moves are listed with numbers and the points each
+scores. The person answers with a number, or with a move written out as ``TILE X Y`` (``09-02-08 0 -1``; commas
+and brackets are ignored, so ``09-02-08 (0, -1)`` works too). Anything else gets a short explanation and the
+question again. ``b`` draws the table again, ``?`` shows this help, ``q`` (or the end of the input) stops.
+What the bots do, and what the rules force (draws, passes, the end of a hand), is told as it happens.
+
+Everything goes through the ``input`` and ``output`` streams, so a script can play a whole game.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Sequence, TextIO
+
+import numpy as np
+
+from contack_env.figure import Move
+from contack_env.grid import cell_index
+from contack_env.multiplayer import ContackGame, new_game
+from contack_env.text import render_text
+from contack_env.tiles import TILE_NAMES, tile_id
+
+from .arena import seed_streams
+from .registry import make_agent
+from .view import public_view
+
+HELP = (
+    "Answer with the number of a move from the list, or write a move as TILE X Y (e.g. 09-02-08 0 -1).\n"
+    "b: draw the table again   ?: this help   q: quit"
+)
+QUIT_WORDS = {"q", "quit", "exit"}
+
+
+class Quit(Exception):
+    """The person stopped the game (``q`` or the end of the input)."""
+
+
+def parse_move(text: str, legal: Sequence[Move]) -> Move:
+    """The legal move that ``text`` names: a number from the list (1-based) or ``TILE X Y``.
+
+    Raises ``ValueError`` with what was wrong and what is allowed.
+    """
+    words = text.replace(",", " ").replace("(", " ").replace(")", " ").split()
+    if not words:
+        raise ValueError(f"type a move: a number 1..{len(legal)}, or TILE X Y")
+    if len(words) == 1:
+        try:
+            k = int(words[0])
+        except ValueError:
+            raise ValueError(
+                f"{text.strip()!r} is not a move: type a number 1..{len(legal)}, or TILE X Y (e.g. "
+                f"{TILE_NAMES[legal[0].tile]} {legal[0].x} {legal[0].y}); ? for help"
+            ) from None
+        if not 1 <= k <= len(legal):
+            raise ValueError(f"there is no move {k}: the moves are numbered 1..{len(legal)}")
+        return legal[k - 1]
+    if len(words) != 3:
+        raise ValueError(f"a move is TILE X Y, three parts (e.g. 09-02-08 0 -1); got {len(words)}: {text.strip()!r}")
+    tile = tile_id(words[0])  # its ValueError says what a tile name is
+    try:
+        x, y = int(words[1]), int(words[2])
+    except ValueError:
+        raise ValueError(f"the cell is two whole numbers X Y; got {words[1]!r} {words[2]!r}") from None
+    move = Move(tile, x, y)
+    if move not in legal:
+        mine = [m for m in legal if m.tile == tile]
+        if mine:
+            where = ", ".join(f"({m.x}, {m.y})" for m in mine)
+            raise ValueError(f"{TILE_NAMES[tile]} cannot go on ({x}, {y}); it can go on {where}")
+        raise ValueError(f"{TILE_NAMES[tile]} has no legal placement now; choose a move from the list")
+    return move
+
+
+def _moves_list(state: ContackGame, legal: Sequence[Move]) -> str:
+    lines = []
+    for k, m in enumerate(legal, 1):
+        points = state.figure.points_for(m.tile, cell_index(m.x, m.y))
+        lines.append(f"  {k:>2}) {TILE_NAMES[m.tile]} at ({m.x}, {m.y})  {points:>2} points")
+    return "\n".join(lines)
+
+
+def _event_text(event: dict[str, Any], names: Sequence[str]) -> str | None:
+    kind = event["type"]
+    if kind == "open":
+        return f"{names[event['seat']]} opens with {event['tile']} at (0, 0)"
+    if kind == "place":
+        x, y = event["cell"]
+        return f"{names[event['seat']]} plays {event['tile']} at ({x}, {y}) for {event['points']} points"
+    if kind == "draw":
+        return f"{names[event['seat']]} draws {event['tile']}"
+    if kind == "pass":
+        return f"{names[event['seat']]} passes"
+    if kind == "end":
+        reason = {"out": "a player went out", "enclosed": "the figure is enclosed", "blocked": "nobody can play"}
+        return (
+            f"The hand ends: {reason.get(event['reason'], event['reason'])}; penalties {event['penalties']}, "
+            f"scores {event['scores']}"
+        )
+    return None
+
+
+class _Narrator:
+    """Tells the events the game logged since the last call."""
+
+    def __init__(self, names: Sequence[str], out: TextIO) -> None:
+        self.names = names
+        self.out = out
+        self.hand = 0
+        self.index = 0
+
+    def catch_up(self, state: ContackGame) -> None:
+        while self.hand < len(state.hand_events):
+            events = state.hand_events[self.hand]
+            while self.index < len(events):
+                if self.index == 0:
+                    print(f"-- hand {self.hand + 1} of {state.num_hands} --", file=self.out)
+                text = _event_text(events[self.index], self.names)
+                if text:
+                    print(text, file=self.out)
+                self.index += 1
+            if self.hand + 1 < len(state.hand_events):
+                self.hand += 1
+                self.index = 0
+            else:
+                break
+
+
+def play_terminal(
+    players: int = 2,
+    agents: Sequence[str] = ("lookahead",),
+    seat: int = 0,
+    seed: int | None = None,
+    hands: int = 3,
+    enclosed_end: str = "1939",
+    input: TextIO | None = None,
+    output: TextIO | None = None,
+) -> int:
+    """Play one game: the person at ``seat``, bots (``agents``: one spec for every bot, or one per bot seat in
+    seat order) elsewhere. Returns 0 when the game was played out or the person quit."""
+    inp = sys.stdin if input is None else input
+    out = sys.stdout if output is None else output
+    bot_seats = [s for s in range(players) if s != seat]
+    specs = list(agents) * len(bot_seats) if len(agents) == 1 else list(agents)
+    if len(specs) != len(bot_seats):
+        raise ValueError(f"{players} players need one bot spec for all {len(bot_seats)} bots, or one each; got {len(agents)}")
+    if not 0 <= seat < players:
+        raise ValueError(f"--seat is 0..{players - 1}; got {seat}")
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    streams = seed_streams(seed, players + 1)
+    bots = {s: make_agent(spec, streams[s + 1]) for s, spec in zip(bot_seats, specs)}
+    names = [f"seat {s} ({specs[bot_seats.index(s)]})" if s != seat else f"seat {s} (you)" for s in range(players)]
+    state = new_game(players, hands, enclosed_end, seed=np.random.default_rng(streams[0]))
+    narrator = _Narrator(names, out)
+    print(f"Contack, {players} players, {hands} hand(s); you are seat {seat}. Game seed {seed}.", file=out)
+    print(HELP, file=out)
+    try:
+        while not state.done:
+            narrator.catch_up(state)
+            legal = state.legal_moves()
+            if state.current_player == seat:
+                state.play(_ask(state, legal, inp, out))
+            else:
+                state.play(bots[state.current_player].act(public_view(state), legal))
+    except Quit:
+        print("Game stopped.", file=out)
+        return 0
+    narrator.catch_up(state)
+    print(render_text(state), file=out)
+    won = ", ".join(names[s] for s in state.winners)
+    verdict = "You win!" if seat in state.winners and len(state.winners) == 1 else (
+        "You share the win." if seat in state.winners else "You lose."
+    )
+    print(f"Final scores {state.scores}; won by {won}. {verdict}", file=out)
+    return 0
+
+
+def _ask(state: ContackGame, legal: Sequence[Move], inp: TextIO, out: TextIO) -> Move:
+    print(render_text(state, mark_targets=True), file=out)
+    print(_moves_list(state, legal), file=out)
+    while True:
+        print(f"Your move (1-{len(legal)}, TILE X Y, b, ?, q): ", end="", file=out, flush=True)
+        line = inp.readline()
+        if not line:
+            print("\n(end of input)", file=out)
+            raise Quit
+        text = line.strip()
+        if text.lower() in QUIT_WORDS:
+            raise Quit
+        if text in ("?", "h", "help"):
+            print(HELP, file=out)
+            continue
+        if text.lower() in ("b", "board"):
+            print(render_text(state, mark_targets=True), file=out)
+            print(_moves_list(state, legal), file=out)
+            continue
+        try:
+            return parse_move(text, legal)
+        except ValueError as err:
+            print(f"Not a move: {err}", file=out)

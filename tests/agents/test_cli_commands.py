@@ -1,0 +1,91 @@
+"""The ``contack evaluate`` and ``contack play`` subcommands (wired in contack_env/cli.py)."""
+
+import io
+import json
+
+import pytest
+
+from contack_env.cli import main
+from contack_env.records import check_paths
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_evaluate_prints_the_table_and_writes_json_and_records(tmp_path, capsys):
+    js, recs = tmp_path / "ev.json", tmp_path / "games.jsonl"
+    code, out, _ = _run(
+        capsys, "evaluate", "--players", "2", "--agents", "lookahead,greedy", "--games", "6", "--seed", "7",
+        "--json", str(js), "--records", str(recs),
+    )
+    assert code == 0
+    assert "6 games of contack, 2 players, 3 hands" in out
+    assert "3 deals (seeds 7..9) x 2 seat rotations" in out
+    lines = out.splitlines()
+    assert lines[2].split()[:2] == ["1", "lookahead"] and lines[3].split()[:2] == ["2", "greedy"]
+    data = json.loads(js.read_text())
+    assert data["games"] == 6 and [e["agent"] for e in data["entries"]] == ["lookahead", "greedy"]
+    assert f"wrote 6 records to {recs}" in out
+    assert check_paths([str(recs)], out=io.StringIO()) == (6, 0)
+
+
+def test_evaluate_solitaire(capsys):
+    code, out, _ = _run(capsys, "evaluate", "--game", "solitaire1", "--agents", "greedy,random", "--games", "3", "--seed", "0")
+    assert code == 0
+    assert "solitaire1: every agent plays the same 3 deals" in out
+    assert "tiles placed" in out
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--agents", "greedy,clever", "--games", "4"], "unknown agent 'clever'; agents are: random, greedy, lookahead, mcts"),
+        (["--players", "8", "--agents", "greedy", "--games", "8"], "Contack is played by 2 to 7 players; got 8"),
+        (["--agents", "greedy,ppo:nowhere/model.zip", "--games", "4"], "no model at nowhere/model.zip"),
+        (["--agents", "greedy,ppo", "--games", "4"], "ppo needs the path of a trained model: ppo:PATH"),
+        (["--agents", "greedy,mcts:lots", "--games", "4"], "budget is a whole number of iterations"),
+        (["--agents", "greedy,random", "--games", "5"], "multiple of 2; got 5"),
+        (["--players", "3", "--agents", "greedy,random", "--games", "6"], "3 players need 3 agents"),
+        (["--agents", "greedy,random", "--games", "4", "--workers", "0"], "workers is at least 1"),
+        (["--game", "solitaire2", "--players", "2", "--agents", "greedy", "--games", "4"], "solitaire, played by 1 player"),
+    ],
+)
+def test_evaluate_bad_arguments_say_what_is_allowed(capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["evaluate", *argv, "--seed", "0"])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_evaluate_ppo_with_a_model_file_says_training_is_not_there_yet(tmp_path, capsys):
+    model = tmp_path / "model.zip"
+    model.write_bytes(b"not a model")
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--agents", f"greedy,ppo:{model}", "--games", "2", "--seed", "0"])
+    assert "needs a trained model; training is not implemented yet" in capsys.readouterr().err
+
+
+def test_play_from_the_command_line(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("nonsense\n" + "1\n" * 200))
+    code, out, _ = _run(capsys, "play", "--players", "2", "--agents", "greedy", "--seed", "4", "--hands", "1")
+    assert code == 0
+    assert "'nonsense' is not a move" in out
+    assert "Final scores" in out
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--players", "8"], "Contack is played by 2 to 7 players; got 8"),
+        (["--seat", "2"], "the seats are 0..1; got 2"),
+        (["--agents", "sneaky"], "unknown agent 'sneaky'"),
+        (["--players", "4", "--agents", "greedy,random"], "one per bot seat (3); got 2"),
+    ],
+)
+def test_play_bad_arguments(capsys, argv, message):
+    with pytest.raises(SystemExit):
+        main(["play", *argv])
+    assert message in capsys.readouterr().err

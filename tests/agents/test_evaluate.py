@@ -1,0 +1,127 @@
+from collections import Counter
+
+import pytest
+
+from agents.arena import simulate_records
+from agents.evaluate import (
+    GameResult,
+    contack_stats,
+    evaluate,
+    records_of,
+    schedule,
+    seat_entries,
+    share_ci,
+    wilson,
+)
+
+
+def _numbers(ev):
+    return [e.to_json() for e in ev.entries]
+
+
+def test_same_seed_same_numbers_whatever_the_worker_count():
+    agents = ["greedy", "random", "mcts:4"]
+    one = evaluate(agents, 12, seed=3, workers=1)
+    again = evaluate(agents, 12, seed=3, workers=1)
+    two = evaluate(agents, 12, seed=3, workers=2)
+    assert _numbers(one) == _numbers(again) == _numbers(two)
+    assert [(r.deal, r.rotation, r.scores) for r in one.results] == [(r.deal, r.rotation, r.scores) for r in two.results]
+    other = evaluate(agents, 12, seed=4)
+    assert [r.scores for r in other.results] != [r.scores for r in one.results]
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 7])
+def test_seat_rotation_is_balanced(players):
+    games = 4 * players
+    plan = schedule(players, games)
+    assert len(plan) == games
+    seats = Counter()
+    for deal, rotation in plan:
+        entries = seat_entries(players, rotation)
+        assert sorted(entries) == list(range(players))  # every entry exactly once at the table
+        seats.update((e, s) for s, e in enumerate(entries))
+    # Every entry sat in every seat once per deal.
+    assert seats == Counter({(e, s): 4 for e in range(players) for s in range(players)})
+    assert Counter(d for d, _ in plan) == Counter({d: players for d in range(4)})
+
+
+def test_a_deal_is_replayed_in_every_rotation_and_each_game_is_a_simulate_game():
+    ev = evaluate(["greedy", "random", "lookahead"], 6, seed=40, records=True)
+    records = records_of(ev.results)
+    assert len(records) == 6
+    by_deal: dict[int, list[dict]] = {}
+    for result, record in zip(ev.results, records):
+        by_deal.setdefault(result.deal, []).append(record)
+        assert record["seed"] == 40 + result.deal
+        assert record["agents"] == [["greedy", "random", "lookahead"][e] for e in result.seat_entries]
+        assert list(result.scores) == record["scores"]
+    for deal, group in by_deal.items():
+        decks = [[hand["deck"] for hand in r["hands"]] for r in group]
+        assert all(d == decks[0] for d in decks)  # duplicate format: the same deals in every rotation
+        # And any game can be played again alone with `contack simulate` from its seed and seat order.
+        for record in group:
+            again = next(simulate_records("contack", 3, record["agents"], 1, record["seed"]))
+            assert again == record
+
+
+def test_shared_wins_count_one_over_k():
+    results = [
+        GameResult(0, 0, (0, 1), (50, 50), (0, 1)),
+        GameResult(0, 1, (1, 0), (70, 20), (0,)),
+    ]
+    stats = contack_stats(["a", "b"], results)
+    # Deal 0: entry a shares one game (1/2) and loses the other; entry b shares one and wins the other.
+    assert stats[0].win_rate == pytest.approx(0.25)
+    assert stats[1].win_rate == pytest.approx(0.75)
+    assert stats[0].mean_margin == pytest.approx((0 + (20 - 70)) / 2)
+    assert stats[0].mean_score == pytest.approx(35)
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(0.5, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    lo, hi = wilson(0.0, 20)
+    assert lo == 0.0 and hi == pytest.approx(0.1611, abs=1e-4)
+
+
+def test_share_interval_uses_the_spread_over_deals_and_wilson_without_spread():
+    lo, hi = share_ci([0.0, 1.0] * 50)
+    assert (lo, hi) == pytest.approx((0.5 - 1.96 * 0.50252 / 10, 0.5 + 1.96 * 0.50252 / 10), abs=1e-3)
+    # Paired deals whose win shares barely vary give a narrower interval than independent games would.
+    lo2, hi2 = share_ci([0.5] * 50 + [0.6] * 50)
+    assert hi2 - lo2 < hi - lo
+    assert share_ci([1.0] * 30) == pytest.approx(wilson(1.0, 30))
+
+
+def test_games_must_be_a_multiple_of_the_rotations():
+    with pytest.raises(ValueError, match="multiple of 3; got 10 \\(9 or 12 would do\\)"):
+        evaluate(["greedy", "random", "random"], 10, seed=0)
+    with pytest.raises(ValueError, match="3 players need 3 agents"):
+        evaluate(["greedy", "random"], 9, seed=0, players=3)
+
+
+def test_json_has_the_documented_keys():
+    data = evaluate(["greedy", "random"], 4, seed=1).to_json()
+    assert data["games"] == 4 and data["deals"] == 2 and data["rotations"] == 2
+    entry = data["entries"][0]
+    assert entry["agent"] == "greedy"
+    assert {"win_rate", "win_rate_ci95", "mean_score", "mean_margin", "rating"} <= set(entry)
+    lo, hi = entry["win_rate_ci95"]
+    assert 0 <= lo <= entry["win_rate"] <= hi <= 1
+    assert abs(sum(e["win_rate"] for e in data["entries"]) - 1) < 1e-9
+
+
+def test_solitaire_evaluation_plays_each_agent_on_the_same_deals():
+    ev = evaluate(["greedy", "lookahead"], 6, seed=2, game="solitaire2", records=True)
+    records = records_of(ev.results)
+    assert len(records) == 12
+    greedy_decks = [r["hands"][0]["deck"] for r in records[:6]]
+    lookahead_decks = [r["hands"][0]["deck"] for r in records[6:]]
+    assert greedy_decks == lookahead_decks
+    for entry, group in zip(ev.entries, (records[:6], records[6:])):
+        assert entry.games == 6
+        assert entry.win_rate == sum(1 for r in group if r["winners"]) / 6
+        assert entry.mean_score == pytest.approx(sum(r["scores"][0] for r in group) / 6)
+        placed = [sum(1 for e in r["hands"][0]["events"] if e["type"] in ("open", "place")) for r in group]
+        assert entry.mean_tiles_placed == pytest.approx(sum(placed) / 6)
+        assert 1 <= entry.mean_tiles_placed <= 36

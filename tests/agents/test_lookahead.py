@@ -1,0 +1,95 @@
+from agents.greedy import GreedyAgent
+from agents.lookahead import LookaheadAgent, playable_mask
+from agents.view import public_view
+from contack_env.figure import Figure, Move
+from contack_env.grid import cell_index
+from contack_env.multiplayer import ContackGame
+from contack_env.solitaire import new_solitaire1, new_solitaire2
+from contack_env.tiles import TILE_VALUES, contact_valid, tile_id, tiles_in
+
+
+def _names(*names: str) -> list[int]:
+    return [tile_id(n) for n in names]
+
+
+def _reply_trap() -> ContackGame:
+    # Opening 07-08-02 at (0, 0). Seat 0 can put 06-07-04 on (1, 0) for 15, which lets seat 1 answer with 15,
+    # or 09-05-08 on (-1, 0) for 10, after which seat 1's best answer scores nothing.
+    opening = tile_id("07-08-02")
+    seat0 = _names("02-06-07", "05-06-07", "02-09-10", "06-07-04", "09-05-08")
+    seat1 = _names("09-02-08", "05-06-03", "07-08-09", "08-01-07", "08-09-03")
+    pile = [t for t in range(36) if t not in seat0 + seat1 + [opening]]
+    return ContackGame.from_position([seat0, seat1], Figure.from_placements([(opening, 0, 0)]), pile, to_move=0)
+
+
+def _best_reply(game: ContackGame, move: Move) -> int | None:
+    figure = game.figure.clone()
+    figure.place(move.tile, cell_index(move.x, move.y))
+    codes = figure.legal_codes(game.hands[1])
+    return max((figure.points_for(c >> 14, c & 16383) for c in codes), default=None)
+
+
+def test_lookahead_declines_points_that_hand_the_next_player_as_many():
+    game = _reply_trap()
+    legal = game.legal_moves()
+    greedy_move = Move(tile_id("06-07-04"), 1, 0)
+    quiet_move = Move(tile_id("09-05-08"), -1, 0)
+    assert set(legal) == {greedy_move, quiet_move}
+    # The facts of the position, checked on the engine.
+    assert game.clone().play(greedy_move) == 15 and _best_reply(game, greedy_move) == 15
+    assert game.clone().play(quiet_move) == 10 and _best_reply(game, quiet_move) == 0
+    assert GreedyAgent().act(public_view(game), legal) == greedy_move
+    assert LookaheadAgent().act(public_view(game), legal) == quiet_move
+
+
+def test_lookahead_without_its_weights_plays_like_greedy_in_that_position():
+    # With every term but the points off, nothing but the points now is left to choose by.
+    game = _reply_trap()
+    agent = LookaheadAgent(opponents=0.0, blocked=0.0, can_play=0.0, next_points=0.0, keep=0.0, hole=0.0)
+    assert agent.act(public_view(game), game.legal_moves()) == Move(tile_id("06-07-04"), 1, 0)
+
+
+def test_lookahead_goes_out_when_it_can():
+    # Seat 0 holds one tile that fits: every legal move goes out; with two, it must take the one that scores more.
+    opening = tile_id("07-08-02")
+    seat0 = _names("06-07-04")
+    seat1 = _names("09-02-08", "05-06-03", "07-08-09", "08-01-07", "08-09-03")
+    pile = [t for t in range(36) if t not in seat0 + seat1 + [opening]]
+    game = ContackGame.from_position([seat0, seat1], Figure.from_placements([(opening, 0, 0)]), pile, to_move=0)
+    legal = game.legal_moves()
+    best = max(legal, key=lambda m: game.clone().play(m))
+    chosen = LookaheadAgent().act(public_view(game), legal)
+    assert game.clone().play(chosen) == game.clone().play(best)
+    after = game.clone()
+    after.play(chosen)
+    assert after.end_reasons == ["out"]
+
+
+def test_playable_mask_is_the_tiles_with_some_compatible_empty_cell():
+    # Around a lone opening tile the three empty cells touch it on its gold (L), red (R) and blue (B) sides, so
+    # a tile fits somewhere exactly when one of its colours forms a valid contact with the opening's.
+    opening = tile_id("01-02-03")
+    figure = Figure.from_placements([(opening, 0, 0)])
+    expected = {
+        t
+        for t in range(36)
+        if t != opening and any(contact_valid(TILE_VALUES[opening][c], TILE_VALUES[t][c]) for c in range(3))
+    }
+    assert set(tiles_in(playable_mask(figure))) - {opening} == expected  # placed tiles do not matter
+    assert tile_id("09-02-08") in expected  # blue 9 + 1 = 10 (RULES.md 8.1)
+
+
+def test_lookahead_plays_the_solitaires_legally_and_deterministically():
+    for make in (new_solitaire1, new_solitaire2):
+        runs = []
+        for _ in range(2):
+            state = make(seed=4)
+            moves = []
+            while not state.done:
+                legal = state.legal_moves()
+                move = LookaheadAgent().act(public_view(state), legal)
+                assert move in legal
+                moves.append(move)
+                state.play(move)
+            runs.append(moves)
+        assert runs[0] == runs[1]

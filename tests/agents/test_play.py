@@ -1,0 +1,67 @@
+import io
+
+import pytest
+
+from agents.play import parse_move, play_terminal
+from contack_env.figure import Move
+from contack_env.tiles import tile_id
+
+LEGAL = [Move(tile_id("09-02-08"), 0, -1), Move(tile_id("09-02-08"), 1, 0), Move(tile_id("04-05-02"), -1, 0)]
+
+
+def _play(script: str, **kwargs) -> tuple[int, str]:
+    out = io.StringIO()
+    code = play_terminal(input=io.StringIO(script), output=out, **kwargs)
+    return code, out.getvalue()
+
+
+def test_a_scripted_person_finishes_a_game():
+    code, text = _play("1\n" * 200, players=3, agents=["greedy", "random"], seat=1, seed=5, hands=2)
+    assert code == 0
+    assert "Final scores" in text
+    assert "-- hand 2 of 2 --" in text
+    assert "seat 0 (greedy)" in text and "seat 2 (random)" in text and "seat 1 (you)" in text
+    assert text.count("Your move") >= 2
+
+
+def test_a_bad_entry_is_answered_and_asked_again():
+    code, text = _play("hello\n0\n42 7\nzz-01-01 0 0\n" + "1\n" * 200, seed=3, hands=1)
+    assert code == 0
+    assert "'hello' is not a move" in text
+    assert "there is no move 0" in text
+    assert "a move is TILE X Y, three parts" in text
+    assert "no tile is called 'zz-01-01'" in text
+    assert "Final scores" in text
+
+
+def test_end_of_input_and_quit_stop_the_game_cleanly():
+    for script in ("", "q\n"):
+        code, text = _play(script, seed=3)
+        assert code == 0
+        assert "Game stopped." in text
+        assert "Final scores" not in text
+
+
+def test_same_seed_same_game():
+    assert _play("1\n" * 200, seed=8, hands=1) == _play("1\n" * 200, seed=8, hands=1)
+
+
+def test_parse_move_takes_a_number_or_a_written_move():
+    assert parse_move("2", LEGAL) == LEGAL[1]
+    assert parse_move(" 09-02-08 1 0 ", LEGAL) == LEGAL[1]
+    assert parse_move("04-05-02 (-1, 0)", LEGAL) == LEGAL[2]
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("4", "numbered 1..3"),
+        ("09-02-08 5 5", r"09-02-08 cannot go on \(5, 5\); it can go on \(0, -1\), \(1, 0\)"),
+        ("01-02-03 0 1", "01-02-03 has no legal placement now"),
+        ("09-02-08 a b", "two whole numbers"),
+        ("", "type a move"),
+    ],
+)
+def test_parse_move_says_what_was_wrong(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_move(text, LEGAL)
