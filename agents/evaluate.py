@@ -23,6 +23,14 @@ Per entry:
   ranked by final score (equal scores share a rank). The bots do not change between games, so the model's drift
   term is off (``tau = 0``): every game counts alike instead of the last ones most.
 
+**CON-TAC-TIX** (``--game contactix``, heads-up, ``--board-size N``, ``--swap``). The same duplicate format with
+two entries and two colours: ``K / 2`` deals, each played twice, entry 0 Black in rotation 0 and White in
+rotation 1. The game has no deal; deal ``d``'s seed ``S + d`` gives the agents their randomness exactly as above
+(``arena.seed_streams(S + d, 3)``, stream ``s + 1`` for the agent of colour ``s``, Black 0). Per entry: ``win_rate``
+and ``win_rate_ci95`` over deals as above, ``win_rate_black`` and ``win_rate_white`` (its win rate with each
+colour: Black moves first, which matters), and the openskill rating (the winner ranks first). Also the mean game
+length in moves.
+
 **Solitaires.** Each entry plays the same ``K`` deals alone (game seed ``S + i`` for game ``i``); the games are
 independent, so ``win_rate_ci95`` is the Wilson score interval with ``n = K``. Also: mean tiles placed (of 36) and
 mean points.
@@ -42,11 +50,13 @@ import numpy as np
 from contack_env.multiplayer import MAX_PLAYERS, MIN_PLAYERS, check_rules
 from contack_env.records import game_record
 
+from contack_env.contactix import DEFAULT_SIZE, ContactixState, check_size
+
 from .arena import new_state, play_game, seed_streams
 from .registry import check_spec, make_agent
 
 Z95 = 1.959963984540054
-GAMES = ("contack", "solitaire1", "solitaire2")
+GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
 
 
 @dataclass(frozen=True)
@@ -77,8 +87,20 @@ class EntryStats:
     rating_sigma: float | None = None
     rating_ordinal: float | None = None
     mean_tiles_placed: float | None = None
+    win_rate_black: float | None = None
+    win_rate_white: float | None = None
 
     def to_json(self) -> dict[str, Any]:
+        if self.win_rate_black is not None:  # CON-TAC-TIX: win rates and the rating, no scores
+            return {
+                "agent": self.agent,
+                "games": self.games,
+                "win_rate": self.win_rate,
+                "win_rate_ci95": list(self.win_rate_ci95),
+                "win_rate_black": self.win_rate_black,
+                "win_rate_white": self.win_rate_white,
+                "rating": {"mu": self.rating_mu, "sigma": self.rating_sigma, "ordinal": self.rating_ordinal},
+            }
         out: dict[str, Any] = {
             "agent": self.agent,
             "games": self.games,
@@ -110,8 +132,23 @@ class Evaluation:
     enclosed_end: str
     entries: list[EntryStats]
     results: list[GameResult] = field(repr=False, default_factory=list)
+    board_size: int = DEFAULT_SIZE
+    swap: bool = False
 
     def to_json(self) -> dict[str, Any]:
+        if self.game == "contactix":
+            return {
+                "game": self.game,
+                "players": 2,
+                "games": self.games,
+                "deals": self.deals,
+                "rotations": self.rotations,
+                "seed": self.seed,
+                "rules": {"board_size": self.board_size, "swap": self.swap},
+                "interval": _INTERVAL_NOTE[0],
+                "mean_moves": mean_moves(self.results),
+                "entries": [e.to_json() for e in self.entries],
+            }
         return {
             "game": self.game,
             "players": self.players,
@@ -187,11 +224,15 @@ class _Config:
     hands: int
     enclosed_end: str
     records: bool
+    board_size: int = DEFAULT_SIZE
+    swap: bool = False
 
 
 def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
     """Game ``rotation`` of deal ``deal`` (for a solitaire: entry ``rotation`` on deal ``deal``)."""
     game_seed = config.seed + deal
+    if config.game == "contactix":
+        return _play_contactix(config, deal, rotation)
     if config.game == "contack":
         entries = seat_entries(config.players, rotation)
         specs = [config.agents[e] for e in entries]
@@ -208,6 +249,22 @@ def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
     return GameResult(
         deal, rotation, entries, (state.score,), (0,) if state.won else (), placed=len(state.figure), record=record
     )
+
+
+def _play_contactix(config: _Config, deal: int, rotation: int) -> GameResult:
+    from contack_env.contactix_records import game_record as contactix_record
+
+    from .contactix_bots import play_game as play_contactix
+
+    game_seed = config.seed + deal
+    entries = seat_entries(2, rotation)
+    specs = [config.agents[e] for e in entries]
+    streams = seed_streams(game_seed, 3)
+    agents = [make_agent(spec, streams[s + 1], game="contactix") for s, spec in enumerate(specs)]
+    state = play_contactix(ContactixState(config.board_size, config.swap), agents)
+    record = contactix_record(state, agents=specs, seed=game_seed) if config.records else None
+    scores = tuple(1 if s == state.winner else 0 for s in range(2))
+    return GameResult(deal, rotation, entries, scores, (state.winner,), placed=len(state.moves), record=record)
 
 
 def _play_task(task: tuple[_Config, int, int]) -> GameResult:
@@ -243,12 +300,14 @@ def _bar(total: int, progress: bool | None, out: TextIO):
 
 
 # -- evaluations ---------------------------------------------------------------------------------------------------
-def check_request(game: str, players: int, agents: Sequence[str], games: int, hands: int, workers: int) -> None:
+def check_request(
+    game: str, players: int, agents: Sequence[str], games: int, hands: int, workers: int, board_size: int = DEFAULT_SIZE
+) -> None:
     """Raise ``ValueError`` saying what is allowed when an evaluation request is not."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; games are: {', '.join(GAMES)}")
     for spec in agents:
-        check_spec(spec)
+        check_spec(spec, "contactix" if game == "contactix" else "contack")
     if game == "contack":
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players!r}")
@@ -260,6 +319,18 @@ def check_request(game: str, players: int, agents: Sequence[str], games: int, ha
                 f"games counts every game played; each deal is played in all {players} seat rotations, so it must be "
                 f"a positive multiple of {players}; got {games} ({lower} or {lower + players} would do)"
             )
+    elif game == "contactix":
+        if players != 2:
+            raise ValueError(f"contactix is played by 2 players; got {players!r}")
+        if len(agents) != 2:
+            raise ValueError(f"contactix is heads-up: name 2 agents (Black's and White's in the first game); got {len(agents)}")
+        if games < 2 or games % 2:
+            lower = max(2, games - games % 2)
+            raise ValueError(
+                f"games counts every game played; each deal is played twice, the colours swapped, so it must be a "
+                f"positive multiple of 2; got {games} ({lower} or {lower + 2} would do)"
+            )
+        check_size(board_size)
     else:
         if players != 1:
             raise ValueError(f"{game} is a solitaire, played by 1 player; got {players}")
@@ -285,21 +356,33 @@ def evaluate(
     records: bool = False,
     progress: bool | None = False,
     out: TextIO | None = None,
+    board_size: int = DEFAULT_SIZE,
+    swap: bool = False,
 ) -> Evaluation:
     """Play the evaluation described in the module docstring and return its statistics (and the games played:
     ``Evaluation.results``, in play order, with records if ``records``). ``progress``: a progress bar on ``out``
     (standard error by default); None shows it only on a terminal."""
     agents = [a.strip() for a in agents]
     if players is None:
-        players = len(agents) if game == "contack" else 1
-    check_request(game, players, agents, games, hands, workers)
+        players = len(agents) if game in ("contack", "contactix") else 1
+    check_request(game, players, agents, games, hands, workers, board_size)
     if game == "contack":
         check_rules(players, hands, enclosed_end)
         tasks = schedule(players, games)
+    elif game == "contactix":
+        if not isinstance(swap, bool):
+            raise ValueError(f"swap is True or False; got {swap!r}")
+        tasks = schedule(2, games)
     else:
         tasks = [(i, e) for e in range(len(agents)) for i in range(games)]
-    config = _Config(game, players, tuple(agents), int(seed), hands, enclosed_end, records)
+    config = _Config(game, players, tuple(agents), int(seed), hands, enclosed_end, records, int(board_size), swap)
     results = list(_run(config, tasks, workers, progress, sys.stderr if out is None else out))
+    if game == "contactix":
+        entries = contactix_stats(agents, results)
+        return Evaluation(
+            game, 2, list(agents), games, games // 2, 2, int(seed), hands, enclosed_end, entries, results,
+            board_size=int(board_size), swap=swap,
+        )
     if game == "contack":
         entries = contack_stats(agents, results)
         deals, rotations = games // players, players
@@ -360,6 +443,26 @@ def contack_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[
     return out
 
 
+def contactix_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
+    """Per-entry statistics of CON-TAC-TIX duplicate games: ``contack_stats``'s win rates and ratings (a game's
+    winner scores 1, the loser 0), and the win rate with each colour."""
+    from dataclasses import replace
+
+    out = []
+    for e, base in enumerate(contack_stats(agents, results)):
+        by_colour = []
+        for colour in (0, 1):
+            mine = [r for r in results if r.seat_entries[colour] == e]
+            by_colour.append(sum(1 for r in mine if colour in r.winners) / len(mine) if mine else float("nan"))
+        out.append(replace(base, mean_margin=None, margin_ci95=None, win_rate_black=by_colour[0], win_rate_white=by_colour[1]))
+    return out
+
+
+def mean_moves(results: Sequence[GameResult]) -> float:
+    """The mean number of moves of CON-TAC-TIX games (``GameResult.placed``)."""
+    return float(np.mean([r.placed for r in results])) if results else 0.0
+
+
 def solitaire_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
     out = []
     for e, agent in enumerate(agents):
@@ -384,6 +487,11 @@ def solitaire_stats(agents: Sequence[str], results: Sequence[GameResult]) -> lis
 # -- output ---------------------------------------------------------------------------------------------------------
 def describe(ev: Evaluation) -> str:
     """The first line of the table: what was played and what ``games`` means."""
+    if ev.game == "contactix":
+        return (
+            f"{ev.games} games of contactix {ev.board_size}x{ev.board_size}, swap rule {'on' if ev.swap else 'off'}: "
+            f"{ev.deals} deals (seeds {ev.seed}..{ev.seed + ev.deals - 1}) x 2 colour rotations"
+        )
     if ev.game == "contack":
         return (
             f"{ev.games} games of contack, {ev.players} players, {ev.hands} hands, enclosed_end={ev.enclosed_end}: "
@@ -395,6 +503,22 @@ def describe(ev: Evaluation) -> str:
 def format_table(ev: Evaluation) -> str:
     lines = [describe(ev)]
     width = max(8, *(len(e.agent) for e in ev.entries))
+    if ev.game == "contactix":
+        lines.append(
+            f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<14}  {'as black':>8}  {'as white':>8}  "
+            f"{'rating mu':>9}  {'sigma':>5}"
+        )
+        for k, e in enumerate(ev.entries, 1):
+            lo, hi = e.win_rate_ci95
+            lines.append(
+                f"{k:>2}  {e.agent:<{width}}  {e.win_rate:>8.3f}  [{lo:.3f}, {hi:.3f}]  {e.win_rate_black:>8.3f}  "
+                f"{e.win_rate_white:>8.3f}  {e.rating_mu:>9.2f}  {e.rating_sigma:>5.2f}"
+            )
+        lines.append(
+            f"win rate: share of games won, 95% CI over deals; as black / as white: win rate with that colour (black "
+            f"moves first); mean game length {mean_moves(ev.results):.1f} moves; rating: openskill Plackett-Luce"
+        )
+        return "\n".join(lines)
     if ev.game == "contack":
         lines.append(
             f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<15}  {'mean score':>10}  {'margin':>8}  "

@@ -25,6 +25,12 @@ The move played is the root child with the most visits; ties go to the higher me
 code (lowest tile id, then cell). A decision with one legal move is answered at once. All randomness comes from
 the agent's own generator (its seed), so an agent with the same seed makes the same choices; the state the agent
 receives is ``public_view`` (the pile in a canonical order), so nothing it does can depend on the real order.
+
+**CON-TAC-TIX** (``contack_env.contactix.ContactixState``, perfect information): the same search with the
+determinization the identity (every iteration starts from a copy of the state, and no random number is spent on
+it), moves and codes the hole indices ``r * N + c`` (the ``legal`` ints are returned as they are), and the
+rollout uniform random play to the end, done at once by ``ContactixState.random_playout``; the reward is 1 for
+the winner, 0 for the loser.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from typing import Sequence
 
 import numpy as np
 
+from contack_env.contactix import ContactixState
 from contack_env.figure import Move, code_to_move, move_to_code
 from contack_env.multiplayer import ContackGame
 from contack_env.state import GameState
@@ -91,14 +98,15 @@ class MCTSAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         root = self.search(state)
-        codes = [move_to_code(m) for m in legal]
+        perfect = isinstance(state, ContactixState)
+        codes = list(legal) if perfect else [move_to_code(m) for m in legal]
         best = max(
             codes,
             key=lambda c: (root.children[c].visits, root.children[c].total / max(root.children[c].visits, 1), -c)
             if c in root.children
             else (0, 0.0, -c),
         )
-        return code_to_move(best)
+        return best if perfect else code_to_move(best)  # type: ignore[return-value]
 
     def search(self, view: GameState) -> _Node:
         """The search tree grown from ``view`` (a public view: the face-down order is sampled, never read)."""
@@ -112,10 +120,11 @@ class MCTSAgent(Agent):
             view = view.clone()
             view.num_hands = hand + 1
             view.decks = view.decks[: hand + 1]
+        perfect = isinstance(view, ContactixState)
         c = self.exploration
         uniform = self._uniform
         for _ in range(self.iterations):
-            state = determinize(view, self.rng)
+            state = view.clone() if perfect else determinize(view, self.rng)
             node = root
             path: list[tuple[_Node, int]] = []
             while not state.done:
@@ -158,6 +167,9 @@ class MCTSAgent(Agent):
         """Play ``state`` out with the rollout policy; every seat's reward (``base``: the scores at the root, or
         None in a solitaire)."""
         uniform = self._uniform
+        if isinstance(state, ContactixState):
+            winner = state.random_playout(uniform)
+            return [1.0 if seat == winner else 0.0 for seat in (0, 1)]
         greedy = self.rollout_greedy
         while not state.done:
             codes = state.legal_codes()

@@ -7,6 +7,9 @@ and brackets are ignored, so ``09-02-08 (0, -1)`` works too). Anything else gets
 question again. ``b`` draws the table again, ``?`` shows this help, ``q`` (or the end of the input) stops.
 What the bots do, and what the rules force (draws, passes, the end of a hand), is told as it happens.
 
+``play_contactix_terminal`` does the same for CON-TAC-TIX (``contack play --game contactix``): the board is drawn
+as the text diamond of ``contack_env.contactix_render``, and a move is a hole ``R C`` (or ``swap``).
+
 Everything goes through the ``input`` and ``output`` streams, so a script can play a whole game.
 """
 
@@ -17,6 +20,8 @@ from typing import Any, Sequence, TextIO
 
 import numpy as np
 
+from contack_env.contactix import COLOUR_NAMES, EMPTY, ContactixState
+from contack_env.contactix_render import render_text as render_contactix_text
 from contack_env.figure import Move
 from contack_env.grid import cell_index
 from contack_env.multiplayer import ContackGame, new_game
@@ -199,5 +204,122 @@ def _ask(state: ContackGame, legal: Sequence[Move], inp: TextIO, out: TextIO) ->
             continue
         try:
             return parse_move(text, legal)
+        except ValueError as err:
+            print(f"Not a move: {err}", file=out)
+
+
+# -- CON-TAC-TIX (``contack play --game contactix``) ---------------------------------------------------------------
+CONTACTIX_HELP = (
+    "Answer with a hole as R C (row, then column: e.g. 3 4), or 'swap' when you may take over Black's first peg.\n"
+    "b: draw the board again   ?: this help   q: quit"
+)
+
+
+def parse_contactix_move(text: str, state: ContactixState) -> int:
+    """The legal move that ``text`` names for the player to move: ``R C`` (commas and brackets ignored) or
+    ``swap``. Raises ``ValueError`` with what was wrong and what is allowed."""
+    n = state.size
+    words = text.replace(",", " ").replace("(", " ").replace(")", " ").split()
+    swap_hint = ", or swap" if state.can_swap else ""
+    if not words:
+        raise ValueError(f"type a hole as R C, two numbers 0..{n - 1}{swap_hint}")
+    if len(words) == 1 and words[0].lower() == "swap":
+        if not state.can_swap:
+            rule = "is off in this game" if not state.swap_rule else "is White's first move only"
+            raise ValueError(f"no swap now: the swap {rule}")
+        return state.moves[0]
+    if len(words) == 1:
+        raise ValueError(f"{text.strip()!r} is not a hole: type R C, two whole numbers 0..{n - 1}{swap_hint}; ? for help")
+    if len(words) != 2:
+        raise ValueError(f"a hole is R C, two numbers (e.g. {n // 2} {n // 2}){swap_hint}; got {text.strip()!r}")
+    try:
+        r, c = int(words[0]), int(words[1])
+    except ValueError:
+        raise ValueError(f"{text.strip()!r} is not a hole: type R C, two whole numbers 0..{n - 1}; ? for help") from None
+    if not (0 <= r < n and 0 <= c < n):
+        raise ValueError(f"hole ({r}, {c}) is off the board: rows and columns are 0..{n - 1}")
+    move = r * n + c
+    if state.board[move] != EMPTY:
+        if state.is_swap(move):
+            raise ValueError(f"({r}, {c}) holds Black's first peg: type swap to take it over")
+        raise ValueError(f"hole ({r}, {c}) already holds a {COLOUR_NAMES[state.board[move] - 1]} peg")
+    return move
+
+
+def _contactix_move_text(state: ContactixState, move: int) -> str:
+    if state.is_swap(move):
+        r, c = divmod(move, state.size)
+        return f"swaps: Black's peg on ({r}, {c}) becomes a white peg on ({c}, {r})"
+    return "plays ({}, {})".format(*divmod(move, state.size))
+
+
+def play_contactix_terminal(
+    board_size: int = 11,
+    agent: str = "two_distance",
+    seat: int = 0,
+    seed: int | None = None,
+    swap: bool = False,
+    input: TextIO | None = None,
+    output: TextIO | None = None,
+) -> int:
+    """Play one game of CON-TAC-TIX: the person is Black (``seat`` 0, moves first) or White (1), the bot
+    ``agent`` the other colour. Returns 0 when the game was played out or the person quit."""
+    inp = sys.stdin if input is None else input
+    out = sys.stdout if output is None else output
+    if seat not in (0, 1):
+        raise ValueError(f"--seat is 0 (black, moves first) or 1 (white); got {seat}")
+    state = ContactixState(board_size, swap)
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    bot_colour = 1 - seat
+    bot = make_agent(agent, seed_streams(seed, 3)[bot_colour + 1], game="contactix")
+    bot.reset()
+    you, them = COLOUR_NAMES[seat], COLOUR_NAMES[bot_colour]
+    n = state.size
+    print(
+        f"CON-TAC-TIX {n}x{n}, swap rule {'on' if swap else 'off'}; you are {you} ({'x' if seat == 0 else 'o'}), "
+        f"{agent} is {them}. Game seed {seed}.",
+        file=out,
+    )
+    print(CONTACTIX_HELP, file=out)
+    try:
+        while not state.done:
+            if state.current_player == seat:
+                move = _ask_contactix(state, inp, out)
+                state.play(move)
+            else:
+                move = bot.act(state.clone(), state.legal_moves())
+                text = _contactix_move_text(state, move)
+                state.play(move)
+                print(f"{them} ({agent}) {text}", file=out)
+    except Quit:
+        print("Game stopped.", file=out)
+        return 0
+    print(render_contactix_text(state), file=out)
+    verdict = "You win!" if state.winner == seat else "You lose."
+    print(f"{COLOUR_NAMES[state.winner].capitalize()} has joined their sides after {len(state.moves)} moves. {verdict}", file=out)
+    return 0
+
+
+def _ask_contactix(state: ContactixState, inp: TextIO, out: TextIO) -> int:
+    print(render_contactix_text(state), file=out)
+    swap_hint = ", swap" if state.can_swap else ""
+    while True:
+        print(f"Your move (R C{swap_hint}, b, ?, q): ", end="", file=out, flush=True)
+        line = inp.readline()
+        if not line:
+            print("\n(end of input)", file=out)
+            raise Quit
+        text = line.strip()
+        if text.lower() in QUIT_WORDS:
+            raise Quit
+        if text in ("?", "h", "help"):
+            print(CONTACTIX_HELP, file=out)
+            continue
+        if text.lower() in ("b", "board"):
+            print(render_contactix_text(state), file=out)
+            continue
+        try:
+            return parse_contactix_move(text, state)
         except ValueError as err:
             print(f"Not a move: {err}", file=out)

@@ -9,8 +9,16 @@ the fair share (1 / players) as a dashed line. matplotlib is imported only here.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Sequence
+
+
+def short_name(spec: str) -> str:
+    """``ppo:models/contack_2p.npz`` -> ``ppo:contack_2p``: a trained policy by its file's name."""
+    if spec.startswith("ppo:"):
+        return "ppo:" + os.path.splitext(os.path.basename(spec[4:]))[0]
+    return spec
 
 
 def plot_win_rates(paths: Sequence[str], out: str, title: str) -> None:
@@ -27,7 +35,7 @@ def plot_win_rates(paths: Sequence[str], out: str, title: str) -> None:
     fig, axes = plt.subplots(1, len(runs), figsize=(max(4.0, 2.6 * len(runs)), 3.6), sharey=True, squeeze=False)
     for ax, run in zip(axes[0], runs):
         entries = run["entries"]
-        names = [e["agent"] for e in entries]
+        names = [short_name(e["agent"]) for e in entries]
         rates = [e["win_rate"] for e in entries]
         lo = [e["win_rate"] - e["win_rate_ci95"][0] for e in entries]
         hi = [e["win_rate_ci95"][1] - e["win_rate"] for e in entries]

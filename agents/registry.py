@@ -4,17 +4,24 @@
     greedy          the most points now
     lookahead       points now against the next player's best reply, the tiles kept playable, the hand's end
     mcts[:N]        Monte Carlo tree search with N iterations a decision (default 200), over sampled pile orders
-    ppo:PATH        a trained policy (the training issue fills it in; until then a clear error)
+    ppo:PATH        a trained policy: a ``contack-policy/1`` weight file written by ``contack train`` (policy.npz)
+
+CON-TAC-TIX (``make_agent(spec, seed, game="contactix")``; ``agents.contactix_bots``):
+
+    random          uniform over the legal moves
+    two_distance    one-move search over the two-distance connection evaluation
+    mcts[:N]        Monte Carlo tree search with N iterations a move (default 200), random playouts
+    ppo:PATH        not yet: a clear error until CON-TAC-TIX policies are trained
 """
 
 from __future__ import annotations
 
-import os
 from typing import Callable
 
 import numpy as np
 
 from .base import Agent
+from .contactix_bots import ContactixRandomAgent, TwoDistanceAgent
 from .greedy import GreedyAgent
 from .lookahead import LookaheadAgent
 from .mcts import DEFAULT_BUDGET, MAX_BUDGET, MCTSAgent
@@ -22,6 +29,9 @@ from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "greedy", "lookahead", "mcts", "ppo")
 SPEC_HELP = "random, greedy, lookahead, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
+CONTACTIX_AGENT_NAMES = ("random", "two_distance", "mcts", "ppo")
+CONTACTIX_SPEC_HELP = "random, two_distance, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
+AGENT_GAMES = ("contack", "contactix")
 
 
 def _no_argument(name: str, factory: Callable[[np.random.Generator], Agent]) -> Callable[[str | None, np.random.Generator], Agent]:
@@ -53,9 +63,9 @@ def mcts_budget(arg: str | None) -> int:
 def _ppo(arg: str | None, rng: np.random.Generator) -> Agent:
     if not arg:
         raise ValueError("ppo needs the path of a trained model: ppo:PATH")
-    if not os.path.exists(arg):
-        raise ValueError(f"no model at {arg} (ppo:PATH names a trained model file)")
-    raise ValueError(f"ppo:{arg} needs a trained model; training is not implemented yet")
+    from .ppo_agent import PPOAgent  # numpy-only loader; imported here so the registry stays light
+
+    return PPOAgent(arg, seed=rng)
 
 
 _FACTORIES: dict[str, Callable[[str | None, np.random.Generator], Agent]] = {
@@ -67,29 +77,52 @@ _FACTORIES: dict[str, Callable[[str | None, np.random.Generator], Agent]] = {
 }
 
 
+def _contactix_ppo(arg: str | None, rng: np.random.Generator) -> Agent:
+    if not arg:
+        raise ValueError("ppo needs the path of a trained model: ppo:PATH")
+    raise ValueError(f"ppo:{arg}: no CON-TAC-TIX policy can be loaded yet (contactix training is not implemented)")
+
+
+_CONTACTIX_FACTORIES: dict[str, Callable[[str | None, np.random.Generator], Agent]] = {
+    "random": _no_argument("random", lambda rng: ContactixRandomAgent(rng)),
+    "two_distance": _no_argument("two_distance", lambda rng: TwoDistanceAgent(rng)),
+    "mcts": _mcts,
+    "ppo": _contactix_ppo,
+}
+
+
 def split_spec(spec: str) -> tuple[str, str | None]:
     """``"mcts:200"`` -> ``("mcts", "200")``; ``"greedy"`` -> ``("greedy", None)``."""
     name, sep, arg = spec.strip().partition(":")
     return name, (arg if sep else None)
 
 
-def make_agent(spec: str, seed: int | np.random.Generator | np.random.SeedSequence | None = None) -> Agent:
-    """The agent ``spec`` names (``"greedy"``, ``"mcts:200"``, ...); its random choices flow from ``seed``.
+def make_agent(
+    spec: str, seed: int | np.random.Generator | np.random.SeedSequence | None = None, game: str = "contack"
+) -> Agent:
+    """The agent ``spec`` names (``"greedy"``, ``"mcts:200"``, ...) for ``game`` (``"contack"``, which also
+    covers the solitaires, or ``"contactix"``); its random choices flow from ``seed``.
 
     Raises ``ValueError`` saying what is allowed for an unknown name or a bad argument.
     """
+    if game == "contactix":
+        factories, help_text, where = _CONTACTIX_FACTORIES, CONTACTIX_SPEC_HELP, " for contactix"
+    elif game == "contack":
+        factories, help_text, where = _FACTORIES, SPEC_HELP, ""
+    else:
+        raise ValueError(f"agents are made for the games {', '.join(AGENT_GAMES)}; got {game!r}")
     if not isinstance(spec, str):
-        raise ValueError(f"an agent spec is a string ({SPEC_HELP}); got {spec!r}")
+        raise ValueError(f"an agent spec is a string ({help_text}); got {spec!r}")
     name, arg = split_spec(spec)
-    factory = _FACTORIES.get(name)
+    factory = factories.get(name)
     if factory is None:
-        raise ValueError(f"unknown agent {spec!r}; agents are: {SPEC_HELP}")
+        raise ValueError(f"unknown agent {spec!r}{where}; agents are: {help_text}")
     return factory(arg, np.random.default_rng(seed))
 
 
-def check_spec(spec: str) -> str:
-    """``spec`` stripped, after checking it makes an agent (``ValueError`` otherwise)."""
-    make_agent(spec, 0)
+def check_spec(spec: str, game: str = "contack") -> str:
+    """``spec`` stripped, after checking it makes an agent for ``game`` (``ValueError`` otherwise)."""
+    make_agent(spec, 0, game)
     return spec.strip()
 
 

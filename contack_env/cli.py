@@ -6,7 +6,12 @@
     contack replay --check [--through-env] FILE...
     contack evaluate --players N --agents A,B,... --games K --seed S [--workers W] [--json FILE] [--records FILE]
                      [--game {contack,solitaire1,solitaire2}] [--hands N] [--enclosed-end ...]
+    contack render FILE [--index I] --out OUT.gif|OUT.png [--every N] [--fps F]
+    contack demo [--games K] [--seed S] [--workers W] [--models DIR] [--out DIR]
+    contack train [--config FILE] [--out DIR] [--resume] [--FIELD VALUE ...]
     contack play [--players N] [--agents ...] [--seat S] [--seed S]
+    contack evaluate --game contactix --agents A,B --games K --seed S [--board-size N] [--swap] [...]
+    contack play --game contactix [--board-size N] [--swap] [--agents BOT] [--seat 0|1] [--seed S]
 """
 
 from __future__ import annotations
@@ -51,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("files", nargs="+", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
     _add_evaluate_and_play(sub)
+    _add_train(sub)
+    _add_demo(sub)
+    _add_render(sub)
     return parser
 
 
@@ -63,6 +71,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _replay(args)
     if args.command == "evaluate":
         return _evaluate(parser, args)
+    if args.command == "render":
+        return _render(parser, args)
+    if args.command == "demo":
+        from training.demo import run_from_args as run_demo
+
+        return run_demo(parser, args)
+    if args.command == "train":
+        from training.train import run_from_args
+
+        return run_from_args(parser, args)
     if args.command == "play":
         return _play(parser, args)
     parser.error(f"unknown command {args.command!r}")
@@ -165,7 +183,12 @@ def _add_evaluate_and_play(sub: argparse._SubParsersAction) -> None:
         "evaluate",
         help="evaluate agents against each other over whole games, duplicate format (every deal in every seat rotation)",
     )
-    ev.add_argument("--game", choices=GAMES, default="contack", help="contack (default), or a solitaire: each agent alone on the same deals")
+    ev.add_argument(
+        "--game", choices=GAMES + ("contactix",), default="contack",
+        help="contack (default), a solitaire (each agent alone on the same deals), or contactix (heads-up, colours swapped every deal)",
+    )
+    ev.add_argument("--board-size", type=int, default=None, help="contactix: the board is N x N holes, 3-19 (default 11)")
+    ev.add_argument("--swap", action="store_true", help="contactix: play with the swap (pie) rule (off by default, as in 1942)")
     ev.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")
     ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {SPEC_HELP}")
     ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
@@ -176,10 +199,17 @@ def _add_evaluate_and_play(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
     ev.add_argument("--records", metavar="FILE", help="write every game's record (JSON lines)")
 
-    pl = sub.add_parser("play", help="play Contack against bots at the terminal")
+    pl = sub.add_parser("play", help="play Contack (or CON-TAC-TIX) against bots at the terminal")
+    pl.add_argument("--game", choices=("contack", "contactix"), default="contack", help="contack (default) or contactix")
     pl.add_argument("--players", type=int, default=2, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 2)")
-    pl.add_argument("--agents", default="lookahead", help=f"the bots: one for every bot seat, or one per bot seat in seat order ({SPEC_HELP}; default lookahead)")
-    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    pl.add_argument(
+        "--agents", default=None,
+        help=f"the bots: one for every bot seat, or one per bot seat in seat order ({SPEC_HELP}; default lookahead); "
+        "contactix: one bot (random, two_distance, mcts[:N]; default two_distance)",
+    )
+    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0); contactix: 0 black (moves first), 1 white")
+    pl.add_argument("--board-size", type=int, default=None, help="contactix: the board is N x N holes, 3-19 (default 11)")
+    pl.add_argument("--swap", action="store_true", help="contactix: play with the swap (pie) rule")
     pl.add_argument("--seed", type=int, default=None, help="the game's seed (default: a fresh one, printed)")
     pl.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     pl.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
@@ -189,24 +219,38 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.evaluate import check_request, evaluate, format_table, records_of, write_json
     from agents.registry import check_spec
 
+    contactix = args.game == "contactix"
+    if not contactix and (args.board_size is not None or args.swap):
+        parser.error("--board-size and --swap are options of --game contactix")
+    board_size = 11 if args.board_size is None else args.board_size
+    if contactix:
+        from .contactix import check_size
+
+        try:
+            check_size(board_size)
+        except ValueError as err:
+            parser.error(f"--board-size: {err}")
     try:
-        agents = [check_spec(a) for a in args.agents.split(",")]
+        agents = [check_spec(a, "contactix" if contactix else "contack") for a in args.agents.split(",")]
     except ValueError as err:
         parser.error(f"--agents: {err}")
     players = args.players
     if players is None:
-        players = len(agents) if args.game == "contack" else 1
+        players = 2 if contactix else len(agents) if args.game == "contack" else 1
+    if contactix and len(agents) == 1:
+        agents = agents * 2
     if args.game == "contack" and not MIN_PLAYERS <= players <= MAX_PLAYERS:
         parser.error(f"--players: Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players}")
     if args.game == "contack" and len(agents) == 1:
         agents = agents * players
     try:
-        check_request(args.game, players, agents, args.games, args.hands, args.workers)
+        check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size)
     except ValueError as err:
         parser.error(str(err))
+    extra = {"board_size": board_size, "swap": args.swap} if contactix else {}
     ev = evaluate(
         agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,
-        workers=args.workers, records=args.records is not None, progress=None,
+        workers=args.workers, records=args.records is not None, progress=None, **extra,
     )
     print(format_table(ev))
     try:
@@ -228,6 +272,12 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.play import play_terminal
     from agents.registry import check_spec
 
+    if args.game == "contactix":
+        return _play_contactix(parser, args)
+    if args.board_size is not None or args.swap:
+        parser.error("--board-size and --swap are options of --game contactix")
+    if args.agents is None:
+        args.agents = "lookahead"
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         parser.error(f"--players: Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {args.players}")
     if not 0 <= args.seat < args.players:
@@ -241,6 +291,83 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if len(agents) not in (1, args.players - 1):
         parser.error(f"--agents: one bot for every bot seat, or one per bot seat ({args.players - 1}); got {len(agents)}")
     return play_terminal(args.players, agents, args.seat, args.seed, args.hands, args.enclosed_end)
+
+
+def _play_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from agents.play import play_contactix_terminal
+    from agents.registry import check_spec
+
+    from .contactix import check_size
+
+    if args.players != 2:
+        parser.error(f"--players: contactix is played by 2 players; got {args.players}")
+    if args.seat not in (0, 1):
+        parser.error(f"--seat: 0 (black, moves first) or 1 (white); got {args.seat}")
+    board_size = 11 if args.board_size is None else args.board_size
+    try:
+        check_size(board_size)
+    except ValueError as err:
+        parser.error(f"--board-size: {err}")
+    agent = "two_distance" if args.agents is None else args.agents
+    try:
+        agent = check_spec(agent, "contactix")
+    except ValueError as err:
+        parser.error(f"--agents: {err}")
+    return play_contactix_terminal(board_size, agent, args.seat, args.seed, args.swap)
+
+
+def _add_render(sub: argparse._SubParsersAction) -> None:
+    rn = sub.add_parser("render", help="draw a game record as an animated GIF (one frame per move) or a PNG strip")
+    rn.add_argument("file", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
+    rn.add_argument("--index", type=int, default=0, help="which record of the file, from 0 (default 0)")
+    rn.add_argument("--out", required=True, help="OUT.gif (animation) or OUT.png (a grid of every --every-th frame)")
+    rn.add_argument("--every", type=int, default=5, help="PNG strip: one frame in N (default 5)")
+    rn.add_argument("--fps", type=float, default=2.0, help="GIF: frames a second (default 2)")
+
+
+def _render(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from .records import RecordError, read_records, replay
+    from .render import save_gif, save_strip
+
+    try:
+        records = read_records(args.file)
+    except (OSError, RecordError) as err:
+        print(f"contack render: {err}", file=sys.stderr)
+        return 1
+    if not 0 <= args.index < len(records):
+        parser.error(f"--index: {args.file} holds {len(records)} record(s), 0..{len(records) - 1}; got {args.index}")
+    record = records[args.index]
+    try:
+        replay(record)  # a record that does not replay cannot be drawn: say why first
+        if args.out.lower().endswith(".gif"):
+            save_gif(record, args.out, fps=args.fps)
+        elif args.out.lower().endswith(".png"):
+            save_strip(record, args.out, every=args.every)
+        else:
+            parser.error(f"--out must end in .gif or .png; got {args.out!r}")
+    except RecordError as err:
+        print(f"contack render: {args.file} record {args.index}: {err}", file=sys.stderr)
+        return 1
+    except ValueError as err:
+        parser.error(str(err))
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _add_demo(sub: argparse._SubParsersAction) -> None:
+    from training.demo import add_arguments
+
+    add_arguments(sub.add_parser("demo", help="the shipped trained agents against the bots: tables, a plot, a finished game"))
+
+
+def _add_train(sub: argparse._SubParsersAction) -> None:
+    from training.train import add_arguments
+
+    tr = sub.add_parser(
+        "train",
+        help="train a policy with MaskablePPO (self-play against a pool of bots); every setting of training.config",
+    )
+    add_arguments(tr)
 
 
 if __name__ == "__main__":

@@ -269,6 +269,18 @@ class _SolitaireEnv(gymnasium.Env):
             return None
         return self.layout.decode(action)
 
+    def observe_state(self, state: GameState) -> tuple[np.ndarray, np.ndarray, ActionLayout]:
+        """The observation, action mask and action layout this environment gives at ``state`` (a state of its
+        solitaire, e.g. an agent's public view), without touching the current episode: how a trained policy
+        acts on a state."""
+        saved = (self._state, self._layout, self._mask, self._decision)
+        try:
+            self._state = state
+            self._update_decision()
+            return self._observe(), self._mask.copy(), self._layout
+        finally:
+            self._state, self._layout, self._mask, self._decision = saved
+
     def _what_is_legal(self) -> str:
         if not self._decision:
             return "no decision is pending"

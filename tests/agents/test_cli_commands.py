@@ -44,7 +44,7 @@ def test_evaluate_solitaire(capsys):
     [
         (["--agents", "greedy,clever", "--games", "4"], "unknown agent 'clever'; agents are: random, greedy, lookahead, mcts"),
         (["--players", "8", "--agents", "greedy", "--games", "8"], "Contack is played by 2 to 7 players; got 8"),
-        (["--agents", "greedy,ppo:nowhere/model.zip", "--games", "4"], "no model at nowhere/model.zip"),
+        (["--agents", "greedy,ppo:nowhere/model.zip", "--games", "4"], "no policy file at nowhere/model.zip"),
         (["--agents", "greedy,ppo", "--games", "4"], "ppo needs the path of a trained model: ppo:PATH"),
         (["--agents", "greedy,mcts:lots", "--games", "4"], "budget is a whole number of iterations"),
         (["--agents", "greedy,random", "--games", "5"], "multiple of 2; got 5"),
@@ -60,12 +60,13 @@ def test_evaluate_bad_arguments_say_what_is_allowed(capsys, argv, message):
     assert message in capsys.readouterr().err
 
 
-def test_evaluate_ppo_with_a_model_file_says_training_is_not_there_yet(tmp_path, capsys):
+def test_evaluate_ppo_with_a_file_that_is_no_policy_says_so(tmp_path, capsys):
     model = tmp_path / "model.zip"
     model.write_bytes(b"not a model")
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as exit_info:
         main(["evaluate", "--agents", f"greedy,ppo:{model}", "--games", "2", "--seed", "0"])
-    assert "needs a trained model; training is not implemented yet" in capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert f"{model} is not a contack-policy/1 policy file" in capsys.readouterr().err
 
 
 def test_play_from_the_command_line(monkeypatch, capsys):

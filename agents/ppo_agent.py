@@ -1,0 +1,83 @@
+"""``ppo:PATH``: a policy trained with ``contack train``, playing from a ``contack-policy/1`` weight file.
+
+The agent sees what every agent sees (``agents.view.public_view``) and builds from it exactly the observation
+and action mask the training environment gave (``contack_v0``'s vector for Contack, the solitaire
+environments' for the solitaires), then takes the policy's most likely legal action (``deterministic=True``,
+the default: evaluation and play) or samples one.
+
+The file holds weights only and is read with ``numpy.load(allow_pickle=False)``: loading it cannot run code
+(``training.policy_file``). A missing file, a file of another kind, or a policy for another game fails with a
+``PolicyFileError`` (a ``ValueError``) that says so.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from contack_env.actions import ActionLayout
+from contack_env.figure import Move
+from contack_env.multiplayer import ContackGame
+from contack_env.observation import NUM_SLOTS, ObservationBuilder, hand_tiles
+from contack_env.solitaire import Solitaire1, Solitaire2
+from contack_env.state import GameState
+from training.policy_file import PolicyFileError, PolicyNet
+
+from .base import Agent
+
+
+class PPOAgent(Agent):
+    """Plays a trained policy file; ``game`` (if given) must be the game the file was trained for."""
+
+    name = "ppo"
+
+    def __init__(
+        self, path: str, game: str | None = None, deterministic: bool = True, seed: int | np.random.Generator | None = None
+    ) -> None:
+        self.path = path
+        self.net = PolicyNet.load(path, game=game)
+        self.game = self.net.meta.get("game", "contack")
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+        self._solitaire_env = None
+
+    def act(self, state: GameState, legal: Sequence[Move]) -> Move:
+        if len(legal) == 1:
+            return legal[0]
+        obs, mask, layout = self._observe(state)
+        move = layout.decode(self.net.act(obs, mask, self.deterministic, self.rng))
+        if move is None:  # cannot happen with a mask built from the legal moves; guards a wrong file
+            raise RuntimeError(f"{self.path}: the policy chose an empty action")
+        return move
+
+    def _observe(self, state: GameState) -> tuple[np.ndarray, np.ndarray, ActionLayout]:
+        if isinstance(state, ContackGame):
+            if self.game != "contack":
+                raise PolicyFileError(f"{self.path} is a policy for {self.game!r}; it cannot play Contack")
+            if self.net.obs_size != _CONTACK_OBS:
+                raise PolicyFileError(f"{self.path}: its input has {self.net.obs_size} values, Contack's {_CONTACK_OBS}")
+            seat = state.current_player
+            layout = ActionLayout(NUM_SLOTS, hand_tiles(state.hands[seat]), state.figure)
+            codes = state.legal_codes()
+            obs, mask = ObservationBuilder(state).observe(seat, layout.cells, codes)
+            return obs, mask, layout
+        if isinstance(state, (Solitaire1, Solitaire2)):
+            env = self._solitaire(state)
+            return env.observe_state(state)
+        raise PolicyFileError(f"ppo agents play Contack and the solitaires, not {type(state).__name__}")
+
+    def _solitaire(self, state: GameState):
+        from contack_env.solitaire_v0 import Solitaire1Env, Solitaire2Env
+
+        kind = "solitaire1" if isinstance(state, Solitaire1) else "solitaire2"
+        if self.game != kind:
+            raise PolicyFileError(f"{self.path} is a policy for {self.game!r}; it cannot play {kind}")
+        if self._solitaire_env is None:
+            self._solitaire_env = (Solitaire1Env if kind == "solitaire1" else Solitaire2Env)()
+            if self.net.obs_size != self._solitaire_env.observation_space.shape[0]:
+                raise PolicyFileError(f"{self.path}: its input size {self.net.obs_size} is not {kind}'s")
+        return self._solitaire_env
+
+
+_CONTACK_OBS = 787

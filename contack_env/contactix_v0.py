@@ -1,0 +1,354 @@
+# noqa: D212, D415
+"""
+# CON-TAC-TIX
+
+| Creation           | `from contack_env import contactix_v0; env = contactix_v0.env(board_size=11)` |
+|--------------------|---------------------------------------------------------------------------------|
+| Actions            | Discrete                                                                        |
+| Parallel API       | No                                                                              |
+| Manual Control     | No                                                                              |
+| Agents             | `agents= ['black', 'white']`                                                    |
+| Agents             | 2                                                                               |
+| Action Shape       | (1,)                                                                            |
+| Action Values      | Discrete(N * N), N = `board_size` (121 by default)                              |
+| Observation Shape  | (N, N, 4) (or (4, N, N) with `channels_first=True`)                             |
+| Observation Values | {0, 1}                                                                          |
+
+CON-TAC-TIX (Piet Hein, 1942; better known since as Hex) is a two-player connection game on a diamond of
+`N x N` hexagonal holes. Black moves first and wants a chain of black pegs joining rows `0` and `N-1`; White
+joins columns `0` and `N-1`; the four corner holes belong to both sides. The players alternately put a peg into
+any empty hole. The game cannot end in a draw: exactly one player completes a chain. The rules this
+environment follows are the project's `RULES.md` (section 9), implemented in `contack_env.contactix` (pure
+Python: a union-find win check, no RL machinery).
+
+Hole `(r, c)` touches `(r, c-1)`, `(r, c+1)`, `(r-1, c)`, `(r+1, c)`, `(r-1, c+1)` and `(r+1, c-1)`.
+
+### Options
+
+`contactix_v0.env(**options)` and `contactix_v0.raw_env(**options)` take:
+
+| option           | values                          | default | meaning                                                       |
+|------------------|---------------------------------|---------|---------------------------------------------------------------|
+| `board_size`     | 3 .. 19                         | 11      | the board is `N x N` holes                                     |
+| `swap`           | `False`, `True`                 | `False` | the swap (pie) rule (below)                                    |
+| `channels_first` | `False`, `True`                 | `False` | observation planes last `(N, N, 4)` or first `(4, N, N)`       |
+| `render_mode`    | `None`, `"ansi"`, `"rgb_array"` | `None`  | what `render()` returns                                        |
+
+A value outside these raises `ValueError` saying what is allowed. `channels_first=True` gives the layout
+PyTorch convolutions take; the default follows PettingZoo's classic board games (connect four, go, chess).
+
+**Swap rule** (`swap=True`; off by default because the 1942 rules have none): White's first move may be the
+swap: White takes over Black's first peg instead of placing one. Its action is the index of the hole holding
+Black's peg (the only occupied hole ever marked legal). The black peg at `(r, c)` is replaced by a white peg on
+the mirror hole `(c, r)` and Black moves next. The mirror keeps every hole's neighbours and exchanges rows with
+columns, so the position is the one Black built, colours exchanged (Hex's "swap pieces"; see
+`contack_env.contactix`). It balances Black's first-move advantage: Black must open with a move it is content
+to see swapped.
+
+`reset(seed=None, options=None)`: the game has no randomness, so every reset starts from the empty board; `seed`
+and `options` are accepted (PettingZoo's API passes them) and change nothing.
+
+### Observation Space
+
+`observe(agent)` is a dictionary with `"observation"` (float32, `N x N x 4`, values 0 or 1) and `"action_mask"`
+(int8, `N * N`). Plane `k` at `[r, c, k]` (or `[k, r, c]` with `channels_first`):
+
+| plane | content                                                                              |
+|-------|--------------------------------------------------------------------------------------|
+| 0     | 1 where hole `(r, c)` holds a peg of the observing agent                             |
+| 1     | 1 where it holds a peg of the opponent                                               |
+| 2     | 1 where it is empty                                                                  |
+| 3     | constant: 1 everywhere if the observer is White (joins columns 0 and N-1), 0 if Black |
+
+The board is **not** transposed for White: row `r`, column `c` of every plane is hole `(r, c)` for both agents,
+exactly as action `r * N + c` is, so the mask, the planes and the actions always line up. Planes 0 and 1 are
+the observer's and the opponent's pegs, and plane 3 says which pair of sides the observer joins. (A learner that
+wants one frame of reference can transpose White's planes 0 to 2 and its actions `r * N + c <-> c * N + r`:
+that mirror keeps every hole's neighbours and exchanges the two players' sides.)
+
+`observe` works for either agent at any time, from that agent's point of view. Its mask is all zeros unless the
+agent is the one to move and the game is not over. `action_mask()` gives the mask of the agent to move.
+
+### Action Space
+
+`Discrete(N * N)`: action `r * N + c` puts the mover's peg into hole `(r, c)`. The legal actions (the 1s of the
+mask) are the empty holes, plus, with the swap rule at White's first move, the hole of Black's first peg (the
+swap). `decode_action(a)` gives `(r, c)` or `"swap"`, `encode_move((r, c))` / `encode_move("swap")` the action.
+
+**Illegal actions.** `raw_env.step` raises `ValueError` naming the action, what is wrong with it and how many
+actions are legal. `env()` wraps the environment as PettingZoo's classic games are
+(`TerminateIllegalWrapper(illegal_reward=-1)`, `AssertOutOfBoundsWrapper`, `OrderEnforcingWrapper`; the same
+faster-forwarding subclasses as `contack_v0.env`): an illegal action ends the game at once, the offender gets
+-1 and the other agent 0, and both are terminated; an action outside `Discrete(N * N)` fails the out-of-bounds
+assertion.
+
+### Rewards
+
+Zero-sum, at the end only: the winner gets +1, the loser -1 (on the step that completes the chain; the loser
+collects it with `last()`). Every other step rewards 0. There are no truncations: a game lasts at most `N * N`
+moves (`N * N + 1` with a swap).
+
+### Info
+
+`infos[agent]` is empty during the game; at the end both hold `"winner"` (`"black"` or `"white"`).
+
+### Beyond the AEC API
+
+`raw_env.game` is the rules state (`contack_env.contactix.ContactixState`; read it, never play on it directly):
+`board`, `moves`, `legal_moves()`, `winning_chain()`, ... `game_record(agents=None)` returns the episode as a
+`contactix-record/1` record (`contack_env.contactix_records`: JSON with the size, the swap option, the moves
+and the winner), which `contactix_records.replay` plays back with every move checked.
+
+### Rendering
+
+`render()` returns the text diamond (`contack_env.contactix_render.render_text`) with `render_mode="ansi"`
+and an RGB image (`render_rgb`, uint8, H x W x 3: the diamond of hexagonal holes, the four sides in their
+owners' colours, row and column numbers, the winning chain ringed in red) with `"rgb_array"`. Both draw the
+diamond on a corner, hole `(0, 0)` at the top: Black's sides are the upper-right (row 0) and lower-left
+(row N-1), White's the upper-left (column 0) and lower-right (column N-1).
+
+### Version History
+
+* v0: Initial version.
+
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+
+from .contack_v0 import _AssertOutOfBoundsWrapper, _OrderEnforcingWrapper, _TerminateIllegalWrapper
+from .contactix import BLACK, COLOUR_NAMES, DEFAULT_SIZE, EMPTY, WHITE, ContactixState, cell_index, check_size
+
+RENDER_MODES = ("ansi", "rgb_array")
+NUM_PLANES = 4
+SWAP = "swap"
+
+
+def env(**options: Any) -> AECEnv:
+    """The environment wrapped as PettingZoo's classic games are (illegal action: -1 and the game ends)."""
+    raw = raw_env(**options)
+    environment: AECEnv = _TerminateIllegalWrapper(raw, illegal_reward=-1)
+    environment = _AssertOutOfBoundsWrapper(environment)
+    environment = _OrderEnforcingWrapper(environment)
+    return environment
+
+
+class raw_env(AECEnv, EzPickle):
+    """CON-TAC-TIX as a PettingZoo AEC environment; the module docstring is the full card."""
+
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": "contactix_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        board_size: int = DEFAULT_SIZE,
+        swap: bool = False,
+        channels_first: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        EzPickle.__init__(self, board_size=board_size, swap=swap, channels_first=channels_first, render_mode=render_mode)
+        super().__init__()
+        self.board_size = check_size(board_size)
+        for name, value in (("swap", swap), ("channels_first", channels_first)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{name} is True or False; got {value!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be None or one of {', '.join(map(repr, RENDER_MODES))}; got {render_mode!r}"
+            )
+        self.swap = bool(swap)
+        self.channels_first = bool(channels_first)
+        self.render_mode = render_mode
+        n = self.board_size
+        self.num_actions = n * n
+        shape = (NUM_PLANES, n, n) if self.channels_first else (n, n, NUM_PLANES)
+
+        self.possible_agents = list(COLOUR_NAMES)
+        self.agents = self.possible_agents[:]
+        self.action_spaces = {agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=0.0, high=1.0, shape=shape, dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.game: ContactixState | None = None
+        """The rules state of the episode (read it, never play on it directly)."""
+        self._observed: dict[str, np.ndarray] | None = None
+        # The board as a numpy array, kept in step with the game, so observations need no list conversion.
+        self._board = np.zeros(self.num_actions, dtype=np.int8)
+
+    # -- spaces --------------------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- reset ---------------------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # Nothing in the game is random: the seed has nothing to seed.
+        self.game = ContactixState(self.board_size, self.swap)
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[BLACK]
+        self._observed = None
+        self._board = np.zeros(self.num_actions, dtype=np.int8)
+
+    # -- observing -----------------------------------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self._require_game()
+        colour = self.possible_agents.index(agent)
+        moving = colour == game.current_player and not game.done and not self.terminations.get(agent, True)
+        if moving and self._observed is not None:
+            return self._observed
+        observed = {"observation": self._planes(colour), "action_mask": self._mask() if moving else self._no_mask()}
+        if moving:
+            self._observed = observed  # the mover's, kept until the next step
+        return observed
+
+    def _planes(self, colour: int) -> np.ndarray:
+        n = self.board_size
+        board = self._board.reshape(n, n)
+        planes = np.empty((NUM_PLANES, n, n), dtype=np.float32)
+        planes[0] = board == colour + 1
+        planes[1] = board == 2 - colour
+        planes[2] = board == EMPTY
+        planes[3] = float(colour == WHITE)
+        return planes if self.channels_first else np.ascontiguousarray(planes.transpose(1, 2, 0))
+
+    def _mask(self) -> np.ndarray:
+        mask = (self._board == EMPTY).astype(np.int8)
+        game = self.game
+        if game.can_swap:
+            mask[game.moves[0]] = 1
+        return mask
+
+    def _no_mask(self) -> np.ndarray:
+        return np.zeros(self.num_actions, dtype=np.int8)
+
+    def action_mask(self) -> np.ndarray:
+        """The int8 action mask of the agent to move (all zeros once the game is over)."""
+        game = self._require_game()
+        if game.done or self.terminations.get(self.agent_selection, True):
+            return self._no_mask()
+        return self.observe(self.agent_selection)["action_mask"]
+
+    def decode_action(self, action: int) -> tuple[int, int] | str:
+        """What ``action`` means now: ``(r, c)``, or ``"swap"`` when it is White's swap (legal or not: check the
+        mask)."""
+        a = self._index(action)
+        game = self._require_game()
+        if game.is_swap(a):
+            return SWAP
+        return divmod(a, self.board_size)
+
+    def encode_move(self, move: Sequence[int] | str) -> int:
+        """The action of ``(r, c)``, or of ``"swap"`` (legal only when White may swap now)."""
+        game = self._require_game()
+        if isinstance(move, str):
+            if move != SWAP:
+                raise ValueError(f"a move is (r, c) or \"swap\"; got {move!r}")
+            if not game.can_swap:
+                raise ValueError("no swap now: the swap is White's first move, with the swap rule on")
+            return game.moves[0]
+        try:
+            r, c = (operator.index(v) for v in move)
+        except (TypeError, ValueError):
+            raise ValueError(f"a move is (r, c), two whole numbers, or \"swap\"; got {move!r}") from None
+        return cell_index(r, c, self.board_size)
+
+    # -- stepping ------------------------------------------------------------------------------------------
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        move = self._legal_index(action)
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        swapping = game.is_swap(move)
+        game.play_code(move)
+        if swapping:
+            self._board = np.asarray(game.board, dtype=np.int8)
+        else:
+            self._board[move] = game.board[move]
+        self._observed = None
+        if game.done:
+            winner = self.possible_agents[game.winner]
+            for a in self.agents:
+                self.rewards[a] = 1.0 if a == winner else -1.0
+                self.terminations[a] = True
+                self.infos[a] = {"winner": winner}
+        self.agent_selection = self.possible_agents[game.current_player]
+        self._accumulate_rewards()
+
+    def _index(self, action: Any) -> int:
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise ValueError(f"an action is an int in 0..{self.num_actions - 1}; got {action!r}") from None
+        if not 0 <= a < self.num_actions:
+            raise ValueError(f"action {a} is outside Discrete({self.num_actions}): actions are 0..{self.num_actions - 1}")
+        return a
+
+    def _legal_index(self, action: Any) -> int:
+        a = self._index(action)
+        game = self.game
+        if game.is_legal(a):
+            return a
+        r, c = divmod(a, self.board_size)
+        held = game.board[a]
+        why = f"hole ({r}, {c}) already holds a {COLOUR_NAMES[held - 1]} peg" if held != EMPTY else "not legal"
+        raise ValueError(
+            f"action {a} is illegal for {self.agent_selection}: {why}; {len(game.legal_moves())} action(s) are legal"
+        )
+
+    # -- records, rendering --------------------------------------------------------------------------------
+    def game_record(self, agents: Sequence[str | None] | None = None) -> dict[str, Any]:
+        """The episode so far as a ``contactix-record/1`` record (``agents``: Black's and White's names)."""
+        from .contactix_records import game_record
+
+        return game_record(self._require_game(), agents=agents)
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='ansi' or 'rgb_array'")
+            return None
+        game = self._require_game()
+        if self.render_mode == "ansi":
+            from .contactix_render import render_text
+
+            return render_text(game)
+        from .contactix_render import render_rgb
+
+        return render_rgb(game)
+
+    def close(self) -> None:
+        """Nothing to release: rendering opens no window."""
+
+    def _require_game(self) -> ContactixState:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game

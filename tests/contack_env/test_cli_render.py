@@ -1,0 +1,44 @@
+"""`contack render`: a record drawn as a GIF or a PNG strip; bad input says what is wrong."""
+
+import json
+
+from PIL import Image
+
+from contack_env.cli import main
+
+
+def _records(tmp_path):
+    path = tmp_path / "games.jsonl"
+    assert main(["simulate", "--game", "contack", "--players", "2", "--agents", "greedy", "--games", "2", "--seed", "3",
+                 "--hands", "1", "--out", str(path)]) == 0
+    return path
+
+
+def test_a_record_becomes_an_animated_gif_and_a_png_strip(tmp_path):
+    path = _records(tmp_path)
+    assert main(["render", str(path), "--index", "1", "--out", str(tmp_path / "g.gif")]) == 0
+    with Image.open(tmp_path / "g.gif") as gif:
+        assert gif.n_frames > 10
+    assert main(["render", str(path), "--out", str(tmp_path / "s.png"), "--every", "10"]) == 0
+    with Image.open(tmp_path / "s.png") as png:
+        assert png.size[0] > 0
+
+
+def test_a_bad_index_suffix_or_record_is_refused_with_the_reason(tmp_path, capsys):
+    path = _records(tmp_path)
+    for argv, message in (
+        (["--index", "2", "--out", "x.gif"], "holds 2 record(s), 0..1; got 2"),
+        (["--out", str(tmp_path / "x.jpg")], "--out must end in .gif or .png"),
+    ):
+        try:
+            main(["render", str(path), *argv])
+        except SystemExit as exit_info:
+            assert exit_info.code == 2
+        assert message in capsys.readouterr().err
+    record = json.loads(path.read_text().splitlines()[0])
+    record["hands"][0]["events"][3]["points"] = 99
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    assert main(["render", str(bad), "--out", str(tmp_path / "b.gif")]) == 1
+    assert "bad.json record 0" in capsys.readouterr().err
+    assert not (tmp_path / "b.gif").exists()

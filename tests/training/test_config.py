@@ -1,0 +1,62 @@
+"""Training configurations: TOML round trip, the command line over the file, clear errors."""
+
+import argparse
+
+import pytest
+
+from training.config import TrainConfig
+from training.train import add_arguments, config_from_args
+
+
+def _parse(argv):
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return config_from_args(parser.parse_args(argv))
+
+
+def test_a_saved_config_loads_back_equal(tmp_path):
+    cfg = TrainConfig(players=4, net_arch=[64, 32], opponents="greedy*2,self", learning_rate=1e-4)
+    cfg.save(str(tmp_path / "c.toml"))
+    assert TrainConfig.load(str(tmp_path / "c.toml")) == cfg
+
+
+def test_options_override_the_file_which_overrides_the_defaults(tmp_path):
+    TrainConfig(players=4, seed=7).save(str(tmp_path / "c.toml"))
+    cfg = _parse(["--config", str(tmp_path / "c.toml"), "--seed", "9", "--net-arch", "32,32", "--eval-opponents", "greedy"])
+    assert (cfg.players, cfg.seed, cfg.net_arch, cfg.eval_opponents) == (4, 9, [32, 32], ["greedy"])
+    assert cfg.n_envs == TrainConfig().n_envs
+
+
+def test_numbers_can_be_written_in_scientific_notation():
+    assert _parse(["--total-timesteps", "2e6", "--learning-rate", "3e-4"]).total_timesteps == 2_000_000
+
+
+@pytest.mark.parametrize(
+    "values,message",
+    [
+        ({"players": 8}, "Contack is played by 2 to 7 players; got 8"),
+        ({"game": "chess"}, "game must be one of contack, solitaire1, solitaire2"),
+        ({"game": "solitaire1", "players": 2}, "a solitaire is played by 1 player"),
+        ({"net_arch": []}, "net_arch is a list of layer widths"),
+        ({"n_envs": 0}, "n_envs must be at least 1"),
+        ({"activation": "gelu"}, "activation must be one of tanh, relu"),
+    ],
+)
+def test_bad_settings_say_what_is_allowed(values, message):
+    with pytest.raises(ValueError) as err:
+        TrainConfig(**values)
+    assert message in str(err.value)
+
+
+def test_an_unknown_setting_in_a_file_is_named(tmp_path):
+    (tmp_path / "c.toml").write_text("[train]\nplayers = 2\nlearning_rat = 0.1\n")
+    with pytest.raises(ValueError, match="unknown setting.*learning_rat"):
+        TrainConfig.load(str(tmp_path / "c.toml"))
+
+
+def test_a_missing_or_broken_file_is_named(tmp_path):
+    with pytest.raises(ValueError, match="no configuration file at"):
+        TrainConfig.load(str(tmp_path / "none.toml"))
+    (tmp_path / "bad.toml").write_text("[train\n")
+    with pytest.raises(ValueError, match="is not valid TOML"):
+        TrainConfig.load(str(tmp_path / "bad.toml"))

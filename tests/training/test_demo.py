@@ -1,0 +1,39 @@
+"""The main job (`contack demo`) on small stand-in models: tables, JSONs, a plot, a finished game that replays."""
+
+import json
+
+import pytest
+
+from contack_env.cli import main
+from contack_env.records import check_paths
+from training.config import TrainConfig
+from training.train import train
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("models")
+    for players in (2, 4):
+        run = folder / f"run{players}"
+        cfg = TrainConfig(players=players, total_timesteps=64, n_envs=1, n_steps=64, batch_size=64, n_epochs=1,
+                          net_arch=[16], eval_every=0)
+        train(cfg, str(run), progress=False)
+        (run / "policy.npz").rename(folder / f"contack_{players}p.npz")
+    return folder
+
+
+def test_the_demo_prints_the_tables_and_writes_its_files(models, tmp_path, capsys):
+    out = tmp_path / "demo"
+    assert main(["demo", "--games", "4", "--models", str(models), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("win rate") >= 5
+    for name in ("results.png", "game.png", "game.jsonl", "demo_1.json", "demo_5.json"):
+        assert (out / name).is_file(), name
+    first = json.loads((out / "demo_1.json").read_text())
+    assert first["entries"][0]["agent"].startswith("ppo:") and first["entries"][1]["agent"] == "random"
+    assert check_paths([str(out / "game.jsonl")], out=None) == (1, 0)
+
+
+def test_missing_models_say_where_they_were_looked_for(tmp_path, capsys):
+    assert main(["demo", "--games", "2", "--models", str(tmp_path), "--out", str(tmp_path / "o")]) == 1
+    assert f"no shipped model at {tmp_path}/contack_2p.npz" in capsys.readouterr().err

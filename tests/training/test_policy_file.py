@@ -1,0 +1,125 @@
+"""Policy files: weights only, read without pickle, the same actions as the SB3 policy they came from."""
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from training.policy_file import PolicyFileError, PolicyNet
+
+
+def _net(rng, sizes=(6, 8, 4), activation="tanh", meta=None):
+    layers = [(rng.normal(size=(a, b)).astype(np.float32), rng.normal(size=b).astype(np.float32))
+              for a, b in zip(sizes[:-2], sizes[1:-1])]
+    head = (rng.normal(size=sizes[-2:]).astype(np.float32), rng.normal(size=sizes[-1]).astype(np.float32))
+    return PolicyNet(layers, head, activation, meta or {"game": "contack"})
+
+
+def test_a_saved_policy_loads_with_the_same_weights_and_actions(tmp_path):
+    rng = np.random.default_rng(0)
+    net = _net(rng)
+    net.save(tmp_path / "p.npz")
+    back = PolicyNet.load(tmp_path / "p.npz", game="contack")
+    obs = rng.normal(size=(20, 6)).astype(np.float32)
+    np.testing.assert_allclose(back.logits(obs), net.logits(obs), rtol=1e-6)
+    assert back.meta["format"] == "contack-policy/1"
+    assert back.meta["game"] == "contack"
+
+
+def test_act_never_picks_a_masked_action_and_takes_the_best_legal_one():
+    net = _net(np.random.default_rng(1))
+    obs = np.ones(6, dtype=np.float32)
+    logits = net.logits(obs)
+    mask = np.ones(4, dtype=np.int8)
+    mask[int(np.argmax(logits))] = 0
+    chosen = net.act(obs, mask)
+    assert mask[chosen] == 1
+    assert chosen == max(np.flatnonzero(mask), key=lambda a: logits[a])
+    rng = np.random.default_rng(2)
+    assert all(mask[net.act(obs, mask, deterministic=False, rng=rng)] for _ in range(50))
+
+
+def test_an_empty_mask_is_an_error():
+    net = _net(np.random.default_rng(1))
+    with pytest.raises(ValueError, match="allows no action"):
+        net.act(np.zeros(6, dtype=np.float32), np.zeros(4))
+
+
+def test_the_actor_of_an_sb3_policy_is_exported_exactly():
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    policy = MaskableActorCriticPolicy(
+        spaces.Box(-1, 1, (10,), np.float32), spaces.Discrete(7), lambda _: 1e-3, net_arch=[16, 16]
+    )
+    net = PolicyNet.from_sb3(policy, {"game": "contack"})
+    obs = np.random.default_rng(3).uniform(-1, 1, size=(5, 10)).astype(np.float32)
+    with torch.no_grad():
+        dist = policy.get_distribution(torch.as_tensor(obs))
+        expected = dist.distribution.logits.numpy()
+    # SB3 normalises logits (log-softmax); the arg-max and the differences are what must agree
+    got = net.logits(obs)
+    np.testing.assert_allclose(got - got.max(axis=1, keepdims=True), expected - expected.max(axis=1, keepdims=True), atol=1e-5)
+
+
+def test_a_missing_file_says_so(tmp_path):
+    with pytest.raises(PolicyFileError, match="no policy file at"):
+        PolicyNet.load(tmp_path / "nothing.npz")
+
+
+def test_a_file_of_another_kind_says_so(tmp_path):
+    bad = tmp_path / "model.zip"
+    bad.write_bytes(b"PK not really")
+    with pytest.raises(PolicyFileError, match="is not a contack-policy/1 policy file"):
+        PolicyNet.load(bad)
+
+
+def test_a_pickled_array_is_refused_not_unpickled(tmp_path):
+    path = tmp_path / "evil.npz"
+    np.savez(path, meta=np.array([{"format": "contack-policy/1"}], dtype=object))
+    with pytest.raises(PolicyFileError, match="is not a contack-policy/1 policy file"):
+        PolicyNet.load(path)
+
+
+def test_a_policy_for_another_game_is_refused(tmp_path):
+    _net(np.random.default_rng(0), meta={"game": "solitaire1"}).save(tmp_path / "s.npz")
+    with pytest.raises(PolicyFileError, match="a policy for 'solitaire1', not for 'contack'"):
+        PolicyNet.load(tmp_path / "s.npz", game="contack")
+
+
+def test_weights_that_do_not_chain_are_refused(tmp_path):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "broken.npz"
+    np.savez(path, meta=np.array(json.dumps({"format": "contack-policy/1", "activation": "tanh"})),
+             w0=rng.normal(size=(6, 8)), b0=rng.normal(size=8), wa=rng.normal(size=(5, 4)), ba=rng.normal(size=4))
+    with pytest.raises(PolicyFileError, match="do not chain"):
+        PolicyNet.load(path)
+
+
+def test_the_factored_policy_is_exported_exactly_and_survives_a_file(tmp_path):
+    from training.networks import FactoredPolicy
+    from training.seat_env import ContackSeatEnv
+    from training.opponents import OpponentPool
+
+    env = ContackSeatEnv(3, OpponentPool({"random": 1}))
+    policy = FactoredPolicy(env.observation_space, env.action_space, lambda _: 1e-3, net_arch=[32, 16])
+    torch.nn.init.normal_(policy.action_net.out.weight)  # the initial head is near zero: make it count
+    obs = np.stack([env.reset(seed=s)[0] for s in range(6)])
+    with torch.no_grad():
+        expected = policy.get_distribution(torch.as_tensor(obs)).distribution.logits.numpy()
+    net = PolicyNet.from_sb3(policy, {"game": "contack"})
+    net.save(tmp_path / "f.npz")
+    got = PolicyNet.load(tmp_path / "f.npz").logits(obs)
+    np.testing.assert_allclose(got - got.max(axis=1, keepdims=True), expected - expected.max(axis=1, keepdims=True), atol=1e-4)
+
+
+def test_the_factored_features_of_an_action_are_its_tile_its_cell_and_its_points():
+    from contack_env.observation import CELLS_START, HAND_START, POINTS_START
+    from training.networks import action_feature_index
+
+    index = action_feature_index()
+    a = 2 * 21 + 5  # tile slot 2, cell slot 5
+    assert list(index[a][:5]) == [HAND_START + 10 + k for k in range(5)]
+    assert list(index[a][5:14]) == [CELLS_START + 45 + k for k in range(9)]
+    assert index[a][14] == POINTS_START + a

@@ -1,0 +1,122 @@
+"""Training runs with small budgets: what a run writes, a killed run resumed, seeds, the trained agent."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from agents.evaluate import evaluate
+from agents.registry import make_agent
+from contack_env import new_game
+from training.config import TrainConfig
+from training.policy_file import PolicyNet
+from training.train import TrainingError, main, train
+
+SMALL = dict(n_envs=2, n_steps=64, batch_size=64, n_epochs=1, net_arch=[32, 32], snapshot_every=128)
+
+
+def test_a_short_run_writes_its_policy_checkpoint_curve_and_config(tmp_path, capsys):
+    out = tmp_path / "run"
+    code = main(["--out", str(out), "--total-timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
+                 "--net-arch", "32,32", "--eval-every", "128", "--eval-games", "4", "--checkpoint-every", "128",
+                 "--opponents", "greedy,self", "--progress", "off"])
+    assert code == 0
+    for name in ("config.toml", "policy.npz", "checkpoint.zip", "state.json", "eval.csv", "learning_curve.png"):
+        assert (out / name).is_file(), name
+    assert any((out / "tb").rglob("events.out.tfevents*"))
+    cfg = TrainConfig.load(str(out / "config.toml"))
+    assert (cfg.total_timesteps, cfg.net_arch, cfg.opponents) == (256, [32, 32], "greedy,self")
+    rows = (out / "eval.csv").read_text().splitlines()
+    assert rows[0].startswith("timesteps,opponent,games,win_rate")
+    assert {r.split(",")[0] for r in rows[1:]} == {"0", "128", "256"}
+    assert json.loads((out / "state.json").read_text())["timesteps"] == 256
+    assert PolicyNet.load(out / "policy.npz").meta["trained_steps"] == 256
+    assert "vs greedy: win rate" in capsys.readouterr().out
+
+
+def test_the_same_seed_gives_the_same_first_update(tmp_path):
+    weights = []
+    for name in ("a", "b"):
+        train(TrainConfig(total_timesteps=128, eval_every=0, seed=3, **SMALL), str(tmp_path / name), progress=False)
+        net = PolicyNet.load(tmp_path / name / "policy.npz")
+        weights.append([w for layer in [*net.layers, net.head] for w in layer])
+    initial = PolicyNet.load(tmp_path / "a" / "snapshots" / "snap_0000000000.npz")
+    assert all(np.array_equal(x, y) for x, y in zip(*weights))
+    assert not np.array_equal(initial.head[0], weights[0][-2]), "the update changed the weights"
+
+
+def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path):
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "training.train", "--out", str(out), "--total-timesteps", "100000", "--n-envs", "2",
+           "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "32,32", "--eval-every", "0",
+           "--checkpoint-every", "128", "--snapshot-every", "128", "--progress", "off"]
+    proc = subprocess.Popen(cmd, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    try:
+        deadline = time.time() + 120
+        while not (out / "state.json").exists() and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+        assert (out / "state.json").exists(), "the run wrote no checkpoint"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    stopped = json.loads((out / "state.json").read_text())["timesteps"]
+    assert stopped < 100000
+    with pytest.raises(TrainingError, match="already holds a run"):
+        train(TrainConfig(**SMALL), str(out), progress=False)
+    target = stopped + 256
+    train(None, str(out), resume=True, progress=False, total_timesteps=target)
+    assert json.loads((out / "state.json").read_text())["timesteps"] == target
+    net = PolicyNet.load(out / "policy.npz")
+    assert net.meta["trained_steps"] == target
+    assert net.meta["config"]["net_arch"] == [32, 32], "a resumed run keeps the configuration it started with"
+
+
+def test_resume_without_a_checkpoint_says_what_to_do(tmp_path):
+    with pytest.raises(TrainingError, match="nothing to resume"):
+        train(None, str(tmp_path / "empty"), resume=True, progress=False)
+
+
+def test_a_trained_policy_plays_only_legal_moves_through_ppo_path(tmp_path):
+    train(TrainConfig(players=3, total_timesteps=128, eval_every=0, **SMALL), str(tmp_path / "r"), progress=False)
+    path = tmp_path / "r" / "policy.npz"
+    agent = make_agent(f"ppo:{path}")
+    for players in (2, 3, 5, 7):  # one policy plays any table size: the spaces do not depend on it
+        state = new_game(players, num_hands=1, seed=players)
+        while not state.done:
+            legal = state.legal_moves()
+            from agents.view import public_view
+
+            move = agent.act(public_view(state), legal) if state.current_player == 0 else legal[0]
+            assert move in legal
+            state.play(move)
+    ev = evaluate([f"ppo:{path}", "random"], 4, seed=1)
+    assert ev.entries[0].games == 4
+
+
+def test_a_person_plays_a_trained_policy_at_the_terminal(tmp_path):
+    import io
+
+    from agents.play import play_terminal
+
+    train(TrainConfig(total_timesteps=64, n_envs=1, n_steps=64, batch_size=64, n_epochs=1, net_arch=[16], eval_every=0),
+          str(tmp_path / "r"), progress=False)
+    out = io.StringIO()
+    code = play_terminal(2, [f"ppo:{tmp_path / 'r' / 'policy.npz'}"], seat=1, seed=4, hands=1,
+                         input=io.StringIO("1\n" * 100), output=out)
+    assert code == 0
+    assert "Final scores" in out.getvalue()
+
+
+def test_solitaire_training_runs_and_its_policy_plays_the_solitaire(tmp_path):
+    out = tmp_path / "s1"
+    train(TrainConfig(game="solitaire1", players=1, reward="tiles", total_timesteps=128, eval_every=128, eval_games=4,
+                      **SMALL), str(out), progress=False)
+    ev = evaluate([f"ppo:{out / 'policy.npz'}"], 4, seed=2, game="solitaire1")
+    assert 0 < ev.entries[0].mean_tiles_placed <= 36
+    with pytest.raises(ValueError, match="is a policy for 'solitaire1'"):
+        evaluate([f"ppo:{out / 'policy.npz'}", "greedy"], 2, seed=2)

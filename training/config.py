@@ -1,0 +1,162 @@
+"""The settings of a training run: one flat dataclass, read from and written to TOML.
+
+Every run writes its full configuration to ``<out>/config.toml``; ``contack train --config <out>/config.toml``
+repeats it. The command line sets any field as ``--field-name VALUE`` (lists comma-separated), over the file's
+value, over the default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import tomli_w
+
+from .policy_file import atomic_path
+
+GAMES = ("contack", "solitaire1", "solitaire2")
+ACTIVATIONS = ("tanh", "relu")
+VEC_ENVS = ("dummy", "subproc")
+POLICIES = ("auto", "factored", "mlp")
+
+
+@dataclass
+class TrainConfig:
+    """What ``contack train`` does. The defaults train the shipped 2-player model (``models/README.md``)."""
+
+    game: str = "contack"
+    """contack, solitaire1 or solitaire2."""
+    players: int = 2
+    """Seats at the table (Contack, 2..7)."""
+    hands: int = 3
+    """Hands per game."""
+    enclosed_end: str = "1939"
+    """RULES.md section 5 option: 1939, next_player or never."""
+    opponents: str = "greedy,lookahead,self"
+    """Opponent pool: agent specs with optional weights ("greedy*2", "mcts:50*1"), "self" = snapshots of the learner."""
+    snapshot_every: int = 100_000
+    """Timesteps between snapshots of the learner added to the pool."""
+    keep_snapshots: int = 5
+    """Snapshots "self" draws from (the most recent)."""
+    reward: str = "margin"
+    """Contack: win, margin or score (training.seat_env); solitaires: win, tiles or points (solitaire_v0)."""
+    total_timesteps: int = 3_000_000
+    """Learner decisions to train for."""
+    n_envs: int = 8
+    """Environments stepped together (one batch of policy calls)."""
+    vec_env: str = "dummy"
+    """dummy (all envs in this process: fastest when a step is cheap) or subproc."""
+    torch_threads: int = 1
+    """torch threads per process (1 is much faster on small networks: see docs/training.md)."""
+    policy: str = "auto"
+    """factored (every action scored by one shared network: training.networks; Contack only), mlp, or auto
+    (factored for Contack, mlp for the solitaires)."""
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    """Hidden layers of the policy and of the value network (separate networks of this shape)."""
+    activation: str = "tanh"
+    """tanh or relu."""
+    learning_rate: float = 3e-4
+    n_steps: int = 512
+    """Steps per environment between updates (rollout length)."""
+    batch_size: int = 512
+    n_epochs: int = 4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    seed: int = 0
+    """Seeds the networks, the environments, the opponents and the evaluations."""
+    eval_every: int = 100_000
+    """Timesteps between evaluations against eval_opponents (0: none)."""
+    eval_games: int = 100
+    """Games per opponent at each evaluation (rounded up to a multiple of players: every seat rotation)."""
+    eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy"])
+    """Bots the learner is evaluated against (every other seat is that bot)."""
+    checkpoint_every: int = 50_000
+    """Timesteps between checkpoints (written atomically; --resume continues from the last)."""
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """Raise ``ValueError`` naming the first bad field and what it allows."""
+        if self.game not in GAMES:
+            raise ValueError(f"game must be one of {', '.join(GAMES)}; got {self.game!r}")
+        if self.game == "contack" and not 2 <= self.players <= 7:
+            raise ValueError(f"players: Contack is played by 2 to 7 players; got {self.players}")
+        if self.game != "contack" and self.players != 1:
+            raise ValueError(f"players: a solitaire is played by 1 player; got {self.players}")
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}; got {self.activation!r}")
+        if self.policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}; got {self.policy!r}")
+        if self.policy == "factored" and self.game != "contack":
+            raise ValueError("policy 'factored' is for Contack; use mlp (or auto) for the solitaires")
+        if self.vec_env not in VEC_ENVS:
+            raise ValueError(f"vec_env must be one of {', '.join(VEC_ENVS)}; got {self.vec_env!r}")
+        for name in ("hands", "total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads",
+                     "snapshot_every", "keep_snapshots", "eval_games", "checkpoint_every"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1; got {getattr(self, name)}")
+        if self.eval_every < 0:
+            raise ValueError(f"eval_every must be 0 (no evaluation) or more; got {self.eval_every}")
+        if not self.net_arch or any(w < 1 for w in self.net_arch):
+            raise ValueError(f"net_arch is a list of layer widths >= 1; got {self.net_arch}")
+
+    # -- files ----------------------------------------------------------------------------------------------
+    @property
+    def policy_kind(self) -> str:
+        """factored or mlp (what auto means for this game)."""
+        if self.policy == "auto":
+            return "factored" if self.game == "contack" else "mlp"
+        return self.policy
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def save(self, path: str) -> None:
+        """Write the configuration as TOML, atomically."""
+        text = "# contack train configuration: repeat this run with `contack train --config <this file> --out DIR`\n"
+        text += tomli_w.dumps({"train": self.to_dict()})
+        with atomic_path(path) as tmp:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+
+    @classmethod
+    def load(cls, path: str, **overrides: Any) -> TrainConfig:
+        """Read a TOML file written by ``save`` (or by hand: a ``[train]`` table); ``overrides`` win."""
+        try:
+            with open(path, "rb") as f:
+                data = tomllib.load(f)
+        except FileNotFoundError:
+            raise ValueError(f"no configuration file at {path}") from None
+        except tomllib.TOMLDecodeError as err:
+            raise ValueError(f"{path} is not valid TOML: {err}") from None
+        table = data.get("train", data)
+        return cls.from_dict({**table, **overrides}, source=path)
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any], source: str = "the configuration") -> TrainConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ValueError(f"{source}: unknown setting(s) {', '.join(unknown)}; settings are: {', '.join(sorted(known))}")
+        return cls(**values)
+
+
+def field_help() -> dict[str, str]:
+    """Each field's documentation (the string literal under it), for ``--help``."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(TrainConfig))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs: dict[str, str] = {}
+    for node, after in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+            docs[node.target.id] = str(after.value.value)  # type: ignore[attr-defined]
+    return docs

@@ -1,0 +1,110 @@
+"""The main job: the shipped trained agents against the heuristic bots, over whole three-hand games.
+
+    contack demo [--games 200] [--seed 1] [--workers 1] [--models models] [--out runs/demo]
+
+For each shipped model (``models/contack_2p.npz``, ``models/contack_4p.npz``) it runs ``contack evaluate``'s
+duplicate-format evaluation (``agents.evaluate``): the 2-player model heads-up against ``random``, ``greedy``
+and ``lookahead``, the 4-player model against three ``greedy`` and against three ``lookahead``. It prints each
+table, then writes to ``--out``:
+
+    demo_<n>.json       each evaluation, as ``contack evaluate --json`` writes it
+    results.png         win rates with 95% intervals (``agents.plots``)
+    game.png            the end of a finished game: the 2-player model against lookahead
+    game.jsonl          that game's record (``contack replay --check`` it)
+
+Every game is played from ``--seed`` onwards, so a run is repeated exactly by the same command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Sequence
+
+MODELS = (
+    ("contack_2p.npz", 2, ("random", "greedy", "lookahead")),
+    ("contack_4p.npz", 4, ("greedy", "lookahead")),
+)
+
+
+def run_demo(games: int, seed: int, workers: int, models: str, out: str, progress: bool | None = None) -> list[str]:
+    """Evaluate the shipped models and write the files the module docstring lists; return the paths written."""
+    from agents.evaluate import evaluate, format_table, write_json
+    from agents.plots import plot_win_rates
+
+    os.makedirs(out, exist_ok=True)
+    written: list[str] = []
+    jsons: list[str] = []
+    for filename, players, opponents in MODELS:
+        path = os.path.join(models, filename)
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"no shipped model at {path} (the models/ folder of the repository; see models/README.md)")
+        per_table = -(-games // players) * players
+        for opponent in opponents:
+            agents = [f"ppo:{path}"] + [opponent] * (players - 1)
+            started = time.time()
+            ev = evaluate(agents, per_table, seed, players=players, workers=workers, progress=progress)
+            print(format_table(ev))
+            print(f"({time.time() - started:.0f} s)\n", flush=True)
+            target = os.path.join(out, f"demo_{len(jsons) + 1}.json")
+            write_json(target, ev)
+            jsons.append(target)
+    plot = os.path.join(out, "results.png")
+    plot_win_rates(jsons, plot, f"Shipped models vs the bots, three-hand games from seed {seed} (95% CI)")
+    written += jsons + [plot]
+    written += write_finished_game(os.path.join(models, MODELS[0][0]), seed, out)
+    return written
+
+
+def write_finished_game(model: str, seed: int, out: str) -> list[str]:
+    """Play one game of the 2-player model against lookahead; write its last position as a PNG and its record."""
+    from PIL import Image
+
+    from agents.arena import new_state, play_game, seed_streams
+    from agents.registry import make_agent
+    from contack_env.records import game_record, write_records
+    from contack_env.render import render_rgb
+
+    names = [f"ppo:{model}", "lookahead"]
+    streams = seed_streams(seed, len(names) + 1)  # as `contack simulate --seed S --games 1` plays it
+    agents = [make_agent(name, streams[k + 1]) for k, name in enumerate(names)]
+    state = play_game(new_state("contack", 2, streams[0]), agents)
+    record = game_record(state, seed=seed, agents=names)
+    png = os.path.join(out, "game.png")
+    Image.fromarray(render_rgb(state, size=(960, 600))).save(png)
+    jsonl = os.path.join(out, "game.jsonl")
+    write_records(jsonl, [record])
+    return [png, jsonl]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=200, help="games per evaluation (default 200; rounded up to a multiple of the players)")
+    parser.add_argument("--seed", type=int, default=1, help="deal d of every evaluation is played from seed S+d (default 1)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1); the results do not depend on it")
+    parser.add_argument("--models", default="models", help="the folder of the shipped models (default models)")
+    parser.add_argument("--out", default=os.path.join("runs", "demo"), help="where the files go (default runs/demo)")
+
+
+def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.games < 1 or args.workers < 1:
+        parser.error("--games and --workers are at least 1")
+    try:
+        written = run_demo(args.games, args.seed, args.workers, args.models, args.out)
+    except (FileNotFoundError, ValueError) as err:
+        print(f"contack demo: {err}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.demo", description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    return run_from_args(parser, parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

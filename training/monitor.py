@@ -1,0 +1,184 @@
+"""What happens while ``contack train`` trains: progress bar, self-play snapshots, evaluation, checkpoints.
+
+``TrainingMonitor`` is the Stable-Baselines3 callback that does it all by timestep; ``evaluate_policy`` plays
+the current policy against the bots over whole games (``agents.evaluate``) and appends to ``eval.csv``;
+``draw_learning_curve`` draws that file. (A module of its own so that importing ``training.train``, as the
+``contack`` command line does, does not import torch.)
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import sys
+import time
+from typing import Any
+
+from stable_baselines3.common.callbacks import BaseCallback
+
+from .config import TrainConfig
+from .policy_file import atomic_path
+from .train import Run, export_policy
+
+CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score", "mean_margin", "wall_s")
+EVAL_SEED_OFFSET = 1_000_000  # evaluation deals never coincide with the training seed's first deals
+
+
+class TrainingMonitor(BaseCallback):
+    """Progress bar, self-play snapshots, atomic checkpoints and periodic evaluation, by timestep."""
+
+    def __init__(self, cfg: TrainConfig, run: Run, state: dict[str, Any], progress: bool | None) -> None:
+        super().__init__(verbose=0)
+        self.cfg = cfg
+        self.run = run
+        self.state = state
+        self.progress = progress
+        self.bar = None
+        self.started = time.time()
+        self.wall_before = float(state.get("wall_s", 0.0))
+
+    def _on_training_start(self) -> None:
+        from tqdm import tqdm
+
+        t = self.num_timesteps
+        self.bar = tqdm(total=self.cfg.total_timesteps, initial=t, unit="step", desc="train", smoothing=0.05,
+                        disable=None if self.progress is None else not self.progress, file=sys.stderr)
+        self.next_snapshot = _next(t, self.cfg.snapshot_every)
+        self.next_checkpoint = _next(t, self.cfg.checkpoint_every)
+        self.next_eval = _next(t, self.cfg.eval_every) if self.cfg.eval_every else None
+        if self.cfg.game == "contack" and not self.state["snapshots"]:
+            self._snapshot()  # "self" plays the initial policy until the first snapshot is due
+        if t == 0 and self.cfg.eval_every:
+            self._evaluate()
+
+    def _on_step(self) -> bool:
+        t = self.num_timesteps
+        self.bar.n = min(t, self.cfg.total_timesteps)
+        self.bar.refresh()
+        if self.cfg.game == "contack" and t >= self.next_snapshot:
+            self._snapshot()
+            self.next_snapshot = _next(t, self.cfg.snapshot_every)
+        if self.next_eval is not None and t >= self.next_eval:
+            self._evaluate()
+            self.next_eval = _next(t, self.cfg.eval_every)
+        if t >= self.next_checkpoint:
+            self._checkpoint()
+            self.next_checkpoint = _next(t, self.cfg.checkpoint_every)
+        return True
+
+    def finish(self, model: Any) -> None:
+        """The final policy, evaluation and checkpoint (once training reached total_timesteps)."""
+        self.model = model
+        done = [row for row in read_csv(self.run.eval_csv) if int(row["timesteps"]) == model.num_timesteps]
+        if self.cfg.eval_every and not done:
+            self._evaluate()
+        self._checkpoint()
+        if self.bar is not None:
+            self.bar.close()
+
+    def _snapshot(self) -> None:
+        name = f"snap_{self.num_timesteps:010d}.npz"
+        net = export_policy(self.model, self.cfg, os.path.join(self.run.snapshots, name))
+        self.training_env.env_method("add_snapshot", net)
+        self.state["snapshots"] = (self.state["snapshots"] + [name])[-self.cfg.keep_snapshots :]
+
+    def _checkpoint(self) -> None:
+        # Order matters for a kill at any moment: the policy and the model first (each replaced atomically),
+        # the state last, so the state never names a snapshot that is not on disk.
+        export_policy(self.model, self.cfg, self.run.policy)
+        with atomic_path(self.run.checkpoint) as tmp:
+            self.model.save(tmp)
+        self.state["timesteps"] = int(self.num_timesteps)
+        self.state["wall_s"] = round(self.wall_before + time.time() - self.started, 1)  # all sessions of the run
+        self.run.write_state(self.state)
+
+    def _evaluate(self) -> None:
+        rows = evaluate_policy(self.model, self.cfg, self.run)
+        for row in rows:
+            self.logger.record(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"])
+        draw_learning_curve(self.run.eval_csv, self.run.curve, self.cfg)
+
+
+def _next(t: int, every: int) -> int:
+    return (t // every + 1) * every
+
+
+# -- evaluation during training --------------------------------------------------------------------------------
+def evaluate_policy(model: Any, cfg: TrainConfig, run: Run) -> list[dict[str, Any]]:
+    """Evaluate the current policy over whole games (``agents.evaluate``), append the rows to eval.csv."""
+    from agents.evaluate import evaluate
+
+    path = os.path.join(run.out, "eval_policy.npz")
+    export_policy(model, cfg, path)
+    spec = f"ppo:{path}"
+    started = time.time()
+    rows = []
+    seed = cfg.seed + EVAL_SEED_OFFSET
+    if cfg.game == "contack":
+        for opponent in cfg.eval_opponents:
+            agents = [spec] + [opponent] * (cfg.players - 1)
+            games = -(-cfg.eval_games // cfg.players) * cfg.players
+            ev = evaluate(agents, games, seed, players=cfg.players, hands=cfg.hands, enclosed_end=cfg.enclosed_end)
+            rows.append(_row(model, opponent, ev.entries[0], started))
+    else:
+        ev = evaluate([spec], cfg.eval_games, seed, game=cfg.game)
+        rows.append(_row(model, "-", ev.entries[0], started))
+    new = not os.path.exists(run.eval_csv)
+    with open(run.eval_csv, "a", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        if new:
+            writer.writeheader()
+        writer.writerows(rows)
+    return rows
+
+
+def _row(model: Any, opponent: str, entry: Any, started: float) -> dict[str, Any]:
+    return {
+        "timesteps": int(model.num_timesteps),
+        "opponent": opponent,
+        "games": entry.games,
+        "win_rate": round(entry.win_rate, 4),
+        "ci_low": round(entry.win_rate_ci95[0], 4),
+        "ci_high": round(entry.win_rate_ci95[1], 4),
+        "mean_score": round(entry.mean_score, 2),
+        "mean_margin": "" if entry.mean_margin is None else round(entry.mean_margin, 2),
+        "wall_s": round(time.time() - started, 1),
+    }
+
+
+def read_csv(path: str) -> list[dict[str, str]]:
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            return list(csv.DictReader(f))
+    except FileNotFoundError:
+        return []
+
+
+def draw_learning_curve(csv_path: str, png_path: str, cfg: TrainConfig) -> None:
+    """eval.csv as a PNG: win rate (with its 95% interval) against timesteps, one line per opponent."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = read_csv(csv_path)
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    for opponent in dict.fromkeys(r["opponent"] for r in rows):
+        mine = [r for r in rows if r["opponent"] == opponent]
+        xs = [int(r["timesteps"]) for r in mine]
+        ax.plot(xs, [float(r["win_rate"]) for r in mine], marker="o", markersize=3,
+                label=f"vs {opponent}" if opponent != "-" else "win rate")
+        ax.fill_between(xs, [float(r["ci_low"]) for r in mine], [float(r["ci_high"]) for r in mine], alpha=0.2)
+    if cfg.game == "contack":
+        ax.axhline(1 / cfg.players, color="grey", linestyle="--", linewidth=1, label=f"fair share 1/{cfg.players}")
+    ax.set_xlabel("timesteps (learner decisions)")
+    ax.set_ylabel("win rate (95% CI)")
+    ax.set_ylim(0, 1)
+    what = f"{cfg.game}, {cfg.players} players" if cfg.game == "contack" else cfg.game
+    ax.set_title(f"MaskablePPO on {what}: evaluation over {cfg.eval_games} games", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    with atomic_path(png_path) as tmp:
+        fig.savefig(tmp, format="png", dpi=110)
+    plt.close(fig)

@@ -1,0 +1,241 @@
+"""Trained policies as plain weight files (``contack-policy/1``): saved, loaded and run with numpy alone.
+
+A policy file is a numpy ``.npz`` archive holding only arrays: the actor's layers (``w0``, ``b0``, ``w1``, ...,
+then the action head ``wa``, ``ba``) and one string array ``meta``, a JSON object::
+
+    {"format": "contack-policy/1", "game": "contack", "activation": "tanh", "obs_size": 787,
+     "num_actions": 105, "players": 2, "trained_steps": 3000000, "config": {...}}
+
+Why not the Stable-Baselines3 ``.zip``: loading one unpickles Python objects, which can run code from the file.
+``np.load(..., allow_pickle=False)`` reads arrays and nothing else, so a policy file from anyone is safe to
+load; it is also small and needs neither torch nor SB3 to play. (Training checkpoints, which must hold the
+optimizer and the opponent pool to resume, are SB3 zips: load those only from runs you made.)
+
+Acting is the actor of SB3's ``MaskableActorCriticPolicy``: the MLP's hidden layers, the action head's logits,
+illegal actions masked out, then the arg-max (``deterministic=True``) or a sample.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+FORMAT = "contack-policy/1"
+ACTIVATIONS = ("tanh", "relu")
+
+
+class PolicyFileError(ValueError):
+    """A policy file that is missing, not a policy file, or does not fit the game asked for."""
+
+
+@dataclass
+class PolicyNet:
+    """The actor of a trained policy: hidden layers ``(W, b)`` (``x @ W + b``, then the activation) and a head."""
+
+    layers: list[tuple[np.ndarray, np.ndarray]]
+    head: tuple[np.ndarray, np.ndarray]
+    activation: str = "tanh"
+    meta: dict[str, Any] = field(default_factory=dict)
+    scorer: dict[str, np.ndarray] | None = None
+    """The factored head of ``training.networks`` (None for a plain MLP): ``gather`` (actions x features
+    observation indices), ``wf`` (features x width), ``wc``, ``bc`` (trunk x width, width), ``wo``, ``bo``."""
+
+    def __post_init__(self) -> None:
+        if self.activation not in ACTIVATIONS:
+            raise PolicyFileError(f"activation must be one of {', '.join(ACTIVATIONS)}; got {self.activation!r}")
+        self._act = np.tanh if self.activation == "tanh" else _relu
+
+    @property
+    def obs_size(self) -> int:
+        return int((self.layers[0][0] if self.layers else self.head[0]).shape[0])
+
+    @property
+    def num_actions(self) -> int:
+        return int(self.head[0].shape[1])
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """The action logits for one observation (shape ``(obs_size,)``) or a batch (``(n, obs_size)``)."""
+        x = np.asarray(obs, dtype=np.float32)
+        for w, b in self.layers:
+            x = self._act(x @ w + b)
+        w, b = self.head
+        logits = x @ w + b
+        sc = self.scorer
+        if sc is not None:
+            per_action = np.asarray(obs, dtype=np.float32)[..., sc["gather"]]  # (..., actions, features)
+            hidden = self._act(per_action @ sc["wf"] + (x @ sc["wc"] + sc["bc"])[..., None, :])
+            logits = logits + (hidden @ sc["wo"])[..., 0] + sc["bo"][0]
+        return logits
+
+    def act(
+        self, obs: np.ndarray, mask: np.ndarray, deterministic: bool = True, rng: np.random.Generator | None = None
+    ) -> int:
+        """A legal action for one observation: the most likely one, or a sample (needs ``rng``)."""
+        legal = np.asarray(mask).astype(bool)
+        if not legal.any():
+            raise ValueError("the action mask allows no action")
+        logits = np.where(legal, self.logits(obs).astype(np.float64), -np.inf)
+        if deterministic:
+            return int(np.argmax(logits))
+        if rng is None:
+            raise ValueError("sampling an action needs rng (a numpy Generator)")
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        return int(rng.choice(len(p), p=p))
+
+    # -- conversion ---------------------------------------------------------------------------------------
+    @classmethod
+    def from_sb3(cls, policy: Any, meta: dict[str, Any] | None = None) -> PolicyNet:
+        """The actor of an SB3 ``ActorCriticPolicy`` (an MLP extractor of Linear layers and one activation)."""
+        import torch
+
+        layers = []
+        activation = None
+        for module in policy.mlp_extractor.policy_net:
+            if isinstance(module, torch.nn.Linear):
+                layers.append(_linear(module))
+            elif isinstance(module, torch.nn.Tanh):
+                activation = "tanh"
+            elif isinstance(module, torch.nn.ReLU):
+                activation = "relu"
+            else:
+                raise PolicyFileError(f"cannot export a policy with a {type(module).__name__} layer")
+        head = policy.action_net
+        if hasattr(head, "feature"):  # training.networks.ActionScorer
+            wc, bc = _linear(head.context)
+            wo, bo = _linear(head.out)
+            scorer = {"gather": policy.mlp_extractor.gather.cpu().numpy().reshape(head.num_actions, head.action_features),
+                      "wf": head.feature.weight.detach().cpu().numpy().T.astype(np.float32).copy(),
+                      "wc": wc, "bc": bc, "wo": wo, "bo": bo}
+            return cls(layers, _linear(head.head), activation or "tanh", dict(meta or {}), scorer)
+        return cls(layers, _linear(head), activation or "tanh", dict(meta or {}))
+
+    # -- files --------------------------------------------------------------------------------------------
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the policy file atomically (a reader never sees half a file)."""
+        meta = {"format": FORMAT, "activation": self.activation, "obs_size": self.obs_size,
+                "num_actions": self.num_actions, **self.meta}
+        arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        arrays["wa"], arrays["ba"] = self.head
+        for key, value in (self.scorer or {}).items():
+            arrays[f"s_{key}"] = value
+        path = os.fspath(path)
+        with atomic_path(path) as tmp:
+            with open(tmp, "wb") as f:
+                np.savez_compressed(f, **arrays)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, game: str | None = None) -> PolicyNet:
+        """Read a policy file (arrays only, never pickles); ``game`` checks what it was trained for."""
+        path = os.fspath(path)
+        if not os.path.exists(path):
+            raise PolicyFileError(f"no policy file at {path}")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {k: data[k] for k in data.files}
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as err:
+            raise PolicyFileError(
+                f"{path} is not a {FORMAT} policy file (a .npz of weights written by `contack train`): {err}"
+            ) from None
+        if "meta" not in arrays:
+            hint = " (a Stable-Baselines3 checkpoint? pass the run's policy.npz)" if "policy.pth" in _zip_names(path) else ""
+            raise PolicyFileError(f"{path} is not a {FORMAT} policy file: it has no 'meta' entry{hint}")
+        try:
+            meta = json.loads(str(arrays.pop("meta")))
+        except json.JSONDecodeError as err:
+            raise PolicyFileError(f"{path}: its 'meta' entry is not JSON: {err}") from None
+        if meta.get("format") != FORMAT:
+            raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}")
+        if game is not None and meta.get("game") != game:
+            raise PolicyFileError(f"{path} is a policy for {meta.get('game')!r}, not for {game!r}")
+        layers = []
+        i = 0
+        while f"w{i}" in arrays:
+            layers.append((arrays[f"w{i}"].astype(np.float32), arrays[f"b{i}"].astype(np.float32)))
+            i += 1
+        if "wa" not in arrays or "ba" not in arrays:
+            raise PolicyFileError(f"{path}: the action head (wa, ba) is missing")
+        scorer = None
+        if "s_gather" in arrays:
+            scorer = {k[2:]: (v.astype(np.int64) if k == "s_gather" else v.astype(np.float32))
+                      for k, v in arrays.items() if k.startswith("s_")}
+            missing = {"gather", "wf", "wc", "bc", "wo", "bo"} - set(scorer)
+            if missing:
+                raise PolicyFileError(f"{path}: the factored head lacks {', '.join(sorted(missing))}")
+        net = cls(layers, (arrays["wa"].astype(np.float32), arrays["ba"].astype(np.float32)),
+                  meta.get("activation", "tanh"), meta, scorer)
+        _check_shapes(net, path)
+        return net
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0)
+
+
+def _linear(module: Any) -> tuple[np.ndarray, np.ndarray]:
+    w = module.weight.detach().cpu().numpy().T.astype(np.float32).copy()
+    b = module.bias.detach().cpu().numpy().astype(np.float32).copy()
+    return w, b
+
+
+def _zip_names(path: str) -> list[str]:
+    try:
+        with zipfile.ZipFile(path) as z:
+            return z.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return []
+
+
+def width_of_trunk(net: PolicyNet) -> int:
+    return int(net.head[0].shape[0])
+
+
+def _check_shapes(net: PolicyNet, path: str) -> None:
+    width = net.obs_size
+    for i, (w, b) in enumerate([*net.layers, net.head]):
+        if w.ndim != 2 or b.shape != (w.shape[1],) or w.shape[0] != width:
+            raise PolicyFileError(f"{path}: layer {i} has shapes {w.shape} and {b.shape}, which do not chain")
+        width = w.shape[1]
+    sc = net.scorer
+    if sc is not None:
+        g = sc["gather"]
+        ok = (g.ndim == 2 and g.shape[0] == net.num_actions and g.min() >= 0 and g.max() < net.obs_size
+              and sc["wf"].shape[0] == g.shape[1] and sc["wc"].shape[0] == width_of_trunk(net)
+              and sc["wf"].shape[1] == sc["wc"].shape[1] == sc["bc"].shape[0] == sc["wo"].shape[0])
+        if not ok:
+            raise PolicyFileError(f"{path}: the factored head's shapes do not fit the network")
+    for key in ("obs_size", "num_actions"):
+        if key in net.meta and net.meta[key] != getattr(net, key):
+            raise PolicyFileError(f"{path}: meta says {key}={net.meta[key]}, the weights say {getattr(net, key)}")
+
+
+class atomic_path:
+    """``with atomic_path(path) as tmp:`` write ``tmp``; on success it replaces ``path`` in one step."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __enter__(self) -> str:
+        directory = os.path.dirname(os.path.abspath(self.path))
+        os.makedirs(directory, exist_ok=True)
+        fd, self.tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(self.path))
+        os.close(fd)
+        return self.tmp
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None:
+            # mkstemp makes the file private (0600); give it the mode a plain open() would have
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self.tmp, 0o666 & ~umask)
+            os.replace(self.tmp, self.path)
+        elif os.path.exists(self.tmp):
+            os.remove(self.tmp)

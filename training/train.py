@@ -1,0 +1,278 @@
+"""Train a policy with sb3-contrib's MaskablePPO: ``contack train`` or ``python -m training.train``.
+
+    contack train [--config FILE] [--out DIR] [--resume] [--FIELD VALUE ...]
+
+Contack: the learner takes a random seat each game; the other seats are opponents drawn from a pool of bots
+and snapshots of the learner (``training.seat_env``, ``training.opponents``). Solitaires: the Gymnasium
+environments of ``contack_env.solitaire_v0``. Every field of ``training.config.TrainConfig`` is an option.
+
+What a run writes in ``--out`` (default ``runs/train``):
+
+    config.toml          the whole configuration (``--config`` it to repeat the run)
+    policy.npz           the latest policy, weights only (``ppo:DIR/policy.npz``; training.policy_file)
+    checkpoint.zip       the SB3 model with its optimizer, written atomically (what --resume loads)
+    state.json           timesteps, wall-clock seconds so far and the self-play snapshots in use, written
+                         after each checkpoint
+    snapshots/*.npz      the learner's snapshots (self-play opponents)
+    eval.csv             the periodic evaluations against the bots, over whole three-hand games
+    learning_curve.png   eval.csv drawn
+    tb/                  TensorBoard logs (``tensorboard --logdir DIR/tb``)
+
+``--resume`` continues a run that stopped (killed, or finished and given a larger ``--total-timesteps``)
+from its last checkpoint, with the configuration it was started with (every option but
+``--total-timesteps`` is then ignored). A resumed run does not replay the exact random stream of an
+uninterrupted one (the generators restart from ``seed + timesteps``), so it is reproducible, not identical. The first run on a folder refuses a
+folder that already holds a checkpoint, so a run is never overwritten by accident.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import sys
+from dataclasses import fields
+from typing import Any, Sequence
+
+from .config import TrainConfig, field_help
+from .policy_file import PolicyNet, atomic_path
+
+SOLITAIRE_REWARDS = ("win", "tiles", "points")
+
+
+class TrainingError(RuntimeError):
+    """A run that cannot start or resume, with what to do about it."""
+
+
+# -- environments -------------------------------------------------------------------------------------------
+def make_env(cfg: TrainConfig, rank: int) -> Any:
+    """Environment ``rank`` of the vectorized set (module level, so SubprocVecEnv can pickle it)."""
+    if cfg.game == "contack":
+        from .opponents import OpponentPool, parse_weights
+        from .seat_env import ContackSeatEnv
+
+        pool = OpponentPool(parse_weights(cfg.opponents), keep=cfg.keep_snapshots, seed=cfg.seed * 1000 + rank)
+        return ContackSeatEnv(cfg.players, pool, reward=cfg.reward, num_hands=cfg.hands, enclosed_end=cfg.enclosed_end)
+    from contack_env.solitaire_v0 import Solitaire1Env, Solitaire2Env
+
+    cls = Solitaire1Env if cfg.game == "solitaire1" else Solitaire2Env
+    return cls(reward=cfg.reward, auto_single_moves=True)
+
+
+def check_config(cfg: TrainConfig) -> None:
+    """What ``TrainConfig.check`` cannot know: rewards per game and the opponent specs."""
+    if cfg.game == "contack":
+        from .opponents import OpponentPool, parse_weights
+        from .seat_env import REWARD_MODES
+
+        if cfg.reward not in REWARD_MODES:
+            raise ValueError(f"reward for contack must be one of {', '.join(REWARD_MODES)}; got {cfg.reward!r}")
+        OpponentPool(parse_weights(cfg.opponents))
+        from agents.registry import check_spec
+
+        for spec in cfg.eval_opponents:
+            check_spec(spec)
+    elif cfg.reward not in SOLITAIRE_REWARDS:
+        raise ValueError(f"reward for {cfg.game} must be one of {', '.join(SOLITAIRE_REWARDS)}; got {cfg.reward!r}")
+
+
+def _vec_env(cfg: TrainConfig) -> Any:
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    factories = [functools.partial(make_env, cfg, rank) for rank in range(cfg.n_envs)]
+    if cfg.vec_env == "subproc":
+        return SubprocVecEnv(factories)
+    return DummyVecEnv(factories)
+
+
+# -- the run ------------------------------------------------------------------------------------------------
+class Run:
+    """The files of one run folder."""
+
+    def __init__(self, out: str) -> None:
+        self.out = out
+        self.config = os.path.join(out, "config.toml")
+        self.policy = os.path.join(out, "policy.npz")
+        self.checkpoint = os.path.join(out, "checkpoint.zip")
+        self.state = os.path.join(out, "state.json")
+        self.snapshots = os.path.join(out, "snapshots")
+        self.eval_csv = os.path.join(out, "eval.csv")
+        self.curve = os.path.join(out, "learning_curve.png")
+        self.tensorboard = os.path.join(out, "tb")
+
+    def read_state(self) -> dict[str, Any]:
+        try:
+            with open(self.state, encoding="utf-8") as f:
+                return json.load(f)
+        except FileNotFoundError:
+            return {"snapshots": []}
+        except json.JSONDecodeError as err:
+            raise TrainingError(f"{self.state} is damaged ({err}); remove it to resume without the snapshots") from None
+
+    def write_state(self, state: dict[str, Any]) -> None:
+        with atomic_path(self.state) as tmp:
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(state, f, indent=1)
+
+
+def train(
+    cfg: TrainConfig | None, out: str, resume: bool = False, progress: bool | None = None, total_timesteps: int | None = None
+) -> str:
+    """Train as ``cfg`` says, writing the run to ``out``; return the path of the final policy file.
+
+    ``resume=True`` continues the run in ``out`` from its last checkpoint with the run's own config.toml
+    (``cfg`` is ignored), up to its ``total_timesteps`` or to ``total_timesteps`` if given (to extend a
+    finished run). ``progress``: a progress bar on standard error (None: only on a terminal).
+    """
+    import torch
+
+    run = Run(out)
+    if resume:
+        if not os.path.exists(run.checkpoint):
+            raise TrainingError(f"nothing to resume in {out}: no checkpoint.zip (start the run without --resume)")
+        cfg = TrainConfig.load(run.config)
+        if total_timesteps is not None:
+            cfg.total_timesteps = total_timesteps
+    elif cfg is None:
+        raise TrainingError("a new run needs a configuration")
+    elif os.path.exists(run.checkpoint):
+        raise TrainingError(f"{out} already holds a run (checkpoint.zip); continue it with --resume or choose another --out")
+    check_config(cfg)
+    torch.set_num_threads(cfg.torch_threads)
+    os.makedirs(run.snapshots, exist_ok=True)
+    cfg.save(run.config)
+
+    from sb3_contrib import MaskablePPO
+
+    venv = _vec_env(cfg)
+    if resume:
+        model = MaskablePPO.load(run.checkpoint, env=venv, device="cpu", tensorboard_log=run.tensorboard)
+        model.set_random_seed(cfg.seed + model.num_timesteps)
+        state = run.read_state()
+        if cfg.game == "contack":
+            for name in state.get("snapshots", []):
+                venv.env_method("add_snapshot", PolicyNet.load(os.path.join(run.snapshots, name)))
+    else:
+        from .networks import FactoredPolicy
+
+        model = MaskablePPO(
+            FactoredPolicy if cfg.policy_kind == "factored" else "MlpPolicy",
+            venv,
+            learning_rate=cfg.learning_rate,
+            n_steps=cfg.n_steps,
+            batch_size=cfg.batch_size,
+            n_epochs=cfg.n_epochs,
+            gamma=cfg.gamma,
+            gae_lambda=cfg.gae_lambda,
+            clip_range=cfg.clip_range,
+            ent_coef=cfg.ent_coef,
+            vf_coef=cfg.vf_coef,
+            max_grad_norm=cfg.max_grad_norm,
+            policy_kwargs={
+                "net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)},
+                "activation_fn": torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU,
+            },
+            tensorboard_log=run.tensorboard,
+            seed=cfg.seed,
+            device="cpu",
+            verbose=0,
+        )
+        state = {"snapshots": []}
+    from .monitor import TrainingMonitor
+
+    monitor = TrainingMonitor(cfg, run, state, progress)
+    remaining = cfg.total_timesteps - model.num_timesteps
+    if remaining > 0:
+        model.learn(remaining, callback=monitor, reset_num_timesteps=not resume, tb_log_name="ppo")
+    monitor.finish(model)
+    venv.close()
+    return run.policy
+
+
+def export_policy(model: Any, cfg: TrainConfig, path: str) -> PolicyNet:
+    """Write the model's actor as a weights-only policy file."""
+    meta = {"game": cfg.game, "players": cfg.players, "trained_steps": int(model.num_timesteps), "config": cfg.to_dict()}
+    net = PolicyNet.from_sb3(model.policy, meta)
+    net.save(path)
+    return net
+
+
+# -- command line --------------------------------------------------------------------------------------------
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``contack train``'s options: --config, --out, --resume and one option per configuration field."""
+    parser.add_argument("--config", metavar="FILE", help="a TOML configuration (e.g. a run's config.toml); options override it")
+    parser.add_argument("--out", default=os.path.join("runs", "train"), help="the run folder (default runs/train)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
+    parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto", help="progress bar (auto: on a terminal)")
+    docs = field_help()
+    defaults = TrainConfig()
+    for f in fields(TrainConfig):
+        default = getattr(defaults, f.name)
+        kind = type(default)
+        text = docs.get(f.name, "")
+        shown = ",".join(map(str, default)) if isinstance(default, list) else default
+        parser.add_argument(f"--{f.name.replace('_', '-')}", dest=f.name, default=None, metavar=kind.__name__.upper()
+                            if kind is not list else "A,B", help=f"{text} (default {shown})".strip())
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    """The configuration the options describe: defaults, then --config, then each option given."""
+    defaults = TrainConfig()
+    overrides: dict[str, Any] = {}
+    for f in fields(TrainConfig):
+        text = getattr(args, f.name, None)
+        if text is None:
+            continue
+        default = getattr(defaults, f.name)
+        try:
+            if isinstance(default, list):
+                items = [s.strip() for s in str(text).split(",") if s.strip()]
+                overrides[f.name] = [int(s) for s in items] if f.name == "net_arch" else items
+            elif isinstance(default, bool):
+                overrides[f.name] = str(text).lower() in ("1", "true", "yes")
+            else:
+                overrides[f.name] = type(default)(float(text) if isinstance(default, int) and "e" in str(text).lower() else text)
+        except ValueError:
+            raise ValueError(f"--{f.name.replace('_', '-')}: {text!r} is not a valid {type(default).__name__}") from None
+    if args.config:
+        return TrainConfig.load(args.config, **overrides)
+    values = {**defaults.to_dict(), **overrides}
+    return TrainConfig.from_dict(values)
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m training.train") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return run_from_args(parser, args)
+
+
+def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    try:
+        cfg = config_from_args(args)
+        if not args.resume:
+            check_config(cfg)
+    except ValueError as err:
+        parser.error(str(err))
+    progress = {"auto": None, "on": True, "off": False}[args.progress]
+    try:
+        total = cfg.total_timesteps if args.total_timesteps is not None else None
+        path = train(cfg, args.out, resume=args.resume, progress=progress, total_timesteps=total)
+    except (TrainingError, ValueError) as err:
+        print(f"contack train: {err}", file=sys.stderr)
+        return 1
+    print(f"wrote {path}")
+    from .monitor import read_csv
+
+    rows = read_csv(Run(args.out).eval_csv)
+    if rows:
+        last = int(rows[-1]["timesteps"])
+        for row in (r for r in rows if int(r["timesteps"]) == last):
+            print(f"timesteps={last} vs {row['opponent']}: win rate {float(row['win_rate']):.3f} "
+                  f"[{float(row['ci_low']):.3f}, {float(row['ci_high']):.3f}] over {row['games']} games")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
