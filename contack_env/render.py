@@ -424,6 +424,58 @@ def render_layout(
     return Layout(lay.side / ss, lay.ox / ss, lay.oy / ss)
 
 
+def tile_slot_layout(k: int, columns: int, side: float) -> Layout:
+    """Where ``render_tiles(..., columns, side)`` draws its ``k``-th tile, in the image's pixels: as cell (0, 0)
+    of this layout. Slot ``k`` is the box of ``round(1.25 * side)`` x ``round(1.2 * side)`` pixels at column
+    ``k % columns``, row ``k // columns``; the tile's apex is ``0.1 * side`` below the box's top."""
+    slot_w, slot_h = round(1.25 * side), round(1.2 * side)
+    left, top = (k % columns) * slot_w, (k // columns) * slot_h
+    return Layout(float(side), left + slot_w / 2, top + (0.1 + SQRT3 / 2) * side)
+
+
+def render_tiles(
+    tiles: Sequence[int | None] | None = None, columns: int = 9, side: int = 90, supersample: int = 2
+) -> np.ndarray:
+    """The tiles ``tiles`` (tile ids, in the order given; ``None`` leaves a place empty; default: all 36 in id
+    order) drawn as they lie on the table, in an up cell with blue on the base (so red on the right, gold on the
+    left), each with ``id: name`` underneath, ``columns`` to a row (fewer if there are fewer tiles). ``side``:
+    a tile's side in pixels. Returns an RGB ``(height, width, 3)`` uint8 array; ``tile_slot_layout`` says where
+    each tile is."""
+    _check_supersample(supersample)
+    tiles = list(range(len(TILE_NAMES))) if tiles is None else list(tiles)
+    if not tiles:
+        raise ValueError("render_tiles needs at least one tile (or None for all 36)")
+    for t in tiles:
+        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < len(TILE_NAMES)):
+            raise ValueError(f"tiles holds tile ids 0..{len(TILE_NAMES) - 1} or None (an empty place); got {t!r}")
+    if isinstance(columns, bool) or not isinstance(columns, (int, np.integer)) or columns < 1:
+        raise ValueError(f"columns is a positive integer; got {columns!r}")
+    if isinstance(side, bool) or not isinstance(side, (int, np.integer)) or not 24 <= side <= 1000:
+        raise ValueError(f"side is a tile's side in pixels, an integer 24..1000; got {side!r}")
+    ss = int(supersample)
+    cols = min(int(columns), len(tiles))
+    rows = math.ceil(len(tiles) / cols)
+    slot_w, slot_h = round(1.25 * side), round(1.2 * side)
+    image = Image.new("RGB", (cols * slot_w * ss, rows * slot_h * ss), PANEL)
+    draw = ImageDraw.Draw(image)
+    font = _font(round(0.15 * side * ss))
+    for k, tile in enumerate(tiles):
+        if tile is None:
+            continue
+        lay = tile_slot_layout(k, cols, side)
+        lay = Layout(lay.side * ss, lay.ox * ss, lay.oy * ss)
+        _draw_tile(draw, lay, int(tile), 0, 0, ss)
+        label = f"{int(tile)}: "
+        width = draw.textlength(label, font=font) + draw.textlength(TILE_NAMES[tile], font=font)
+        x = lay.ox - width / 2
+        y = lay.oy + 0.06 * lay.side  # just under the base
+        draw.text((x, y), label, font=font, fill=PANEL_INK)
+        _draw_name(draw, (x + draw.textlength(label, font=font), y), int(tile), font)
+    if ss > 1:
+        image = image.reduce(ss)
+    return np.asarray(image, dtype=np.uint8).copy()
+
+
 # -- records -------------------------------------------------------------------------------------------------
 def _replay(record: Mapping[str, Any]) -> list[tuple[GameState, str | None, int]]:
     """Every frame's state of a record: (state, note, hand index). Frames are the position after each hand's

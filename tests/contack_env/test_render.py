@@ -21,12 +21,15 @@ from contack_env.render import (
     EDGE,
     FACE,
     HIGHLIGHT,
+    PANEL,
     TARGET,
     render_layout,
     render_rgb,
+    render_tiles,
     record_to_frames,
     save_gif,
     save_strip,
+    tile_slot_layout,
 )
 from contack_env.tiles import TILE_NAMES
 
@@ -263,3 +266,48 @@ def test_an_illegal_place_event_names_where_it_is(two_hand_record):
     event["cell"] = [40, 40]
     with pytest.raises(ValueError, match=rf"hand 1, event {index + 1} \(place '{event['tile']}' at \[40, 40\]\)"):
         record_to_frames(bad, size=(320, 200))
+
+
+# -- the tile set ----------------------------------------------------------------------------------------------
+def test_tile_sheet_shape_follows_columns_and_side():
+    assert render_tiles(columns=9, side=80).shape == (4 * 96, 9 * 100, 3)
+    assert render_tiles(columns=12, side=40).shape == (3 * 48, 12 * 50, 3)
+    assert render_tiles([5, 6], columns=9, side=40).shape == (48, 2 * 50, 3)  # fewer tiles than columns
+
+
+def test_every_tile_of_the_sheet_lies_blue_on_the_base_where_the_slot_layout_says():
+    side, columns = 80, 9
+    image = render_tiles(columns=columns, side=side)
+    for k in range(36):
+        layout = tile_slot_layout(k, columns, side)
+        assert pixel(image, towards(layout.centre(0, 0), layout.corners(0, 0)["B"], 0.5)) == FACE, k
+        for s in ("L", "R", "B"):
+            assert pixel(image, band_point(layout, 0, 0, s)) == EDGE[side_colour(0, 0, s)], (k, s)
+    # an up cell: blue along the base, below the centre
+    cx, cy = tile_slot_layout(0, columns, side).centre(0, 0)
+    assert pixel(image, (cx, cy + 0.27 * side)) == EDGE[0]
+
+
+def test_tile_sheet_slots_show_their_own_tile_and_none_leaves_the_place_empty():
+    side = 60
+    image = render_tiles([0, None, 35], columns=3, side=side)
+    slot_w, slot_h = round(1.25 * side), round(1.2 * side)
+    assert (image[:, slot_w : 2 * slot_w] == PANEL).all()
+    first, last = image[:, :slot_w], image[:, 2 * slot_w :]
+    assert (first != last).any(axis=2).sum() > 50  # different numbers and names
+    same = render_tiles([35, None, 35], columns=3, side=side)
+    assert (same[:, :slot_w] == last).all()
+
+
+def test_tile_sheet_bad_arguments_are_refused():
+    for bad in ([36], [-1], ["01-02-03"], [True]):
+        with pytest.raises(ValueError, match=r"tile ids 0\.\.35 or None"):
+            render_tiles(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at least one tile"):
+        render_tiles([])
+    with pytest.raises(ValueError, match="columns is a positive integer"):
+        render_tiles(columns=0)
+    with pytest.raises(ValueError, match="side is a tile's side"):
+        render_tiles(side=10)
+    with pytest.raises(ValueError, match="supersample"):
+        render_tiles(supersample=5)
