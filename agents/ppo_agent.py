@@ -1,8 +1,9 @@
 """``ppo:PATH``: a policy trained with ``contack train``, playing from a ``contack-policy/1`` weight file.
 
-The agent sees what every agent sees (``agents.view.public_view``) and builds from it exactly the observation
-and action mask the training environment gave (``contack_v0``'s vector for Contack, the solitaire
-environments' for the solitaires), then takes the policy's most likely legal action (``deterministic=True``,
+The agent sees what every agent sees (``agents.view.public_view``) and builds from it exactly the input and
+action mask the training environment gave (``contack_v0``'s vector, plus the per-action values of
+``training.features`` if the policy was trained with them, for Contack; the solitaire environments'
+observation for the solitaires), then takes the policy's most likely legal action (``deterministic=True``,
 the default: evaluation and play) or samples one.
 
 The file holds weights only and is read with ``numpy.load(allow_pickle=False)``: loading it cannot run code
@@ -22,6 +23,7 @@ from contack_env.multiplayer import ContackGame
 from contack_env.observation import NUM_SLOTS, ObservationBuilder, hand_tiles
 from contack_env.solitaire import Solitaire1, Solitaire2
 from contack_env.state import GameState
+from training.features import input_size, policy_input
 from training.policy_file import PolicyFileError, PolicyNet
 
 from .base import Agent
@@ -55,13 +57,17 @@ class PPOAgent(Agent):
         if isinstance(state, ContackGame):
             if self.game != "contack":
                 raise PolicyFileError(f"{self.path} is a policy for {self.game!r}; it cannot play Contack")
-            if self.net.obs_size != _CONTACK_OBS:
-                raise PolicyFileError(f"{self.path}: its input has {self.net.obs_size} values, Contack's {_CONTACK_OBS}")
+            features = self.net.meta.get("features", "none")
+            if self.net.obs_size != input_size(features):
+                raise PolicyFileError(
+                    f"{self.path}: its input has {self.net.obs_size} values, Contack's with features={features!r} "
+                    f"{input_size(features)}"
+                )
             seat = state.current_player
             layout = ActionLayout(NUM_SLOTS, hand_tiles(state.hands[seat]), state.figure)
             codes = state.legal_codes()
             obs, mask = ObservationBuilder(state).observe(seat, layout.cells, codes)
-            return obs, mask, layout
+            return policy_input(state, obs, features), mask, layout
         if isinstance(state, (Solitaire1, Solitaire2)):
             env = self._solitaire(state)
             return env.observe_state(state)
@@ -79,5 +85,3 @@ class PPOAgent(Agent):
                 raise PolicyFileError(f"{self.path}: its input size {self.net.obs_size} is not {kind}'s")
         return self._solitaire_env
 
-
-_CONTACK_OBS = 787

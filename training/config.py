@@ -42,7 +42,7 @@ class TrainConfig:
     """Snapshots "self" draws from (the most recent)."""
     reward: str = "margin"
     """Contack: win, margin or score (training.seat_env); solitaires: win, tiles or points (solitaire_v0)."""
-    total_timesteps: int = 3_000_000
+    total_timesteps: int = 1_500_000
     """Learner decisions to train for."""
     n_envs: int = 8
     """Environments stepped together (one batch of policy calls)."""
@@ -50,6 +50,9 @@ class TrainConfig:
     """dummy (all envs in this process: fastest when a step is cheap) or subproc."""
     torch_threads: int = 1
     """torch threads per process (1 is much faster on small networks: see docs/training.md)."""
+    features: str = "lookahead"
+    """Per-action values appended to the observation (training.features): lookahead (the lookahead bot's
+    judgement of every placement) or none. Contack only."""
     policy: str = "auto"
     """factored (every action scored by one shared network: training.networks; Contack only), mlp, or auto
     (factored for Contack, mlp for the solitaires)."""
@@ -92,6 +95,8 @@ class TrainConfig:
             raise ValueError(f"players: a solitaire is played by 1 player; got {self.players}")
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}; got {self.activation!r}")
+        if self.features not in ("none", "lookahead"):
+            raise ValueError(f"features must be one of none, lookahead; got {self.features!r}")
         if self.policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}; got {self.policy!r}")
         if self.policy == "factored" and self.game != "contack":

@@ -33,20 +33,22 @@ from contack_env.observation import (
     HAND_FEATURES,
     HAND_START,
     NUM_ACTIONS,
+    OBS_SIZE,
     POINTS_START,
 )
 
 SCORER_WIDTH = 64
 
 
-def action_feature_index() -> np.ndarray:
-    """``(105, 15)`` observation indices: row ``a`` gathers action ``a``'s features (module docstring)."""
+def action_feature_index(extra: bool = False) -> np.ndarray:
+    """``(105, 15)`` observation indices: row ``a`` gathers action ``a``'s features (module docstring); with
+    ``extra``, a 16th: the action's value among the 105 appended to the observation (``training.features``)."""
     rows = []
     for a in range(NUM_ACTIONS):
         slot, cell = divmod(a, NUM_CELL_SLOTS)
         hand = [HAND_START + slot * HAND_FEATURES + k for k in range(HAND_FEATURES)]
         cells = [CELLS_START + cell * CELL_FEATURES + k for k in range(CELL_FEATURES)]
-        rows.append(hand + cells + [POINTS_START + a])
+        rows.append(hand + cells + [POINTS_START + a] + ([OBS_SIZE + a] if extra else []))
     return np.array(rows, dtype=np.int64)
 
 
@@ -103,7 +105,10 @@ class FactoredPolicy(MaskableActorCriticPolicy):
         super().__init__(*args, **kwargs)
 
     def _build_mlp_extractor(self) -> None:
-        self.mlp_extractor = _Extractor(self.features_dim, list(self.net_arch), self.activation_fn, action_feature_index())
+        extra = self.features_dim == OBS_SIZE + NUM_ACTIONS  # per-action features appended (training.features)
+        self.mlp_extractor = _Extractor(
+            self.features_dim, list(self.net_arch), self.activation_fn, action_feature_index(extra)
+        )
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)

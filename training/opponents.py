@@ -16,6 +16,7 @@ from agents.base import Agent
 from agents.registry import check_spec, make_agent
 from agents.view import public_view
 
+from .features import policy_input
 from .policy_file import PolicyNet
 
 SELF = "self"
@@ -52,7 +53,8 @@ class PolicyOpponent:
 
     def choose(self, env: object, rng: np.random.Generator) -> int:
         obs = env.observe(env.agent_selection)
-        return self.net.act(obs["observation"], obs["action_mask"], self.deterministic, rng)
+        x = policy_input(env.game, obs["observation"], self.net.meta.get("features", "none"))
+        return self.net.act(x, obs["action_mask"], self.deterministic, rng)
 
 
 class OpponentPool:

@@ -7,7 +7,8 @@ opponents' until the learner must choose again or the game ends, so every observ
 learner's. Decisions with a single legal move are played for everyone (``auto_single_moves``); a game in
 which the learner never has a choice (rare) is skipped at reset.
 
-Observation: ``contack_v0``'s 787-float vector from the learner's seat; action: ``Discrete(105)`` with
+Observation: ``contack_v0``'s 787-float vector from the learner's seat, followed by the per-action values of
+``features`` (``training.features``: none by default, or ``"lookahead"``); action: ``Discrete(105)`` with
 ``action_masks()`` (what sb3-contrib's ``MaskablePPO`` asks a vectorized env for). It subclasses
 ``gymnasium.Env`` directly, so gymnasium 1.x's checks and sb3-contrib's ``ActionMasker`` both accept it.
 
@@ -39,6 +40,7 @@ from gymnasium import spaces
 from contack_env import contack_v0
 from contack_env.observation import NUM_ACTIONS, OBS_HIGH, OBS_LOW, OBS_SIZE
 
+from .features import input_size, policy_input
 from .opponents import Opponent, OpponentPool
 from .policy_file import PolicyNet
 
@@ -61,12 +63,15 @@ class ContackSeatEnv(gymnasium.Env):
         enclosed_end: str = "1939",
         render_mode: str | None = None,
         illegal_action: str = "raise",
+        features: str = "none",
     ) -> None:
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}; got {reward!r}")
         if illegal_action not in ("raise", "lose"):
             raise ValueError(f"illegal_action must be 'raise' or 'lose'; got {illegal_action!r}")
         self.illegal_action = illegal_action
+        self.features = features
+        size = input_size(features)  # checks the name
         self._illegal = False
         self.game_env = contack_v0.raw_env(
             num_players=num_players, num_hands=num_hands, enclosed_end=enclosed_end,
@@ -76,7 +81,10 @@ class ContackSeatEnv(gymnasium.Env):
         self.pool = pool
         self.reward_mode = reward
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, shape=(OBS_SIZE,), dtype=np.float32)
+        extra = size - OBS_SIZE  # features in [-1, 1] appended to the observation (training.features)
+        low = np.concatenate([OBS_LOW, -np.ones(extra, dtype=np.float32)])
+        high = np.concatenate([OBS_HIGH, np.ones(extra, dtype=np.float32)])
+        self.observation_space = spaces.Box(low, high, shape=(size,), dtype=np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.seat = 0
         self.opponents: list[tuple[str, Opponent] | None] = []
@@ -108,7 +116,7 @@ class ContackSeatEnv(gymnasium.Env):
             self._illegal = True
             info = self._info()
             info["illegal"] = True
-            return np.zeros(OBS_SIZE, dtype=np.float32), -1.0, True, False, info
+            return np.zeros(self.observation_space.shape, dtype=np.float32), -1.0, True, False, info
         env.step(int(action))
         self._play_opponents()
         value = self._position_value()
@@ -144,8 +152,8 @@ class ContackSeatEnv(gymnasium.Env):
     def _obs(self) -> np.ndarray:
         env = self.game_env
         if env.game.done:
-            return np.zeros(OBS_SIZE, dtype=np.float32)
-        return env.observe(env.agent_selection)["observation"]
+            return np.zeros(self.observation_space.shape, dtype=np.float32)
+        return policy_input(env.game, env.observe(env.agent_selection)["observation"], self.features)
 
     def _position_value(self) -> float:
         scores = self.game_env.game.scores

@@ -53,7 +53,8 @@ def make_env(cfg: TrainConfig, rank: int) -> Any:
         from .seat_env import ContackSeatEnv
 
         pool = OpponentPool(parse_weights(cfg.opponents), keep=cfg.keep_snapshots, seed=cfg.seed * 1000 + rank)
-        return ContackSeatEnv(cfg.players, pool, reward=cfg.reward, num_hands=cfg.hands, enclosed_end=cfg.enclosed_end)
+        return ContackSeatEnv(cfg.players, pool, reward=cfg.reward, num_hands=cfg.hands, enclosed_end=cfg.enclosed_end,
+                              features=cfg.features)
     from contack_env.solitaire_v0 import Solitaire1Env, Solitaire2Env
 
     cls = Solitaire1Env if cfg.game == "solitaire1" else Solitaire2Env
@@ -192,7 +193,8 @@ def train(
 
 def export_policy(model: Any, cfg: TrainConfig, path: str) -> PolicyNet:
     """Write the model's actor as a weights-only policy file."""
-    meta = {"game": cfg.game, "players": cfg.players, "trained_steps": int(model.num_timesteps), "config": cfg.to_dict()}
+    meta = {"game": cfg.game, "players": cfg.players, "features": cfg.features if cfg.game == "contack" else "none",
+            "trained_steps": int(model.num_timesteps), "config": cfg.to_dict()}
     net = PolicyNet.from_sb3(model.policy, meta)
     net.save(path)
     return net

@@ -1,0 +1,63 @@
+"""Extra per-action inputs a policy may be trained with, computed from the public state like the observation.
+
+``features = "lookahead"`` appends to ``contack_v0``'s 787-value observation one value per action (105): for a
+legal action, ``tanh(v / 50)`` where ``v`` is the ``lookahead`` bot's judgement of that placement
+(``agents.lookahead.LookaheadAgent.move_value``: the points now, what one round of greedy replies hands the
+others, whether the player can still play when the turn comes back, the tiles it keeps playable, the exact
+result of a move that ends the hand); 0 for an illegal action. Like the observation's per-action points, it is
+a derived feature any player could compute (every hand is face up; the pile is never looked at). A policy
+trained with it starts from the bot's judgement and learns how much to trust it.
+
+``features = "none"``: the observation alone. The policy file records which (``meta["features"]``), and
+``policy_input`` builds the same input wherever the policy plays (training, its snapshots, ``ppo:PATH``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.lookahead import LookaheadAgent
+from contack_env.actions import NUM_CELL_SLOTS, candidate_cells
+from contack_env.multiplayer import ContackGame
+from contack_env.observation import NUM_ACTIONS, OBS_SIZE, hand_tiles
+
+FEATURES = ("none", "lookahead")
+VALUE_SCALE = 50.0
+_JUDGE = LookaheadAgent()
+
+
+def extra_size(features: str) -> int:
+    """How many values ``features`` appends to the observation."""
+    check(features)
+    return NUM_ACTIONS if features == "lookahead" else 0
+
+
+def input_size(features: str) -> int:
+    return OBS_SIZE + extra_size(features)
+
+
+def check(features: str) -> None:
+    if features not in FEATURES:
+        raise ValueError(f"features must be one of {', '.join(FEATURES)}; got {features!r}")
+
+
+def lookahead_values(game: ContackGame) -> np.ndarray:
+    """The 105 per-action values of the module docstring for the seat to move (all 0 once the game is over)."""
+    out = np.zeros(NUM_ACTIONS, dtype=np.float32)
+    if game.done:
+        return out
+    slot_of = {t: k for k, t in enumerate(hand_tiles(game.hands[game.current_player]))}
+    cell_slot_of = {c: k for k, c in enumerate(candidate_cells(game.figure)) if c is not None}
+    for code in game.legal_codes():
+        tile, cell = code >> 14, code & 16383
+        value = _JUDGE.move_value(game, tile, cell)
+        out[slot_of[tile] * NUM_CELL_SLOTS + cell_slot_of[cell]] = np.tanh(value / VALUE_SCALE)
+    return out
+
+
+def policy_input(game: ContackGame, obs: np.ndarray, features: str) -> np.ndarray:
+    """The policy's input at ``game`` (the seat to move), given that seat's ``contack_v0`` observation."""
+    if features == "none":
+        return obs
+    check(features)
+    return np.concatenate([obs, lookahead_values(game)])
