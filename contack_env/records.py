@@ -632,17 +632,19 @@ def check_paths(
     out: TextIO = sys.stdout,
     replayer: Callable[[dict[str, Any]], Any] = replay,
 ) -> tuple[int, int]:
-    """Replay every record of every file, printing ``OK <file>:<n>`` or ``FAIL <file>:<n> <where>: <why>`` for
-    each (n counts records from 1 in its file), then ``N passed, M failed``. A file that cannot be read, or
-    holds no record, counts as one failure. ``replayer`` replays one record and raises ``RecordError`` (or
-    another ``ValueError``) when it is wrong. Returns (passed, failed)."""
+    """Replay every record of every file, printing one line per record, ``OK`` or ``FAIL <where>: <why>``, then
+    ``N passed, M failed``. ``<where>`` is ``<file>:<n>`` (n counts records from 1 in its file) followed by the
+    place in the record (e.g. ``games.jsonl:2 hand 1, event 3 (place)``); the first ``": "`` of a FAIL line ends
+    it. A file that cannot be read, or holds no record, counts as one failure (``FAIL <file>: <why>``, or
+    ``FAIL <file>, line <k>: <why>`` for malformed JSON). ``replayer`` replays one record and raises
+    ``RecordError`` (or another ``ValueError``) when it is wrong. Returns (passed, failed)."""
     passed = failed = 0
     for path in paths:
         name = os.fspath(path)
         try:
             records = read_records(path)
         except RecordError as e:
-            print(f"FAIL {e}", file=out)
+            print(f"FAIL {e.where or name}: {e.why}", file=out)
             failed += 1
             continue
         except OSError as e:
@@ -657,11 +659,15 @@ def check_paths(
         for n, record in enumerate(records, 1):
             try:
                 replayer(record)
+            except RecordError as e:
+                where = f"{name}:{n} {e.where}" if e.where else f"{name}:{n}"
+                print(f"FAIL {where}: {e.why}", file=out)
+                failed += 1
             except ValueError as e:
-                print(f"FAIL {name}:{n} {e}", file=out)
+                print(f"FAIL {name}:{n}: {e}", file=out)
                 failed += 1
             else:
-                print(f"OK {name}:{n}", file=out)
+                print("OK", file=out)
                 passed += 1
     print(f"{passed} passed, {failed} failed", file=out)
     return passed, failed

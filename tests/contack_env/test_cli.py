@@ -50,10 +50,13 @@ def test_replay_check_reports_a_broken_record_and_exits_1(tmp_path, capsys):
     out.write_text(first + "\n" + json.dumps(bad) + "\n")
     code, stdout, _ = _run(capsys, "replay", "--check", str(out))
     assert code == 1
-    lines = stdout.splitlines()
-    assert lines[0].startswith("OK")
-    assert lines[1].startswith("FAIL")
-    assert lines[-1] == "1 passed, 1 failed"
+    true_scores = json.loads(second)["scores"]
+    # Per record exactly "OK" or "FAIL <where>: <why>", then the counts (issue 2).
+    assert stdout.splitlines() == [
+        "OK",
+        f"FAIL {out}:2 scores: the game ends with scores {json.dumps(true_scores)}, not {json.dumps(bad['scores'])}",
+        "1 passed, 1 failed",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -877,11 +877,19 @@ def test_solitaire2_winners_of_a_lost_game(sol2) -> None:
 
 
 # -- check_paths ---------------------------------------------------------------------------------------------
+def fail_parts(line: str) -> tuple[str, str]:
+    """``FAIL <where>: <why>`` split as a reader would: the first ``": "`` ends the place."""
+    assert line.startswith("FAIL ") and ": " in line, line
+    where_, why = line[len("FAIL ") :].split(": ", 1)
+    return where_, why
+
+
 def test_check_paths_lines_and_counts(tmp_path, rich) -> None:
     bad = copy.deepcopy(rich)
     h, j = find_event(bad, lambda ev, j: ev[j]["type"] == "place" and ev[j]["points"] > 0)
     events_of(bad, h)[j]["points"] += 5
-    expected_error = str(replay_error(bad))
+    err = replay_error(bad)
+    assert err.where == where(h, j, "place") and err.why.endswith(f"not {events_of(bad, h)[j]['points']}")
     mixed = tmp_path / "mixed.jsonl"
     write_records(mixed, [rich, bad])
     array = tmp_path / "array.json"
@@ -891,15 +899,17 @@ def test_check_paths_lines_and_counts(tmp_path, rich) -> None:
 
     out = io.StringIO()
     assert check_paths([mixed, array, str(single)], out=out) == (4, 1)
-    assert out.getvalue().splitlines() == [
-        f"OK {mixed}:1",
-        f"FAIL {mixed}:2 {expected_error}",
-        f"OK {array}:1",
-        f"OK {array}:2",
-        f"OK {single}:1",
+    lines = out.getvalue().splitlines()
+    # One line per record, exactly "OK" or "FAIL <where>: <why>", then the counts (issue 2).
+    assert lines == [
+        "OK",
+        f"FAIL {mixed}:2 hand {h + 1}, event {j + 1} (place): {err.why}",
+        "OK",
+        "OK",
+        "OK",
         "4 passed, 1 failed",
     ]
-    assert expected_error.startswith(f"{where(h, j, 'place')}: ")
+    assert fail_parts(lines[1]) == (f"{mixed}:2 {err.where}", err.why)
 
 
 def test_check_paths_counts_an_unreadable_file_as_one_failure(tmp_path, rich) -> None:
@@ -913,29 +923,44 @@ def test_check_paths_counts_an_unreadable_file_as_one_failure(tmp_path, rich) ->
     out = io.StringIO()
     assert check_paths([broken, missing, empty, good], out=out) == (1, 3)
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith(f"FAIL {broken}, line 2: invalid JSON: ")
-    assert lines[1].startswith(f"FAIL {missing}: cannot read: ")
+    assert fail_parts(lines[0])[0] == f"{broken}, line 2"
+    assert fail_parts(lines[0])[1].startswith("invalid JSON: ")
+    assert fail_parts(lines[1])[0] == str(missing)
+    assert fail_parts(lines[1])[1].startswith("cannot read: ")
     assert lines[2] == f"FAIL {empty}: no records in the file"
-    assert lines[3:] == [f"OK {good}:1", "1 passed, 3 failed"]
+    assert lines[3:] == ["OK", "1 passed, 3 failed"]
 
 
 def test_check_paths_uses_the_given_replayer(tmp_path, rich) -> None:
-    path = tmp_path / "two.jsonl"
-    write_records(path, [rich, rich])
+    path = tmp_path / "four.jsonl"
+    write_records(path, [rich] * 4)
     seen = []
 
     def replayer(record: dict) -> None:
         seen.append(record)
         if len(seen) == 2:
             raise RecordError("the environment disagrees", "hand 1, event 2 (place)")
+        if len(seen) == 3:
+            raise RecordError("something with no place")
+        if len(seen) == 4:
+            raise ValueError("a plain ValueError: with a colon")
 
     out = io.StringIO()
-    assert check_paths([path], out=out, replayer=replayer) == (1, 1)
-    assert seen == [rich, rich]
-    assert out.getvalue().splitlines() == [
-        f"OK {path}:1",
+    assert check_paths([path], out=out, replayer=replayer) == (1, 3)
+    assert seen == [rich] * 4
+    lines = out.getvalue().splitlines()
+    assert lines == [
+        "OK",
         f"FAIL {path}:2 hand 1, event 2 (place): the environment disagrees",
-        "1 passed, 1 failed",
+        f"FAIL {path}:3: something with no place",
+        f"FAIL {path}:4: a plain ValueError: with a colon",
+        "1 passed, 3 failed",
+    ]
+    # Every FAIL line splits into the record's place and the reason at its first ": ".
+    assert [fail_parts(line) for line in lines[1:4]] == [
+        (f"{path}:2 hand 1, event 2 (place)", "the environment disagrees"),
+        (f"{path}:3", "something with no place"),
+        (f"{path}:4", "a plain ValueError: with a colon"),
     ]
 
 

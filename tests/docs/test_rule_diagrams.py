@@ -1,6 +1,6 @@
 """docs/make_rule_diagrams.py draws the pictures of docs/rules.md and docs/records.md, and what those pages state
-about the engine holds: the example record is the engine's own and replays, the enclosed_end table is what the
-engine does."""
+about the engine holds: the example record is the engine's own and replays, the quoted `contack replay --check`
+session is what the command prints, the enclosed_end table is what the engine does."""
 
 from __future__ import annotations
 
@@ -91,6 +91,28 @@ def test_the_example_record_of_records_md_is_the_engines_and_replays(script: Mod
     state = replay(record)
     assert state.scores == [-35, -40] and state.end_reasons == ["blocked"]
     replay_through_env(record)
+
+
+def test_the_replay_output_quoted_in_records_md_is_what_the_command_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import copy
+
+    from contack_env.cli import main
+
+    page = (DOCS / "records.md").read_text()
+    record = json.loads(re.search(r"```json\n(.*?)```", page, re.S).group(1))
+    session = re.search(r"```\n\$ contack (replay --check [^\n]*)\n(.*?)```", page, re.S)
+    argv, quoted = session.group(1).split(), session.group(2).splitlines()
+    # bad.jsonl: "the example above with seat 0's 15 points changed to 20".
+    bad = copy.deepcopy(record)
+    place = next(e for e in bad["hands"][0]["events"] if e["type"] == "place" and e["seat"] == 0 and e["points"] == 15)
+    place["points"] = 20
+    (tmp_path / "bad.jsonl").write_text(json.dumps(bad) + "\n")
+    (tmp_path / "game.jsonl").write_text(json.dumps(record) + "\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 1
+    assert capsys.readouterr().out.splitlines() == quoted
 
 
 def _enclosed_end_rows() -> dict[str, tuple[list[int], list[int]]]:
