@@ -10,8 +10,9 @@ import pytest
 
 from contack_env import ContackGame, Move, Solitaire2, new_game
 from contack_env import extremes as ex
+from contack_env.env_replay import replay_through_env
 from contack_env.grid import neighbours, side_colour
-from contack_env.records import game_record, replay
+from contack_env.records import RecordError, game_record, replay
 from contack_env.solitaire_v0 import Solitaire2Env, replay_solitaire_through_env
 from contack_env.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_VALUES
 
@@ -161,7 +162,26 @@ def test_multiplayer_extreme_is_a_legal_two_player_hand(name):
     events = game.hand_events[0]
     # Draws and passes are forced along the way: the players' only choices are the chain's tiles.
     assert sum(e["type"] == "draw" for e in events) > 0 and events[-1]["reason"] == "out"
-    assert replay(game_record(game)).figure.placed == game.figure.placed
+    record = game_record(game)
+    assert replay(record).figure.placed == game.figure.placed
+    # The code behind `contack replay --check --through-env`: every place becomes an action of contack_v0's
+    # encoding, allowed by its mask, however far the figure reaches.
+    replay_through_env(record)
+    assert_through_env_catches_a_move_off_the_record(record)
+
+
+def assert_through_env_catches_a_move_off_the_record(record):
+    """The environment replay is no rubber stamp: the record's last placement moved to another cell fails."""
+    import copy
+
+    bad = copy.deepcopy(record)
+    events = bad["hands"][-1]["events"]
+    j = max(k for k, e in enumerate(events) if e["type"] == "place")
+    x, y = events[j]["cell"]
+    events[j]["cell"] = [x + 100, y]
+    with pytest.raises(RecordError) as err:
+        replay_through_env(bad)
+    assert err.value.where == f"hand {len(bad['hands'])}, event {j + 1} (place)"
 
 
 @pytest.mark.parametrize("name", ex.MULTIPLAYER_EXTREMES)
@@ -178,7 +198,27 @@ def test_multiplayer_extreme_through_the_environment(name):
         assert env.action_layout().encode(env.decode_action(action)) == action
         env.step(action)
     assert env.game.done and ex.reaches(name, [cell for cell in _cells(env.game)])
-    assert replay(env.game_record()).figure.placed == env.game.figure.placed
+    record = env.game_record()
+    assert replay(record).figure.placed == env.game.figure.placed
+    replay_through_env(record)
+    assert_through_env_catches_a_move_off_the_record(record)
+
+
+def test_the_multiplayer_extremes_pass_replay_check_through_env(tmp_path, capsys):
+    from contack_env.cli import main
+    from contack_env.records import write_records
+
+    records = []
+    for name in ex.MULTIPLAYER_EXTREMES:
+        deck, moves = MULTIPLAYER[name]
+        game = ContackGame([deck], 2, num_hands=1, trace=True)
+        for move in moves[1:]:
+            game.play(move)
+        records.append(game_record(game))
+    path = tmp_path / "extremes.jsonl"
+    write_records(path, records)
+    assert main(["replay", "--check", "--through-env", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["OK"] * len(records) + [f"{len(records)} passed, 0 failed"]
 
 
 def _cells(game):
