@@ -12,9 +12,9 @@ from .base import Agent
 
 
 class GreedyAgent(Agent):
-    """Highest points now; ties go to the lowest tile id, then the lowest ``(x, y)``.
+    """Highest points now; ties go to the lowest tile id, then the lowest ``(x, y)`` (x first, then y).
 
-    ``legal`` comes sorted by tile id, then x, then y, so the first move with the top score wins the tie.
+    The tie-break is applied to the moves themselves, so the choice does not depend on the order of ``legal``.
     """
 
     name = "greedy"
@@ -25,6 +25,7 @@ class GreedyAgent(Agent):
         best_points = -1
         for move in legal:
             points = figure.points_for(move.tile, cell_index(move.x, move.y))
-            if points > best_points:
+            # Move is (tile, x, y): tuple order is the tie-break order.
+            if points > best_points or (points == best_points and move < best):
                 best, best_points = move, points
         return best
