@@ -7,36 +7,58 @@ from agents.arena import new_state, seed_streams
 from agents.base import Agent
 from agents.registry import make_agent
 from agents.view import public_view
-from contack_env.multiplayer import ContackGame
+from contack_env.multiplayer import ENCLOSED_END_OPTIONS, ContackGame
 from contack_env.solitaire import Solitaire1, Solitaire2
 from contack_env.tiles import NUM_TILES
 
-BOTS = ["random", "greedy", "lookahead", "mcts:6"]
+BOTS = ["random", "greedy", "lookahead", "mcts:8"]
 
 
-def _play_checked(state, agents: list[Agent]) -> int:
-    """Play to the end, asserting that every chosen move is among the legal ones; returns the decisions made."""
-    decisions = 0
+def _play_checked(state, agents: list[Agent], watched: set[int] = frozenset()) -> tuple[int, int]:
+    """Play to the end, asserting that every chosen move is among the legal ones. Returns the decisions made by
+    the seats in ``watched``: all of them, and those with a real choice (two or more legal moves)."""
+    for agent in agents:
+        agent.reset()
+    decisions = choices = 0
     while not state.done:
+        seat = state.current_player
         legal = state.legal_moves()
-        move = agents[state.current_player].act(public_view(state), legal)
-        assert move in legal, (move, legal)
+        move = agents[seat].act(public_view(state), legal)
+        assert move in legal, (seat, move, legal)
         state.play(move)
-        decisions += 1
-    return decisions
+        if seat in watched:
+            decisions += 1
+            choices += len(legal) > 1
+    return decisions, choices
+
+
+GAMES_PER_TABLE = 40  # full three-hand games per bot and table size: half with the bot in every seat, half mixed
 
 
 @pytest.mark.parametrize("players", range(2, 8))
-def test_every_bot_plays_only_legal_moves_at_every_table_size(players):
-    # Each game seats every bot (round robin over the seats), several deals per table size.
-    decisions = 0
-    for seed in range(3):
-        streams = seed_streams(1000 * players + seed, players + 1)
-        agents = [make_agent(BOTS[(s + seed) % len(BOTS)], streams[s + 1]) for s in range(players)]
-        state = new_state("contack", players, streams[0], hands=3 if seed == 0 else 1, log=False)
-        decisions += _play_checked(state, agents)
-        assert state.done and state.winners
-    assert decisions > 30
+@pytest.mark.parametrize("spec", BOTS)
+def test_every_bot_plays_only_legal_moves_at_every_table_size(spec, players):
+    # Full three-hand games. Even games seat the bot in every seat; odd games seat it in one seat (moving round
+    # the table) among the other bots, so it also plays the positions other bots make. The enclosed_end rule
+    # cycles through its options.
+    decisions = choices = 0
+    for g in range(GAMES_PER_TABLE):
+        streams = seed_streams(10_000 * players + 100 * BOTS.index(spec) + g, players + 1)
+        if g % 2 == 0:
+            specs = [spec] * players
+        else:
+            specs = [BOTS[(s + g) % len(BOTS)] for s in range(players)]
+            specs[g % players] = spec
+        watched = {s for s in range(players) if specs[s] == spec}
+        agents = [make_agent(specs[s], streams[s + 1]) for s in range(players)]
+        enclosed_end = ENCLOSED_END_OPTIONS[g % len(ENCLOSED_END_OPTIONS)]
+        state = new_state("contack", players, streams[0], hands=3, enclosed_end=enclosed_end, log=False)
+        d, c = _play_checked(state, agents, watched)
+        assert state.done and state.num_hands == 3 and state.hand_number == 2 and state.winners  # all three hands played
+        decisions += d
+        choices += c
+    # The bot really chose: at least ~5 decisions with two or more legal moves per game on average.
+    assert decisions >= 10 * GAMES_PER_TABLE and choices >= 5 * GAMES_PER_TABLE, (decisions, choices)
 
 
 @pytest.mark.parametrize("game", ["solitaire1", "solitaire2"])
@@ -45,7 +67,7 @@ def test_every_bot_plays_only_legal_moves_in_the_solitaires(game, spec):
     for seed in range(4):
         streams = seed_streams(seed, 2)
         state = new_state(game, 1, streams[0], log=False)
-        _play_checked(state, [make_agent(spec, streams[1])])
+        assert _play_checked(state, [make_agent(spec, streams[1])], {0})[0] > 0
         assert state.done
 
 
