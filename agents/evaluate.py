@@ -301,13 +301,25 @@ def _bar(total: int, progress: bool | None, out: TextIO):
 
 # -- evaluations ---------------------------------------------------------------------------------------------------
 def check_request(
-    game: str, players: int, agents: Sequence[str], games: int, hands: int, workers: int, board_size: int = DEFAULT_SIZE
+    game: str,
+    players: int,
+    agents: Sequence[str],
+    games: int,
+    hands: int,
+    workers: int,
+    board_size: int = DEFAULT_SIZE,
+    swap: bool = False,
 ) -> None:
     """Raise ``ValueError`` saying what is allowed when an evaluation request is not."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; games are: {', '.join(GAMES)}")
+    if game == "contactix":
+        check_size(board_size)  # first: the agents' check below compares a trained policy's size with it
     for spec in agents:
-        check_spec(spec, "contactix" if game == "contactix" else "contack")
+        if game == "contactix":
+            check_spec(spec, "contactix", board_size=board_size, swap=bool(swap))
+        else:
+            check_spec(spec)
     if game == "contack":
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players!r}")
@@ -365,7 +377,7 @@ def evaluate(
     agents = [a.strip() for a in agents]
     if players is None:
         players = len(agents) if game in ("contack", "contactix") else 1
-    check_request(game, players, agents, games, hands, workers, board_size)
+    check_request(game, players, agents, games, hands, workers, board_size, swap)
     if game == "contack":
         check_rules(players, hands, enclosed_end)
         tasks = schedule(players, games)

@@ -6,9 +6,14 @@ action mask the training environment gave (``contack_v0``'s vector, plus the per
 observation for the solitaires), then takes the policy's most likely legal action (``deterministic=True``,
 the default: evaluation and play) or samples one.
 
+CON-TAC-TIX (``make_agent("ppo:PATH", game="contactix")``): ``ContactixPPOAgent`` plays a policy trained with
+``contack train --game contactix``. Its input is ``training.features.contactix_input`` of the state it is given
+(the planes the training environment showed), its mask the legal moves, and it plays only on the board size it
+was trained on (``meta["board_size"]``) and without the swap rule, which it never learned.
+
 The file holds weights only and is read with ``numpy.load(allow_pickle=False)``: loading it cannot run code
-(``training.policy_file``). A missing file, a file of another kind, or a policy for another game fails with a
-``PolicyFileError`` (a ``ValueError``) that says so.
+(``training.policy_file``). A missing file, a file of another kind, a policy for another game or another board
+size fails with a ``PolicyFileError`` (a ``ValueError``) that says so.
 """
 
 from __future__ import annotations
@@ -18,12 +23,13 @@ from typing import Sequence
 import numpy as np
 
 from contack_env.actions import ActionLayout
+from contack_env.contactix import ContactixState
 from contack_env.figure import Move
 from contack_env.multiplayer import ContackGame
 from contack_env.observation import NUM_SLOTS, ObservationBuilder, hand_tiles
 from contack_env.solitaire import Solitaire1, Solitaire2
 from contack_env.state import GameState
-from training.features import input_size, policy_input
+from training.features import contactix_input, input_size, policy_input
 from training.policy_file import PolicyFileError, PolicyNet
 
 from .base import Agent
@@ -85,3 +91,55 @@ class PPOAgent(Agent):
                 raise PolicyFileError(f"{self.path}: its input size {self.net.obs_size} is not {kind}'s")
         return self._solitaire_env
 
+
+class ContactixPPOAgent(Agent):
+    """``ppo:PATH`` for CON-TAC-TIX: a policy file written by ``contack train --game contactix``.
+
+    ``act(state, legal)`` takes a ``ContactixState`` and its legal moves (ints) like the other CON-TAC-TIX bots
+    and returns the policy's most likely legal move (``deterministic=True``) or a sample.
+    """
+
+    name = "ppo"
+
+    def __init__(
+        self,
+        path: str,
+        deterministic: bool = True,
+        seed: int | np.random.Generator | np.random.SeedSequence | None = None,
+    ) -> None:
+        self.path = path
+        self.net = PolicyNet.load(path, game="contactix")
+        size = self.net.meta.get("board_size")
+        if not isinstance(size, int) or isinstance(size, bool):
+            raise PolicyFileError(f"{path}: a contactix policy file must record its board_size; it has {size!r}")
+        if self.net.obs_size != size * size * 4 or self.net.num_actions != size * size:
+            raise PolicyFileError(
+                f"{path}: a {size}x{size} policy takes {size * size * 4} inputs and has {size * size} actions; "
+                f"its weights have {self.net.obs_size} and {self.net.num_actions}"
+            )
+        self.board_size = size
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+
+    def check_board(self, board_size: int, swap: bool = False) -> None:
+        """Raise ``PolicyFileError`` unless this policy can play on ``board_size`` with the ``swap`` option."""
+        if board_size != self.board_size:
+            n = self.board_size
+            raise PolicyFileError(
+                f"{self.path} was trained on the {n}x{n} board; it cannot play {board_size}x{board_size} "
+                f"(use --board-size {n}, or train a policy for that size)"
+            )
+        if swap:
+            raise PolicyFileError(
+                f"{self.path} was trained without the swap rule; it cannot play with it (drop --swap)"
+            )
+
+    def act(self, state: ContactixState, legal: Sequence[int]) -> int:  # type: ignore[override]
+        if not isinstance(state, ContactixState):
+            raise PolicyFileError(f"{self.path} is a CON-TAC-TIX policy; it cannot play {type(state).__name__}")
+        self.check_board(state.size, state.swap_rule)
+        if len(legal) == 1:
+            return legal[0]
+        mask = np.zeros(self.net.num_actions, dtype=bool)
+        mask[list(legal)] = True
+        return int(self.net.act(contactix_input(state), mask, self.deterministic, self.rng))

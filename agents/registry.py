@@ -11,7 +11,8 @@ CON-TAC-TIX (``make_agent(spec, seed, game="contactix")``; ``agents.contactix_bo
     random          uniform over the legal moves
     two_distance    one-move search over the two-distance connection evaluation
     mcts[:N]        Monte Carlo tree search with N iterations a move (default 200), random playouts
-    ppo:PATH        not yet: a clear error until CON-TAC-TIX policies are trained
+    ppo:PATH        a policy file written by ``contack train --game contactix`` (it plays the board size it was
+                    trained on; ``check_spec(spec, "contactix", board_size=N)`` checks that early)
 """
 
 from __future__ import annotations
@@ -80,7 +81,9 @@ _FACTORIES: dict[str, Callable[[str | None, np.random.Generator], Agent]] = {
 def _contactix_ppo(arg: str | None, rng: np.random.Generator) -> Agent:
     if not arg:
         raise ValueError("ppo needs the path of a trained model: ppo:PATH")
-    raise ValueError(f"ppo:{arg}: no CON-TAC-TIX policy can be loaded yet (contactix training is not implemented)")
+    from .ppo_agent import ContactixPPOAgent  # numpy-only loader, imported here so the registry stays light
+
+    return ContactixPPOAgent(arg, seed=rng)
 
 
 _CONTACTIX_FACTORIES: dict[str, Callable[[str | None, np.random.Generator], Agent]] = {
@@ -120,9 +123,14 @@ def make_agent(
     return factory(arg, np.random.default_rng(seed))
 
 
-def check_spec(spec: str, game: str = "contack") -> str:
-    """``spec`` stripped, after checking it makes an agent for ``game`` (``ValueError`` otherwise)."""
-    make_agent(spec, 0, game)
+def check_spec(spec: str, game: str = "contack", board_size: int | None = None, swap: bool = False) -> str:
+    """``spec`` stripped, after checking it makes an agent for ``game`` (``ValueError`` otherwise).
+
+    For CON-TAC-TIX, ``board_size`` (and ``swap``) also check that an agent bound to one board, a trained
+    policy, can play that game."""
+    agent = make_agent(spec, 0, game)
+    if game == "contactix" and board_size is not None and hasattr(agent, "check_board"):
+        agent.check_board(board_size, swap)
     return spec.strip()
 
 

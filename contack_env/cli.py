@@ -205,7 +205,7 @@ def _add_evaluate_and_play(sub: argparse._SubParsersAction) -> None:
     pl.add_argument(
         "--agents", default=None,
         help=f"the bots: one for every bot seat, or one per bot seat in seat order ({SPEC_HELP}; default lookahead); "
-        "contactix: one bot (random, two_distance, mcts[:N]; default two_distance)",
+        "contactix: one bot (random, two_distance, mcts[:N], ppo:PATH; default two_distance)",
     )
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0); contactix: 0 black (moves first), 1 white")
     pl.add_argument("--board-size", type=int, default=None, help="contactix: the board is N x N holes, 3-19 (default 11)")
@@ -244,7 +244,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.game == "contack" and len(agents) == 1:
         agents = agents * players
     try:
-        check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size)
+        check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size, args.swap)
     except ValueError as err:
         parser.error(str(err))
     extra = {"board_size": board_size, "swap": args.swap} if contactix else {}
@@ -310,7 +310,7 @@ def _play_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         parser.error(f"--board-size: {err}")
     agent = "two_distance" if args.agents is None else args.agents
     try:
-        agent = check_spec(agent, "contactix")
+        agent = check_spec(agent, "contactix", board_size=board_size, swap=args.swap)
     except ValueError as err:
         parser.error(f"--agents: {err}")
     return play_contactix_terminal(board_size, agent, args.seat, args.seed, args.swap)

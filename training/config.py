@@ -7,6 +7,7 @@ value, over the default.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -14,12 +15,20 @@ from typing import Any
 
 import tomli_w
 
+from contack_env.contactix import MAX_SIZE, MIN_SIZE
+
 from .policy_file import atomic_path
 
-GAMES = ("contack", "solitaire1", "solitaire2")
+GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
 ACTIVATIONS = ("tanh", "relu")
 VEC_ENVS = ("dummy", "subproc")
 POLICIES = ("auto", "factored", "mlp")
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    # The field defaults are Contack's; these replace them for another game when a configuration (the command
+    # line, a file, ``from_dict``) leaves them out, so `contack train --game contactix` runs as it is.
+    "contactix": {"reward": "win", "opponents": "random,two_distance,self",
+                  "eval_opponents": ["random", "two_distance"], "features": "none"},
+}
 
 
 @dataclass
@@ -27,9 +36,9 @@ class TrainConfig:
     """What ``contack train`` does. The defaults train the shipped 2-player model (``models/README.md``)."""
 
     game: str = "contack"
-    """contack, solitaire1 or solitaire2."""
+    """contack, solitaire1, solitaire2 or contactix (CON-TAC-TIX: training.contactix_seat_env)."""
     players: int = 2
-    """Seats at the table (Contack, 2..7)."""
+    """Seats at the table (Contack, 2..7; CON-TAC-TIX is heads-up, 2)."""
     hands: int = 3
     """Hands per game."""
     enclosed_end: str = "1939"
@@ -55,7 +64,7 @@ class TrainConfig:
     judgement of every placement) or none. Contack only."""
     policy: str = "auto"
     """factored (every action scored by one shared network: training.networks; Contack only), mlp, or auto
-    (factored for Contack, mlp for the solitaires)."""
+    (factored for Contack, mlp for the solitaires and CON-TAC-TIX)."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """Hidden layers of the policy and of the value network (separate networks of this shape)."""
     activation: str = "tanh"
@@ -81,6 +90,8 @@ class TrainConfig:
     """Bots the learner is evaluated against (every other seat is that bot)."""
     checkpoint_every: int = 50_000
     """Timesteps between checkpoints (written atomically; --resume continues from the last)."""
+    board_size: int = 5
+    """CON-TAC-TIX only: the board is N x N holes, 3..19 (a policy plays the size it was trained on)."""
 
     def __post_init__(self) -> None:
         self.check()
@@ -91,8 +102,14 @@ class TrainConfig:
             raise ValueError(f"game must be one of {', '.join(GAMES)}; got {self.game!r}")
         if self.game == "contack" and not 2 <= self.players <= 7:
             raise ValueError(f"players: Contack is played by 2 to 7 players; got {self.players}")
-        if self.game != "contack" and self.players != 1:
+        if self.game == "contactix" and self.players != 2:
+            raise ValueError(f"players: CON-TAC-TIX is played by 2 players; got {self.players}")
+        if self.game in ("solitaire1", "solitaire2") and self.players != 1:
             raise ValueError(f"players: a solitaire is played by 1 player; got {self.players}")
+        if (isinstance(self.board_size, bool) or not isinstance(self.board_size, int)
+                or not MIN_SIZE <= self.board_size <= MAX_SIZE):
+            raise ValueError(f"board_size: the CON-TAC-TIX board is N x N holes with N a whole number "
+                             f"{MIN_SIZE}..{MAX_SIZE}; got {self.board_size!r}")
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}; got {self.activation!r}")
         if self.features not in ("none", "lookahead"):
@@ -100,7 +117,7 @@ class TrainConfig:
         if self.policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}; got {self.policy!r}")
         if self.policy == "factored" and self.game != "contack":
-            raise ValueError("policy 'factored' is for Contack; use mlp (or auto) for the solitaires")
+            raise ValueError("policy 'factored' is for Contack; use mlp (or auto) for the solitaires and contactix")
         if self.vec_env not in VEC_ENVS:
             raise ValueError(f"vec_env must be one of {', '.join(VEC_ENVS)}; got {self.vec_env!r}")
         for name in ("hands", "total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads",
@@ -146,11 +163,14 @@ class TrainConfig:
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], source: str = "the configuration") -> TrainConfig:
+        """The configuration ``values`` gives; a field it leaves out takes the game's default (``GAME_DEFAULTS``),
+        else the field's."""
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:
             raise ValueError(f"{source}: unknown setting(s) {', '.join(unknown)}; settings are: {', '.join(sorted(known))}")
-        return cls(**values)
+        game_defaults = copy.deepcopy(GAME_DEFAULTS.get(values.get("game", "contack"), {}))
+        return cls(**{**game_defaults, **values})
 
 
 def field_help() -> dict[str, str]:

@@ -10,6 +10,10 @@ trained with it starts from the bot's judgement and learns how much to trust it.
 
 ``features = "none"``: the observation alone. The policy file records which (``meta["features"]``), and
 ``policy_input`` builds the same input wherever the policy plays (training, its snapshots, ``ppo:PATH``).
+
+CON-TAC-TIX policies take no features: ``contactix_input`` is their whole input, ``contactix_v0``'s observation
+planes from the mover's point of view, flattened, built from the rules state alone so that the training
+environment, its snapshots and ``ppo:PATH`` compute it by one function.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import numpy as np
 
 from agents.lookahead import LookaheadAgent
 from contack_env.actions import NUM_CELL_SLOTS, candidate_cells
+from contack_env.contactix import EMPTY, WHITE, ContactixState
 from contack_env.multiplayer import ContackGame
 from contack_env.observation import NUM_ACTIONS, OBS_SIZE, hand_tiles
 
@@ -61,3 +66,19 @@ def policy_input(game: ContackGame, obs: np.ndarray, features: str) -> np.ndarra
         return obs
     check(features)
     return np.concatenate([obs, lookahead_values(game)])
+
+
+def contactix_input(state: ContactixState, colour: int | None = None) -> np.ndarray:
+    """A CON-TAC-TIX policy's input: ``contactix_v0``'s planes ``(N, N, 4)`` (channels last) for ``colour`` (by
+    default the player to move), flattened to float32 ``[N * N * 4]``: the observer's pegs, the opponent's,
+    the empty holes, and a constant plane that is 1 when the observer is White."""
+    n = state.size
+    if colour is None:
+        colour = state.current_player
+    board = np.asarray(state.board, dtype=np.int8).reshape(n, n)
+    planes = np.empty((n, n, 4), dtype=np.float32)
+    planes[..., 0] = board == colour + 1
+    planes[..., 1] = board == 2 - colour
+    planes[..., 2] = board == EMPTY
+    planes[..., 3] = float(colour == WHITE)
+    return planes.reshape(-1)

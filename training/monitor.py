@@ -18,7 +18,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from .config import TrainConfig
 from .policy_file import atomic_path
-from .train import Run, export_policy
+from .train import SELF_PLAY_GAMES, Run, export_policy
 
 CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score", "mean_margin", "wall_s")
 EVAL_SEED_OFFSET = 1_000_000  # evaluation deals never coincide with the training seed's first deals
@@ -46,7 +46,7 @@ class TrainingMonitor(BaseCallback):
         self.next_snapshot = _next(t, self.cfg.snapshot_every)
         self.next_checkpoint = _next(t, self.cfg.checkpoint_every)
         self.next_eval = _next(t, self.cfg.eval_every) if self.cfg.eval_every else None
-        if self.cfg.game == "contack" and not self.state["snapshots"]:
+        if self.cfg.game in SELF_PLAY_GAMES and not self.state["snapshots"]:
             self._snapshot()  # "self" plays the initial policy until the first snapshot is due
         if t == 0 and self.cfg.eval_every:
             self._evaluate()
@@ -55,7 +55,7 @@ class TrainingMonitor(BaseCallback):
         t = self.num_timesteps
         self.bar.n = min(t, self.cfg.total_timesteps)
         self.bar.refresh()
-        if self.cfg.game == "contack" and t >= self.next_snapshot:
+        if self.cfg.game in SELF_PLAY_GAMES and t >= self.next_snapshot:
             self._snapshot()
             self.next_snapshot = _next(t, self.cfg.snapshot_every)
         if self.next_eval is not None and t >= self.next_eval:
@@ -120,6 +120,11 @@ def evaluate_policy(model: Any, cfg: TrainConfig, run: Run) -> list[dict[str, An
             games = -(-cfg.eval_games // cfg.players) * cfg.players
             ev = evaluate(agents, games, seed, players=cfg.players, hands=cfg.hands, enclosed_end=cfg.enclosed_end)
             rows.append(_row(model, opponent, ev.entries[0], started))
+    elif cfg.game == "contactix":
+        games = max(2, cfg.eval_games + cfg.eval_games % 2)  # each deal is played twice, the colours swapped
+        for opponent in cfg.eval_opponents:
+            ev = evaluate([spec, opponent], games, seed, game="contactix", board_size=cfg.board_size)
+            rows.append(_row(model, opponent, ev.entries[0], started))
     else:
         ev = evaluate([spec], cfg.eval_games, seed, game=cfg.game)
         rows.append(_row(model, "-", ev.entries[0], started))
@@ -169,12 +174,13 @@ def draw_learning_curve(csv_path: str, png_path: str, cfg: TrainConfig) -> None:
         ax.plot(xs, [float(r["win_rate"]) for r in mine], marker="o", markersize=3,
                 label=f"vs {opponent}" if opponent != "-" else "win rate")
         ax.fill_between(xs, [float(r["ci_low"]) for r in mine], [float(r["ci_high"]) for r in mine], alpha=0.2)
-    if cfg.game == "contack":
+    if cfg.game in SELF_PLAY_GAMES:
         ax.axhline(1 / cfg.players, color="grey", linestyle="--", linewidth=1, label=f"fair share 1/{cfg.players}")
     ax.set_xlabel("timesteps (learner decisions)")
     ax.set_ylabel("win rate (95% CI)")
     ax.set_ylim(0, 1)
-    what = f"{cfg.game}, {cfg.players} players" if cfg.game == "contack" else cfg.game
+    what = {"contack": f"contack, {cfg.players} players",
+            "contactix": f"CON-TAC-TIX {cfg.board_size}x{cfg.board_size}"}.get(cfg.game, cfg.game)
     ax.set_title(f"MaskablePPO on {what}: evaluation over {cfg.eval_games} games", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")

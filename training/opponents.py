@@ -4,6 +4,10 @@ An ``OpponentPool`` holds named entries with weights. ``"self"`` stands for the 
 episode that draws it plays one of the most recent ``keep`` snapshots, chosen uniformly (the latest policy
 itself while no snapshot exists yet). Every choice is drawn from the generator the caller passes, so a seeded
 environment draws the same opponents in the same order.
+
+The same pool serves CON-TAC-TIX (``game="contactix"``, ``training.contactix_seat_env``): its bots are then the
+CON-TAC-TIX bots (``random``, ``two_distance``, ``mcts[:N]``), they see the state itself (the game has no hidden
+information), and a snapshot reads ``training.features.contactix_input``.
 """
 
 from __future__ import annotations
@@ -13,17 +17,19 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from agents.base import Agent
-from agents.registry import check_spec, make_agent
+from agents.registry import CONTACTIX_SPEC_HELP, SPEC_HELP, check_spec, make_agent
 from agents.view import public_view
+from contack_env.contactix import ContactixState
 
-from .features import policy_input
+from .features import contactix_input, policy_input
 from .policy_file import PolicyNet
 
 SELF = "self"
+POOL_GAMES = ("contack", "contactix")
 
 
 class Opponent(Protocol):
-    """Chooses the action of the seat to move in a ``contack_v0.raw_env``."""
+    """Chooses the action of the seat to move in a ``contack_v0.raw_env`` (or a ``contactix_v0.raw_env``)."""
 
     def choose(self, env: object, rng: np.random.Generator) -> int: ...
 
@@ -37,6 +43,9 @@ class BotOpponent:
     def choose(self, env: object, rng: np.random.Generator) -> int:
         game = env.game
         legal = game.legal_moves()
+        if isinstance(game, ContactixState):
+            # Perfect information: the bot gets a copy of the state, and its moves are already the actions.
+            return legal[0] if len(legal) == 1 else int(self.agent.act(game.clone(), legal))
         if len(legal) == 1:
             move = legal[0]
         else:
@@ -52,25 +61,33 @@ class PolicyOpponent:
         self.deterministic = deterministic
 
     def choose(self, env: object, rng: np.random.Generator) -> int:
+        if isinstance(env.game, ContactixState):
+            return self.net.act(contactix_input(env.game), env.action_mask(), self.deterministic, rng)
         obs = env.observe(env.agent_selection)
         x = policy_input(env.game, obs["observation"], self.net.meta.get("features", "none"))
         return self.net.act(x, obs["action_mask"], self.deterministic, rng)
 
 
 class OpponentPool:
-    """Opponents drawn by weight: ``{"greedy": 1, "lookahead": 1, "self": 2}``; ``keep`` snapshots of self."""
+    """Opponents drawn by weight: ``{"greedy": 1, "lookahead": 1, "self": 2}``; ``keep`` snapshots of self.
 
-    def __init__(self, weights: dict[str, float], keep: int = 5, seed: int = 0) -> None:
+    ``game`` is ``"contack"`` or ``"contactix"``: the game whose bots the specs name."""
+
+    def __init__(self, weights: dict[str, float], keep: int = 5, seed: int = 0, game: str = "contack") -> None:
+        if game not in POOL_GAMES:
+            raise ValueError(f"an opponent pool is for the games {', '.join(POOL_GAMES)}; got {game!r}")
+        self.game = game
+        allowed = (CONTACTIX_SPEC_HELP if game == "contactix" else SPEC_HELP).replace(", ppo:PATH", "")
         if not weights:
-            raise ValueError("the opponent pool is empty: give at least one of random, greedy, lookahead, mcts[:N], self")
+            raise ValueError(f"the opponent pool is empty: give at least one of {allowed}, self")
         for spec, w in weights.items():
             if spec != SELF:
+                if spec.startswith("ppo"):  # before check_spec, which would try to load the file
+                    raise ValueError("opponent 'ppo:PATH' is not supported in the pool; use 'self' for self-play")
                 try:
-                    check_spec(spec)
+                    check_spec(spec, game)
                 except ValueError as err:
                     raise ValueError(f"opponent {spec!r}: {err} (or 'self' for snapshots of the learner)") from None
-                if spec.startswith("ppo"):
-                    raise ValueError("opponent 'ppo:PATH' is not supported in the pool; use 'self' for self-play")
             if not (isinstance(w, (int, float)) and w > 0):
                 raise ValueError(f"opponent {spec!r}: the weight must be a positive number; got {w!r}")
         if keep < 1:
@@ -81,7 +98,8 @@ class OpponentPool:
         self.keep = keep
         self.snapshots: list[PolicyNet] = []
         self.latest: PolicyNet | None = None
-        self._bots = {s: BotOpponent(make_agent(s, seed=seed + i)) for i, s in enumerate(self.specs) if s != SELF}
+        self._bots = {s: BotOpponent(make_agent(s, seed=seed + i, game=game))
+                      for i, s in enumerate(self.specs) if s != SELF}
 
     @property
     def uses_self(self) -> bool:
@@ -104,19 +122,28 @@ class OpponentPool:
             if spec == SELF:
                 out.append((SELF, self._self_opponent(rng)))
             else:
-                out.append((spec, self._bots[spec]))
+                out.append((spec, self._bot(spec, rng)))
         return out
+
+    def _bot(self, spec: str, rng: np.random.Generator) -> Opponent:
+        if self.game == "contactix":
+            # A fresh bot seeded from the caller's generator, so that a seeded CON-TAC-TIX environment replays
+            # the same game move for move (gymnasium's check_env tests it); making one costs next to nothing.
+            # Contack's bots keep one generator each, the streams its shipped models were trained with.
+            return BotOpponent(make_agent(spec, seed=int(rng.integers(2**63)), game=self.game))
+        return self._bots[spec]
 
     def _self_opponent(self, rng: np.random.Generator) -> Opponent:
         if self.snapshots:
             return PolicyOpponent(self.snapshots[int(rng.integers(len(self.snapshots)))])
         if self.latest is not None:
             return PolicyOpponent(self.latest)
-        return self._fallback
+        return self._fallback(rng)
 
-    @property
-    def _fallback(self) -> Opponent:
+    def _fallback(self, rng: np.random.Generator) -> Opponent:
         # Before the learner exists (the env is built before the model) 'self' plays uniformly at random.
+        if self.game == "contactix":
+            return self._bot("random", rng)
         if "random" not in self._bots:
             self._bots["random"] = BotOpponent(make_agent("random", seed=0))
         return self._bots["random"]
@@ -126,7 +153,7 @@ def parse_weights(specs: Sequence[str] | str) -> dict[str, float]:
     """``"greedy,lookahead,self:2"`` or a list of such items -> ``{"greedy": 1, "lookahead": 1, "self": 2}``.
 
     A weight follows the last ``*`` (``mcts:50*2``) or, for names that take no argument, a ``:``
-    (``self:2``, ``greedy:3``).
+    (``self:2``, ``greedy:3``, ``two_distance:2``).
     """
     items = specs.split(",") if isinstance(specs, str) else list(specs)
     weights: dict[str, float] = {}
@@ -137,7 +164,7 @@ def parse_weights(specs: Sequence[str] | str) -> dict[str, float]:
         if "*" in item:
             spec, _, w = item.rpartition("*")
             weight = _weight(item, w)
-        elif item.count(":") == 1 and item.split(":")[0] in (SELF, "random", "greedy", "lookahead"):
+        elif item.count(":") == 1 and item.split(":")[0] in (SELF, "random", "greedy", "lookahead", "two_distance"):
             spec, w = item.split(":")
             weight = _weight(item, w)
         weights[spec] = weights.get(spec, 0.0) + weight

@@ -4,7 +4,9 @@
 
 Contack: the learner takes a random seat each game; the other seats are opponents drawn from a pool of bots
 and snapshots of the learner (``training.seat_env``, ``training.opponents``). Solitaires: the Gymnasium
-environments of ``contack_env.solitaire_v0``. Every field of ``training.config.TrainConfig`` is an option.
+environments of ``contack_env.solitaire_v0``. CON-TAC-TIX (``--game contactix --board-size N``): the learner
+plays Black or White, drawn each game, against the same kind of pool (``training.contactix_seat_env``), with an
+MLP policy. Every field of ``training.config.TrainConfig`` is an option.
 
 What a run writes in ``--out`` (default ``runs/train``):
 
@@ -39,6 +41,8 @@ from .config import TrainConfig, field_help
 from .policy_file import PolicyNet, atomic_path
 
 SOLITAIRE_REWARDS = ("win", "tiles", "points")
+SELF_PLAY_GAMES = ("contack", "contactix")
+"""The games whose opponent pool can hold snapshots of the learner ("self")."""
 
 
 class TrainingError(RuntimeError):
@@ -55,6 +59,13 @@ def make_env(cfg: TrainConfig, rank: int) -> Any:
         pool = OpponentPool(parse_weights(cfg.opponents), keep=cfg.keep_snapshots, seed=cfg.seed * 1000 + rank)
         return ContackSeatEnv(cfg.players, pool, reward=cfg.reward, num_hands=cfg.hands, enclosed_end=cfg.enclosed_end,
                               features=cfg.features)
+    if cfg.game == "contactix":
+        from .contactix_seat_env import ContactixSeatEnv
+        from .opponents import OpponentPool, parse_weights
+
+        pool = OpponentPool(parse_weights(cfg.opponents), keep=cfg.keep_snapshots, seed=cfg.seed * 1000 + rank,
+                            game="contactix")
+        return ContactixSeatEnv(cfg.board_size, pool)
     from contack_env.solitaire_v0 import Solitaire1Env, Solitaire2Env
 
     cls = Solitaire1Env if cfg.game == "solitaire1" else Solitaire2Env
@@ -74,6 +85,21 @@ def check_config(cfg: TrainConfig) -> None:
 
         for spec in cfg.eval_opponents:
             check_spec(spec)
+    elif cfg.game == "contactix":
+        from agents.registry import check_spec
+
+        from .contactix_seat_env import REWARD_MODES as CONTACTIX_REWARDS
+        from .opponents import OpponentPool, parse_weights
+
+        if cfg.reward not in CONTACTIX_REWARDS:
+            raise ValueError(f"reward for contactix must be one of {', '.join(CONTACTIX_REWARDS)} (+1/-1 at the end: "
+                             f"the game has no score); got {cfg.reward!r}")
+        OpponentPool(parse_weights(cfg.opponents), game="contactix")
+        for spec in cfg.eval_opponents:
+            try:
+                check_spec(spec, "contactix")
+            except ValueError as err:
+                raise ValueError(f"eval_opponents: {err}") from None
     elif cfg.reward not in SOLITAIRE_REWARDS:
         raise ValueError(f"reward for {cfg.game} must be one of {', '.join(SOLITAIRE_REWARDS)}; got {cfg.reward!r}")
 
@@ -151,7 +177,7 @@ def train(
         model = MaskablePPO.load(run.checkpoint, env=venv, device="cpu", tensorboard_log=run.tensorboard)
         model.set_random_seed(cfg.seed + model.num_timesteps)
         state = run.read_state()
-        if cfg.game == "contack":
+        if cfg.game in SELF_PLAY_GAMES:
             for name in state.get("snapshots", []):
                 venv.env_method("add_snapshot", PolicyNet.load(os.path.join(run.snapshots, name)))
     else:
@@ -195,6 +221,10 @@ def export_policy(model: Any, cfg: TrainConfig, path: str) -> PolicyNet:
     """Write the model's actor as a weights-only policy file."""
     meta = {"game": cfg.game, "players": cfg.players, "features": cfg.features if cfg.game == "contack" else "none",
             "trained_steps": int(model.num_timesteps), "config": cfg.to_dict()}
+    if cfg.game == "contactix":
+        # What ppo:PATH checks before it plays: the policy's input and actions are those of this board size,
+        # and it never learned the swap rule (training plays without it).
+        meta.update(board_size=cfg.board_size, swap=False)
     net = PolicyNet.from_sb3(model.policy, meta)
     net.save(path)
     return net
@@ -239,8 +269,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
             raise ValueError(f"--{f.name.replace('_', '-')}: {text!r} is not a valid {type(default).__name__}") from None
     if args.config:
         return TrainConfig.load(args.config, **overrides)
-    values = {**defaults.to_dict(), **overrides}
-    return TrainConfig.from_dict(values)
+    return TrainConfig.from_dict(overrides)  # what is not given takes the game's default, then the field's
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m training.train") -> int:

@@ -176,7 +176,7 @@ def test_contactix_specs():
         ("two_distance:3", r"agent 'two_distance' takes no argument"),
         ("mcts:0", r"budget is a whole number of iterations"),
         ("ppo", r"ppo needs the path of a trained model"),
-        ("ppo:model.npz", r"no CON-TAC-TIX policy can be loaded yet"),
+        ("ppo:no/such/model.npz", r"no policy file at no/such/model.npz"),
     ],
 )
 def test_contactix_specs_that_do_not_exist_say_what_is_allowed(spec, message):
