@@ -25,3 +25,32 @@ def test_ci_runs_the_readme_test_command():
 
 def test_constraints_pin_the_tested_torch():
     assert "torch==2.13.0" in (ROOT / "constraints.txt").read_text().splitlines()
+
+
+def test_every_file_the_readme_links_to_exists():
+    readme = (ROOT / "README.md").read_text()
+    links = re.findall(r"\]\(([^)#]+)\)", readme)
+    assert links, "the README links its documents and pictures"
+    missing = [link for link in links if not link.startswith("http") and not (ROOT / link).exists()]
+    assert missing == []
+
+
+def test_every_command_in_the_readme_cli_block_exists():
+    from contack_env.cli import build_parser
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## Command line", 1)[1].split("```", 2)[1]
+    named = set(re.findall(r"^contack (\w+)", block, re.M))
+    sub = next(a for a in build_parser()._actions if a.__class__.__name__ == "_SubParsersAction")
+    assert named and named <= set(sub.choices)
+
+
+def test_the_shipped_models_are_policy_files_with_their_configs_and_curves():
+    from training.policy_file import PolicyNet
+
+    for name, players in (("contack_2p", 2), ("contack_4p", 4)):
+        net = PolicyNet.load(ROOT / "models" / f"{name}.npz", game="contack")
+        assert net.meta["players"] == players
+        assert (ROOT / "models" / f"{name}.toml").is_file()
+        assert (ROOT / "models" / f"{name}_curve.png").is_file()
+    assert (ROOT / "models" / "README.md").is_file()

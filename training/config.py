@@ -28,6 +28,9 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     # line, a file, ``from_dict``) leaves them out, so `contack train --game contactix` runs as it is.
     "contactix": {"reward": "win", "opponents": "random,two_distance,self",
                   "eval_opponents": ["random", "two_distance"], "features": "none"},
+    # A solitaire has one player, and placing more tiles is the signal that teaches it (a won deal is rare).
+    "solitaire1": {"players": 1, "reward": "tiles", "features": "none"},
+    "solitaire2": {"players": 1, "reward": "tiles", "features": "none"},
 }
 
 

@@ -60,3 +60,11 @@ def test_a_missing_or_broken_file_is_named(tmp_path):
     (tmp_path / "bad.toml").write_text("[train\n")
     with pytest.raises(ValueError, match="is not valid TOML"):
         TrainConfig.load(str(tmp_path / "bad.toml"))
+
+
+@pytest.mark.parametrize("game", ["solitaire1", "solitaire2"])
+def test_a_solitaire_run_defaults_to_one_player_and_the_tiles_reward(game):
+    cfg = _parse(["--game", game])
+    assert (cfg.players, cfg.reward, cfg.features) == (1, "tiles", "none")
+    assert _parse(["--game", game, "--reward", "win"]).reward == "win"  # an option still wins over the game's default
+    assert _parse([]).players == 2  # Contack keeps the field defaults
