@@ -15,7 +15,9 @@ minibatches of 512, one torch thread. A *frame* is one learner decision, the uni
 
 Both run ``--updates`` full PPO iterations (collect a rollout, update) after one warm-up iteration, in the same
 process, alternating, so machine load hits both alike. ``--settings`` first measures the choices
-``docs/training.md`` makes for the fast path (torch threads 1 vs 2, DummyVecEnv vs SubprocVecEnv).
+``docs/training.md`` makes for the fast path: torch threads 1 vs 2, on an idle machine and with a second process
+keeping one core busy (as a second run or an evaluation does on a 2-core machine), and DummyVecEnv vs
+SubprocVecEnv. Needs the bench extras for connect four's pygame: ``pip install -c constraints.txt -e '.[bench]'``.
 Last line: ``contack_fps=<x> connect_four_fps=<y> ratio=<x/y>``.
 """
 
@@ -101,16 +103,34 @@ def iteration_fps(model: Any) -> float:
     return frames / (time.perf_counter() - start)
 
 
+def _spin(seconds: float) -> None:
+    """Keep one core busy, as a second run or an evaluation would on a 2-core machine."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
 def measure_settings(seed: int) -> None:
-    for threads in (1, 2):
-        torch.set_num_threads(threads)
-        model = build(contack_env, seed)
-        iteration_fps(model)
-        print(f"contack 4p  torch_threads={threads} DummyVecEnv      fps={iteration_fps(model):8.0f}", flush=True)
+    import multiprocessing
+
+    for busy in (False, True):
+        for threads in (1, 2):
+            torch.set_num_threads(threads)
+            model = build(contack_env, seed)
+            iteration_fps(model)
+            spinner = multiprocessing.get_context("spawn").Process(target=_spin, args=(120.0,), daemon=True)
+            if busy:
+                spinner.start()
+            fps = iteration_fps(model)
+            if busy:
+                spinner.terminate()
+                spinner.join()
+            where = "one core busy" if busy else "idle machine "
+            print(f"contack 4p  torch_threads={threads} DummyVecEnv   {where} fps={fps:8.0f}", flush=True)
     torch.set_num_threads(1)
     model = build(contack_env, seed, "subproc")
     iteration_fps(model)
-    print(f"contack 4p  torch_threads=1 SubprocVecEnv    fps={iteration_fps(model):8.0f}", flush=True)
+    print(f"contack 4p  torch_threads=1 SubprocVecEnv idle machine  fps={iteration_fps(model):8.0f}", flush=True)
     model.get_env().close()
 
 
