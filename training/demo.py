@@ -1,10 +1,10 @@
 """The main job: the shipped trained agents against the heuristic bots, over whole three-hand games.
 
-    contack demo [--games 200] [--seed 1] [--workers 1] [--models models] [--out runs/demo]
+    contack demo [--games 1000] [--seed 1] [--workers 2] [--models models] [--out runs/demo]
 
 For each shipped model (``models/contack_2p.npz``, ``models/contack_4p.npz``) it runs ``contack evaluate``'s
 duplicate-format evaluation (``agents.evaluate``): the 2-player model heads-up against ``random``, ``greedy``
-and ``lookahead``, the 4-player model against three ``greedy`` and against three ``lookahead``. It prints each
+and ``lookahead``, the 4-player model against three of each. It prints each
 table, then writes to ``--out``:
 
     demo_<n>.json       each evaluation, as ``contack evaluate --json`` writes it
@@ -25,7 +25,7 @@ from typing import Sequence
 
 MODELS = (
     ("contack_2p.npz", 2, ("random", "greedy", "lookahead")),
-    ("contack_4p.npz", 4, ("greedy", "lookahead")),
+    ("contack_4p.npz", 4, ("random", "greedy", "lookahead")),
 )
 
 
@@ -80,9 +80,9 @@ def write_finished_game(model: str, seed: int, out: str) -> list[str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=200, help="games per evaluation (default 200; rounded up to a multiple of the players)")
+    parser.add_argument("--games", type=int, default=1000, help="games per evaluation (default 1000, as the README's tables; rounded up to a multiple of the players)")
     parser.add_argument("--seed", type=int, default=1, help="deal d of every evaluation is played from seed S+d (default 1)")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1); the results do not depend on it")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2); the results do not depend on it")
     parser.add_argument("--models", default="models", help="the folder of the shipped models (default models)")
     parser.add_argument("--out", default=os.path.join("runs", "demo"), help="where the files go (default runs/demo)")
 
