@@ -13,6 +13,8 @@ from contack_env.contactix import (
     BLACK,
     WHITE,
     ContactixState,
+    MAX_SIZE,
+    MIN_SIZE,
     IllegalMoveError,
     cell_index,
     check_size,
@@ -154,7 +156,7 @@ def test_pegs_that_only_touch_at_a_non_adjacent_diagonal_do_not_connect():
     assert not state.done and state.current_player == WHITE
 
 
-@pytest.mark.parametrize("n", [3, 5, 8])
+@pytest.mark.parametrize("n", range(MIN_SIZE, MAX_SIZE + 1))  # every board size: all four corners of each
 @pytest.mark.parametrize("k", ["first", "last"])
 def test_corner_holes_count_for_both_sides(n, k):
     # Each colour fills one of the OTHER colour's sides: its chain reaches its own sides only through the two
