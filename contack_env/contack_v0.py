@@ -137,7 +137,8 @@ gets -1 and every other agent 0 for that step, and every agent is terminated; an
 `Discrete(105)` fails the out-of-bounds assertion. (The three wrappers are thin subclasses of PettingZoo's that
 read the per-step attributes, `agents`, `agent_selection`, `rewards`, `terminations`, ..., straight from the raw
 environment instead of through one `__getattr__` call per wrapper layer: that forwarding otherwise costs about
-as much as a whole raw step. What the wrappers check and do is unchanged.)
+as much as a whole raw step; and they take the usual `step` of a legal action, `observe` and `last` in one call
+per layer, leaving every other case to PettingZoo's own methods. What the wrappers check and do is unchanged.)
 
 ### Rewards
 
@@ -209,7 +210,8 @@ def env(**options: Any) -> AECEnv:
 
     The wrappers are PettingZoo's ``TerminateIllegalWrapper(illegal_reward=-1)``, ``AssertOutOfBoundsWrapper``
     and ``OrderEnforcingWrapper``, in that order, through subclasses that only read the per-step attributes
-    faster (``_Forwarded``); everything they check and do is theirs.
+    faster (``_Forwarded``) and take the common ``step``/``observe``/``last`` calls in one call per layer;
+    everything they check and do is theirs.
     """
     raw = raw_env(**options)
     environment: AECEnv = _TerminateIllegalWrapper(raw, illegal_reward=-1)
@@ -256,10 +258,46 @@ class _ForwardedAfterReset(_Forwarded):
         return getattr(wrapper._raw_env, self.name)
 
 
+# The subclasses also take the common case of ``step`` and ``observe`` (a legal action of the agent to move, an
+# observation) in one call each, with exactly the stock methods' checks and effects, instead of going through
+# ``BaseWrapper.step`` / ``BaseWrapper.observe`` at every layer; anything else (an illegal or out-of-bounds
+# action, a step of a terminated agent, a call before reset) goes to the stock method itself.
+
+
 class _TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
     def __init__(self, env: AECEnv, illegal_reward: float) -> None:
         super().__init__(env, illegal_reward)
         self._raw_env = env.unwrapped
+
+    def observe(self, agent: str) -> Any:
+        # TerminateIllegalWrapper.observe: keep the acting agent's observation and info for step's check.
+        obs = self.env.observe(agent)
+        raw = self._raw_env
+        if agent == raw.agent_selection:
+            self._prev_obs = obs
+            infos = raw.infos
+            self._prev_info = infos[agent] if agent in infos else {}
+        return obs
+
+    def step(self, action: Any) -> None:
+        # The stock step's path for a live agent's legal action (its mask, from the kept observation, allows
+        # it): forget the kept observation and step. Every other case is the stock step's to handle.
+        prev = self._prev_obs
+        if type(prev) is dict and not self._terminated:
+            mask = prev.get("action_mask")
+            raw = self._raw_env
+            agent = raw.agent_selection
+            if (
+                mask is not None
+                and not raw.terminations[agent]
+                and not raw.truncations[agent]
+                and mask[action]
+            ):
+                self._prev_obs = None
+                self._prev_info = None
+                self.env.step(action)
+                return
+        super().step(action)
 
 
 class _AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
@@ -267,11 +305,48 @@ class _AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
         super().__init__(env)
         self._raw_env = env.unwrapped
 
+    def observe(self, agent: str) -> Any:
+        return self.env.observe(agent)
+
+    def step(self, action: Any) -> None:
+        # A plain int in 0..104 is in every agent's Discrete(NUM_ACTIONS) action space (what the stock assertion
+        # checks, through Discrete.contains); anything else goes through the stock assertion.
+        if type(action) is int and 0 <= action < NUM_ACTIONS:
+            self.env.step(action)
+        else:
+            super().step(action)
+
 
 class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw_env = env.unwrapped
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            return super().observe(agent)  # the stock error
+        return self.env.observe(agent)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self._raw_env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)  # the stock error or warning
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        # AECEnv.last, reading the per-step dicts from the raw environment (agent_selection still checks reset).
+        agent = self.agent_selection
+        assert agent is not None
+        observation = self.observe(agent) if observe else None
+        raw = self._raw_env
+        return (
+            observation,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )
 
     def __str__(self) -> str:
         return str(self.env)  # as the stock wrapper prints itself, not as a subclass

@@ -202,7 +202,11 @@ class Figure:
         if self.last is None:
             return False
         placed = self.placed
-        return any(n not in placed for n, _ in CELL_SIDES[self.last])
+        # A plain loop, not any() over a generator: this runs after every placement (is_enclosed).
+        for n, _ in CELL_SIDES[self.last]:
+            if n not in placed:
+                return True
+        return False
 
     def is_enclosed(self) -> bool:
         """The last-played tile has no free side and no empty cell touches two or more tiles (RULES.md 5.4)."""

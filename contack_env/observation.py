@@ -425,6 +425,12 @@ class ObservationBuilder:
             if score != seen[seat]:
                 v = score / SCORE_SCALE
                 clipped[seat] = clipped[seat + n] = v if -1.0 <= v <= 1.0 else (1.0 if v > 0 else -1.0)
+        # Each seat's lead (its score minus the best other score, clipped) changes only with the scores: worked
+        # out here for every seat rather than at every observation.
+        lead = self._lead = []
+        for seat in range(n):
+            v = (scores[seat] - max(scores[:seat] + scores[seat + 1 :])) / SCORE_SCALE
+            lead.append(v if -1.0 <= v <= 1.0 else (1.0 if v > 0 else -1.0))
         self._scores_seen = scores[:]
         self._any_score = True
 
@@ -459,10 +465,11 @@ class ObservationBuilder:
             base += CELL_FEATURES
         holes = len(figure.holes)
         if holes:
-            beside_last = [n for n, _ in CELL_SIDES[figure.last]]
+            # The last-played tile's three neighbours, unpacked (no list to build and search per hole).
+            (side_l, _), (side_r, _), (side_b, _) = CELL_SIDES[figure.last]
             for cell in cells[3 : 3 + holes]:
                 src[base : base + CELL_FEATURES] = rows[cell]
-                if cell in beside_last:
+                if cell == side_l or cell == side_r or cell == side_b:
                     src[base + C_ADJ_LAST] = 1.0
                 base += CELL_FEATURES
 
@@ -482,16 +489,29 @@ class ObservationBuilder:
                 if forced is not None:
                     src[_S + HAND_START + own.index(forced) * HAND_FEATURES + H_FORCED] = 1.0
                 if codes is not None:
-                    placed = figure.placed
+                    tile_at = figure.placed.get
+                    slot_tile = -1
+                    slot_base = 0
                     for code in codes:
-                        action = own.index(code >> 14) * NUM_CELL_SLOTS + cells.index(code & 16383)
-                        mask[action] = 1
                         tile = code >> 14
+                        cell = code & 16383
+                        if tile != slot_tile:  # legal codes come sorted by tile: one hand-slot search per tile
+                            slot_tile = tile
+                            slot_base = own.index(tile) * NUM_CELL_SLOTS
+                        action = slot_base + cells.index(cell)
+                        mask[action] = 1
+                        # The points of the contacts with the placed neighbours (sides unrolled: no loop).
+                        (n_l, c_l), (n_r, c_r), (n_b, c_b) = CELL_SIDES[cell]
                         points = 0
-                        for neighbour, colour in CELL_SIDES[code & 16383]:
-                            other = placed.get(neighbour)
-                            if other is not None:
-                                points += POINTS[colour][tile][other]
+                        other = tile_at(n_l)
+                        if other is not None:
+                            points += POINTS[c_l][tile][other]
+                        other = tile_at(n_r)
+                        if other is not None:
+                            points += POINTS[c_r][tile][other]
+                        other = tile_at(n_b)
+                        if other is not None:
+                            points += POINTS[c_b][tile][other]
                         if points:
                             src[_S + POINTS_START + action] = points / POINTS_SCALE
                             points_at.append(_S + POINTS_START + action)
@@ -499,10 +519,8 @@ class ObservationBuilder:
         src[_S + HAND_SIZES_START : _S + HAND_SIZES_START + n] = self._sizes[observer : observer + n]
         if self._any_score:
             src[_S + SCORES_START : _S + SCORES_START + n] = self._score_array[observer : observer + n]
-            scores = game.scores
-            v = (scores[observer] - max(scores[:observer] + scores[observer + 1 :])) / SCORE_SCALE
-            src[_S + LEAD] = v if -1.0 <= v <= 1.0 else (1.0 if v > 0 else -1.0)
-        src[_S + PILE] = game.pile_size / NUM_TILES
+            src[_S + LEAD] = self._lead[observer]
+        src[_S + PILE] = (NUM_TILES - game.pile_pos) / NUM_TILES  # game.pile_size, without the property call
         src[_S + PASSES] = game.passes / n
 
         obs = self._view.take(self._gather[observer])
