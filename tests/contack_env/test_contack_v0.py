@@ -537,3 +537,55 @@ def test_encode_move_refuses_a_move_without_an_action():
     stranger = next(t for t in range(36) if t not in held and t not in env.game.figure.placed.values())
     with pytest.raises(ValueError, match="has no action now"):
         env.encode_move((stranger, 0, -1))
+
+
+def _stock_env(**options):
+    # env()'s wrapper chain built from PettingZoo's own classes: the reference env()'s fast paths must match.
+    wrapped = wrappers.TerminateIllegalWrapper(contack_v0.raw_env(**options), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
+
+
+def _same(a, b):
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    return a == b
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+@pytest.mark.parametrize("illegal_at", [None, 0, 9, 25])
+def test_env_behaves_exactly_as_the_stock_pettingzoo_wrappers(players, illegal_at):
+    # Same seeds, same actions (legal ones, then one illegal action at step `illegal_at`): every last(), every
+    # observe() of every agent, the rewards and the end must be identical, illegal-move warning included.
+    ours, stock = contack_v0.env(num_players=players), _stock_env(num_players=players)
+    for env in (ours, stock):
+        env.reset(seed=players)
+    rng = np.random.default_rng(players)
+    step = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for agent, other in zip(ours.agent_iter(), stock.agent_iter()):
+            assert agent == other
+            last, last_stock = ours.last(), stock.last()
+            assert all(_same(x, y) for x, y in zip(last, last_stock)), (step, agent)
+            for a in ours.agents:
+                assert _same(ours.observe(a), stock.observe(a))
+            assert _same(ours.rewards, stock.rewards) and _same(ours.terminations, stock.terminations)
+            obs, _, term, trunc, _ = last
+            if term or trunc:
+                action = None
+            elif step == illegal_at:
+                action = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+            else:
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            for env in (ours, stock):
+                env.step(action)
+            step += 1
+    assert not ours.agents and not stock.agents
+    assert _same(ours.rewards, stock.rewards) and _same(ours._cumulative_rewards, stock._cumulative_rewards)
+    for bad in (NUM_ACTIONS, -1, 1.5):
+        for env in (ours, stock):
+            env.reset(seed=0)
+            with pytest.raises(AssertionError):
+                env.step(bad)
