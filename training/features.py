@@ -21,10 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from agents.lookahead import LookaheadAgent
-from contack_env.actions import NUM_CELL_SLOTS, candidate_cells
+from contack_env.actions import ActionLayout
 from contack_env.contactix import EMPTY, WHITE, ContactixState
 from contack_env.multiplayer import ContackGame
-from contack_env.observation import NUM_ACTIONS, OBS_SIZE, hand_tiles
+from contack_env.observation import NUM_ACTIONS, NUM_SLOTS, OBS_SIZE, hand_tiles
 
 FEATURES = ("none", "lookahead")
 VALUE_SCALE = 50.0
@@ -51,12 +51,10 @@ def lookahead_values(game: ContackGame) -> np.ndarray:
     out = np.zeros(NUM_ACTIONS, dtype=np.float32)
     if game.done:
         return out
-    slot_of = {t: k for k, t in enumerate(hand_tiles(game.hands[game.current_player]))}
-    cell_slot_of = {c: k for k, c in enumerate(candidate_cells(game.figure)) if c is not None}
+    layout = ActionLayout(NUM_SLOTS, hand_tiles(game.hands[game.current_player]), game.figure)
     for code in game.legal_codes():
-        tile, cell = code >> 14, code & 16383
-        value = _JUDGE.move_value(game, tile, cell)
-        out[slot_of[tile] * NUM_CELL_SLOTS + cell_slot_of[cell]] = np.tanh(value / VALUE_SCALE)
+        value = _JUDGE.move_value(game, code >> 14, code & 16383)
+        out[layout.encode_code(code)] = np.tanh(value / VALUE_SCALE)
     return out
 
 
