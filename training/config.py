@@ -108,7 +108,8 @@ class TrainConfig:
         if self.game == "contactix" and self.players != 2:
             raise ValueError(f"players: CON-TAC-TIX is played by 2 players; got {self.players}")
         if self.game in ("solitaire1", "solitaire2") and self.players != 1:
-            raise ValueError(f"players: a solitaire is played by 1 player; got {self.players}")
+            raise ValueError(f"players: a solitaire is played by 1 player; got {self.players} "
+                             f"(TrainConfig.for_game({self.game!r}, ...) starts from the game's defaults)")
         if (isinstance(self.board_size, bool) or not isinstance(self.board_size, int)
                 or not MIN_SIZE <= self.board_size <= MAX_SIZE):
             raise ValueError(f"board_size: the CON-TAC-TIX board is N x N holes with N a whole number "
@@ -163,6 +164,13 @@ class TrainConfig:
             raise ValueError(f"{path} is not valid TOML: {err}") from None
         table = data.get("train", data)
         return cls.from_dict({**table, **overrides}, source=path)
+
+    @classmethod
+    def for_game(cls, game: str, **values: Any) -> TrainConfig:
+        """A configuration for ``game`` that starts from that game's defaults (``GAME_DEFAULTS``, as the command
+        line does); ``values`` set any field. ``TrainConfig(game=...)`` keeps the field defaults, which are
+        Contack's."""
+        return cls.from_dict({**values, "game": game})
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], source: str = "the configuration") -> TrainConfig:

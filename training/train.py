@@ -93,7 +93,8 @@ def check_config(cfg: TrainConfig) -> None:
 
         if cfg.reward not in CONTACTIX_REWARDS:
             raise ValueError(f"reward for contactix must be one of {', '.join(CONTACTIX_REWARDS)} (+1/-1 at the end: "
-                             f"the game has no score); got {cfg.reward!r}")
+                             f"the game has no score); got {cfg.reward!r} (TrainConfig.for_game('contactix', ...) starts from "
+                             f"the game's defaults)")
         OpponentPool(parse_weights(cfg.opponents), game="contactix")
         for spec in cfg.eval_opponents:
             try:

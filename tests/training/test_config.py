@@ -48,6 +48,21 @@ def test_bad_settings_say_what_is_allowed(values, message):
     assert message in str(err.value)
 
 
+@pytest.mark.parametrize("game", ["solitaire1", "solitaire2", "contactix"])
+def test_for_game_starts_from_the_games_defaults_and_the_constructor_points_to_it(game):
+    from training.config import GAME_DEFAULTS
+
+    cfg = TrainConfig.for_game(game, seed=5)
+    assert cfg.game == game and cfg.seed == 5
+    for name, value in GAME_DEFAULTS[game].items():
+        assert getattr(cfg, name) == value, name
+    assert TrainConfig.for_game(game, reward="win").reward == "win", "a given value wins over the game's default"
+    assert TrainConfig.for_game("contack") == TrainConfig()
+    if game != "contactix":  # the constructor keeps Contack's 2 players, which a solitaire refuses
+        with pytest.raises(ValueError, match=rf"TrainConfig.for_game\('{game}', ...\)"):
+            TrainConfig(game=game)
+
+
 def test_an_unknown_setting_in_a_file_is_named(tmp_path):
     (tmp_path / "c.toml").write_text("[train]\nplayers = 2\nlearning_rat = 0.1\n")
     with pytest.raises(ValueError, match="unknown setting.*learning_rat"):

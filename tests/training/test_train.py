@@ -114,8 +114,8 @@ def test_a_person_plays_a_trained_policy_at_the_terminal(tmp_path):
 
 def test_solitaire_training_runs_and_its_policy_plays_the_solitaire(tmp_path):
     out = tmp_path / "s1"
-    train(TrainConfig(game="solitaire1", players=1, reward="tiles", total_timesteps=128, eval_every=128, eval_games=4,
-                      **SMALL), str(out), progress=False)
+    train(TrainConfig.for_game("solitaire1", total_timesteps=128, eval_every=128, eval_games=4, **SMALL), str(out),
+          progress=False)
     ev = evaluate([f"ppo:{out / 'policy.npz'}"], 4, seed=2, game="solitaire1")
     assert 0 < ev.entries[0].mean_tiles_placed <= 36
     with pytest.raises(ValueError, match="is a policy for 'solitaire1'"):
