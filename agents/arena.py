@@ -70,6 +70,6 @@ def simulate_records(
     for i in range(games):
         game_seed = seed + i
         streams = seed_streams(game_seed, len(agent_names) + 1)
-        agents = [make_agent(name, streams[k + 1]) for k, name in enumerate(agent_names)]
+        agents = [make_agent(name, streams[k + 1], game=game) for k, name in enumerate(agent_names)]
         state = play_game(new_state(game, players, streams[0], hands, enclosed_end, trace), agents)
         yield game_record(state, seed=game_seed, agents=list(agent_names))

@@ -240,7 +240,7 @@ def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
         entries = (rotation,)
         specs = [config.agents[rotation]]
     streams = seed_streams(game_seed, len(specs) + 1)
-    agents = [make_agent(spec, streams[s + 1]) for s, spec in enumerate(specs)]
+    agents = [make_agent(spec, streams[s + 1], game=config.game) for s, spec in enumerate(specs)]
     state = new_state(config.game, config.players, streams[0], config.hands, config.enclosed_end, log=config.records)
     play_game(state, agents)
     record = game_record(state, seed=game_seed, agents=specs) if config.records else None
@@ -319,7 +319,7 @@ def check_request(
         if game == "contactix":
             check_spec(spec, "contactix", board_size=board_size, swap=bool(swap))
         else:
-            check_spec(spec)
+            check_spec(spec, game)
     if game == "contack":
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players!r}")

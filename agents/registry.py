@@ -6,6 +6,10 @@
     mcts[:N]        Monte Carlo tree search with N iterations a decision (default 200), over sampled pile orders
     ppo:PATH        a trained policy: a ``contack-policy/1`` weight file written by ``contack train`` (policy.npz)
 
+The solitaires take the same specs (``make_agent(spec, seed, game="solitaire1")``); ``game`` matters to
+``ppo:PATH`` alone, whose file must hold a policy for that game (Contack, or that solitaire): a file for another
+game fails when the agent is made (``check_spec`` at the command line), not in the middle of play.
+
 CON-TAC-TIX (``make_agent(spec, seed, game="contactix")``; ``agents.contactix_bots``):
 
     random          uniform over the legal moves
@@ -32,11 +36,14 @@ AGENT_NAMES = ("random", "greedy", "lookahead", "mcts", "ppo")
 SPEC_HELP = "random, greedy, lookahead, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
 CONTACTIX_AGENT_NAMES = ("random", "two_distance", "mcts", "ppo")
 CONTACTIX_SPEC_HELP = "random, two_distance, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
-AGENT_GAMES = ("contack", "contactix")
+AGENT_GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
+
+Factory = Callable[[str | None, np.random.Generator, str], Agent]
+"""Makes an agent from the spec's argument, its generator and the game it is for."""
 
 
-def _no_argument(name: str, factory: Callable[[np.random.Generator], Agent]) -> Callable[[str | None, np.random.Generator], Agent]:
-    def make(arg: str | None, rng: np.random.Generator) -> Agent:
+def _no_argument(name: str, factory: Callable[[np.random.Generator], Agent]) -> Factory:
+    def make(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
         if arg is not None:
             raise ValueError(f"agent {name!r} takes no argument; got {name}:{arg}")
         return factory(rng)
@@ -44,7 +51,7 @@ def _no_argument(name: str, factory: Callable[[np.random.Generator], Agent]) -> 
     return make
 
 
-def _mcts(arg: str | None, rng: np.random.Generator) -> Agent:
+def _mcts(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
     return MCTSAgent(iterations=mcts_budget(arg), seed=rng)
 
 
@@ -61,15 +68,15 @@ def mcts_budget(arg: str | None) -> int:
     return budget
 
 
-def _ppo(arg: str | None, rng: np.random.Generator) -> Agent:
+def _ppo(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
     if not arg:
         raise ValueError("ppo needs the path of a trained model: ppo:PATH")
     from .ppo_agent import PPOAgent  # numpy-only loader; imported here so the registry stays light
 
-    return PPOAgent(arg, seed=rng)
+    return PPOAgent(arg, game=game, seed=rng)
 
 
-_FACTORIES: dict[str, Callable[[str | None, np.random.Generator], Agent]] = {
+_FACTORIES: dict[str, Factory] = {
     "random": _no_argument("random", lambda rng: RandomAgent(rng)),
     "greedy": _no_argument("greedy", lambda rng: GreedyAgent()),
     "lookahead": _no_argument("lookahead", lambda rng: LookaheadAgent()),
@@ -78,7 +85,7 @@ _FACTORIES: dict[str, Callable[[str | None, np.random.Generator], Agent]] = {
 }
 
 
-def _contactix_ppo(arg: str | None, rng: np.random.Generator) -> Agent:
+def _contactix_ppo(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
     if not arg:
         raise ValueError("ppo needs the path of a trained model: ppo:PATH")
     from .ppo_agent import ContactixPPOAgent  # numpy-only loader, imported here so the registry stays light
@@ -86,7 +93,7 @@ def _contactix_ppo(arg: str | None, rng: np.random.Generator) -> Agent:
     return ContactixPPOAgent(arg, seed=rng)
 
 
-_CONTACTIX_FACTORIES: dict[str, Callable[[str | None, np.random.Generator], Agent]] = {
+_CONTACTIX_FACTORIES: dict[str, Factory] = {
     "random": _no_argument("random", lambda rng: ContactixRandomAgent(rng)),
     "two_distance": _no_argument("two_distance", lambda rng: TwoDistanceAgent(rng)),
     "mcts": _mcts,
@@ -103,14 +110,14 @@ def split_spec(spec: str) -> tuple[str, str | None]:
 def make_agent(
     spec: str, seed: int | np.random.Generator | np.random.SeedSequence | None = None, game: str = "contack"
 ) -> Agent:
-    """The agent ``spec`` names (``"greedy"``, ``"mcts:200"``, ...) for ``game`` (``"contack"``, which also
-    covers the solitaires, or ``"contactix"``); its random choices flow from ``seed``.
+    """The agent ``spec`` names (``"greedy"``, ``"mcts:200"``, ...) for ``game`` (``AGENT_GAMES``: Contack, a
+    solitaire, or ``"contactix"``); its random choices flow from ``seed``.
 
     Raises ``ValueError`` saying what is allowed for an unknown name or a bad argument.
     """
     if game == "contactix":
         factories, help_text, where = _CONTACTIX_FACTORIES, CONTACTIX_SPEC_HELP, " for contactix"
-    elif game == "contack":
+    elif game in AGENT_GAMES:
         factories, help_text, where = _FACTORIES, SPEC_HELP, ""
     else:
         raise ValueError(f"agents are made for the games {', '.join(AGENT_GAMES)}; got {game!r}")
@@ -120,7 +127,7 @@ def make_agent(
     factory = factories.get(name)
     if factory is None:
         raise ValueError(f"unknown agent {spec!r}{where}; agents are: {help_text}")
-    return factory(arg, np.random.default_rng(seed))
+    return factory(arg, np.random.default_rng(seed), game)
 
 
 def check_spec(spec: str, game: str = "contack", board_size: int | None = None, swap: bool = False) -> str:
@@ -134,9 +141,9 @@ def check_spec(spec: str, game: str = "contack", board_size: int | None = None, 
     return spec.strip()
 
 
-def parse_agent_list(text: str, seats: int) -> list[str]:
-    """``"random"`` for every seat, or one spec per seat (``"greedy,random,mcts:100"``)."""
-    names = [check_spec(name) for name in text.split(",")]
+def parse_agent_list(text: str, seats: int, game: str = "contack") -> list[str]:
+    """``"random"`` for every seat, or one spec per seat (``"greedy,random,mcts:100"``), each checked for ``game``."""
+    names = [check_spec(name, game) for name in text.split(",")]
     if len(names) == 1:
         return names * seats
     if len(names) != seats:

@@ -106,7 +106,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.hands < 1:
         parser.error(f"--hands must be at least 1; got {args.hands}")
     try:
-        agent_names = parse_agent_list(args.agents, players)
+        agent_names = parse_agent_list(args.agents, players, args.game)
     except ValueError as err:
         parser.error(f"--agents: {err}")
 
@@ -231,7 +231,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except ValueError as err:
             parser.error(f"--board-size: {err}")
     try:
-        agents = [check_spec(a, "contactix" if contactix else "contack") for a in args.agents.split(",")]
+        agents = [check_spec(a, args.game) for a in args.agents.split(",")]
     except ValueError as err:
         parser.error(f"--agents: {err}")
     players = args.players

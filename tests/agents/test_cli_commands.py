@@ -2,11 +2,14 @@
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
 from contack_env.cli import main
 from contack_env.records import check_paths
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
 def _run(capsys, *argv):
@@ -67,6 +70,30 @@ def test_evaluate_ppo_with_a_file_that_is_no_policy_says_so(tmp_path, capsys):
         main(["evaluate", "--agents", f"greedy,ppo:{model}", "--games", "2", "--seed", "0"])
     assert exit_info.value.code == 2
     assert f"{model} is not a contack-policy/1 policy file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv,model,game",
+    [
+        (["evaluate", "--players", "2", "--agents", "ppo:{},random", "--games", "2"], "solitaire1", "contack"),
+        (["evaluate", "--players", "2", "--agents", "ppo:{},random", "--games", "2"], "contactix_5x5", "contack"),
+        (["evaluate", "--game", "solitaire1", "--agents", "ppo:{}", "--games", "2"], "contack_2p", "solitaire1"),
+        (["evaluate", "--game", "solitaire1", "--agents", "greedy,ppo:{}", "--games", "2"], "solitaire2", "solitaire1"),
+        (["evaluate", "--game", "contactix", "--board-size", "5", "--agents", "ppo:{},random", "--games", "2"],
+         "contack_4p", "contactix"),
+        (["simulate", "--game", "solitaire2", "--agents", "ppo:{}", "--games", "1", "--out", "x.jsonl"], "solitaire1",
+         "solitaire2"),
+        (["play", "--players", "2", "--agents", "ppo:{}"], "solitaire2", "contack"),
+    ],
+)
+def test_a_policy_for_another_game_is_refused_before_play_starts(capsys, argv, model, game):
+    # Every shipped model's file records its game; a mismatch is a usage error (exit 2), not a traceback mid-game.
+    path = str(MODELS / f"{model}.npz")
+    with pytest.raises(SystemExit) as exit_info:
+        main([*(a.format(path) for a in argv), "--seed", "0"])
+    assert exit_info.value.code == 2
+    trained_for = "contactix" if model.startswith("contactix") else model.split("_")[0]
+    assert f"--agents: {path} is a policy for '{trained_for}', not for '{game}'" in capsys.readouterr().err
 
 
 def test_play_from_the_command_line(monkeypatch, capsys):

@@ -187,7 +187,7 @@ def test_contactix_specs_that_do_not_exist_say_what_is_allowed(spec, message):
 def test_contack_specs_are_unchanged_and_unknown_games_are_refused():
     with pytest.raises(ValueError, match=r"unknown agent 'two_distance'; agents are: random, greedy"):
         make_agent("two_distance", 0)
-    with pytest.raises(ValueError, match=r"agents are made for the games contack, contactix; got 'chess'"):
+    with pytest.raises(ValueError, match=r"agents are made for the games contack, solitaire1, solitaire2, contactix; got 'chess'"):
         make_agent("random", 0, game="chess")
 
 

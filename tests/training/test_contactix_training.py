@@ -232,7 +232,7 @@ def test_ppo_path_errors_say_what_was_wrong(tmp_path):
         agent.act(ContactixState(5, swap=True), list(range(25)))
     with pytest.raises(ValueError, match="trained on the 5x5 board; it cannot play 7x7"):
         evaluate([f"ppo:{five}", "random"], 2, seed=0, game="contactix", board_size=7)
-    with pytest.raises(ValueError, match="is a policy for 'contactix'; it cannot play Contack"):
+    with pytest.raises(ValueError, match="is a policy for 'contactix', not for 'contack'"):
         evaluate([f"ppo:{five}", "random"], 2, seed=0)
 
 
