@@ -77,7 +77,7 @@ class TrainingMonitor(BaseCallback):
             self.bar.close()
 
     def _snapshot(self) -> None:
-        name = f"snap_{self.num_timesteps:010d}.npz"
+        name = f"snap_{self.model.num_timesteps:010d}.npz"
         net = export_policy(self.model, self.cfg, os.path.join(self.run.snapshots, name))
         self.training_env.env_method("add_snapshot", net)
         self.state["snapshots"] = (self.state["snapshots"] + [name])[-self.cfg.keep_snapshots :]
@@ -88,7 +88,8 @@ class TrainingMonitor(BaseCallback):
         export_policy(self.model, self.cfg, self.run.policy)
         with atomic_path(self.run.checkpoint) as tmp:
             self.model.save(tmp)
-        self.state["timesteps"] = int(self.num_timesteps)
+        # The model's count, not the callback's: finish() can run without a step (a finished run resumed).
+        self.state["timesteps"] = int(self.model.num_timesteps)
         self.state["wall_s"] = round(self.wall_before + time.time() - self.started, 1)  # all sessions of the run
         self.run.write_state(self.state)
 
@@ -149,6 +150,21 @@ def _row(model: Any, opponent: str, entry: Any, started: float) -> dict[str, Any
         "mean_margin": "" if entry.mean_margin is None else round(entry.mean_margin, 2),
         "wall_s": round(time.time() - started, 1),
     }
+
+
+def trim_evaluations(run: Run, timesteps: int, cfg: TrainConfig) -> None:
+    """Drop the eval.csv rows after ``timesteps`` (a killed session evaluated past its last checkpoint; the
+    resumed run evaluates those timesteps again) and redraw the curve."""
+    rows = read_csv(run.eval_csv)
+    kept = [row for row in rows if int(row["timesteps"]) <= timesteps]
+    if len(kept) == len(rows):
+        return
+    with atomic_path(run.eval_csv) as tmp:
+        with open(tmp, "w", newline="", encoding="utf-8") as f:
+            writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+            writer.writeheader()
+            writer.writerows(kept)
+    draw_learning_curve(run.eval_csv, run.curve, cfg)
 
 
 def read_csv(path: str) -> list[dict[str, str]]:

@@ -22,9 +22,16 @@ What a run writes in ``--out`` (default ``runs/train``):
 
 ``--resume`` continues a run that stopped (killed, or finished and given a larger ``--total-timesteps``)
 from its last checkpoint, with the configuration it was started with (every option but
-``--total-timesteps`` is then ignored). A resumed run does not replay the exact random stream of an
-uninterrupted one (the generators restart from ``seed + timesteps``), so it is reproducible, not identical. The first run on a folder refuses a
-folder that already holds a checkpoint, so a run is never overwritten by accident.
+``--total-timesteps`` is then ignored). It builds the model from config.toml as a new run does and then loads
+only the checkpoint's tensors (weights and optimizer state, ``torch.load(weights_only=True)`` through SB3's
+``set_parameters``) and its timestep count (JSON): nothing in the zip is unpickled. The evaluations that the
+killed session made after its last checkpoint are dropped from eval.csv (the resumed run makes them again). A
+resumed run does not replay the exact random stream of an uninterrupted one (the generators restart from
+``seed + timesteps``), so it is reproducible, not identical.
+
+A new run refuses a folder that already holds a checkpoint, so a run is never overwritten by accident; in a
+folder without one (a run killed before its first checkpoint) it first removes that run's files (the names
+above), so nothing stale mixes into the new run's results.
 """
 
 from __future__ import annotations
@@ -33,12 +40,14 @@ import argparse
 import functools
 import json
 import os
+import shutil
 import sys
+import zipfile
 from dataclasses import fields
 from typing import Any, Sequence
 
 from .config import TrainConfig, field_help
-from .policy_file import PolicyNet, atomic_path
+from .policy_file import TEMPORARY_PREFIX, PolicyNet, atomic_path
 
 SOLITAIRE_REWARDS = ("win", "tiles", "points")
 SELF_PLAY_GAMES = ("contack", "contactix")
@@ -143,6 +152,33 @@ class Run:
             with open(tmp, "w", encoding="utf-8") as f:
                 json.dump(state, f, indent=1)
 
+    def checkpoint_progress(self) -> tuple[int, int]:
+        """The checkpoint's timesteps and PPO updates, read from its JSON member (no unpickling)."""
+        try:
+            with zipfile.ZipFile(self.checkpoint) as archive:
+                data = json.loads(archive.read("data"))
+            return int(data["num_timesteps"]), int(data.get("_n_updates", 0))
+        except (OSError, KeyError, ValueError, TypeError, zipfile.BadZipFile) as err:
+            raise TrainingError(f"{self.checkpoint} is damaged or not a checkpoint of `contack train` ({err}); "
+                                "remove the folder's checkpoint.zip to start the run again") from None
+
+    def remove_leftovers(self) -> None:
+        """Remove what a run killed before its first checkpoint left (this folder's own file names only), and
+        the temporary files of writes a kill interrupted (``atomic_path``'s ``.tmp-*``)."""
+        for path in (self.policy, self.state, self.eval_csv, self.curve, os.path.join(self.out, "eval_policy.npz")):
+            if os.path.exists(path):
+                os.remove(path)
+        for folder in (self.snapshots, self.tensorboard):
+            shutil.rmtree(folder, ignore_errors=True)
+        self.remove_temporaries()
+
+    def remove_temporaries(self) -> None:
+        for folder in (self.out, self.snapshots):
+            if os.path.isdir(folder):
+                for name in os.listdir(folder):
+                    if name.startswith(TEMPORARY_PREFIX):
+                        os.remove(os.path.join(folder, name))
+
 
 def train(
     cfg: TrainConfig | None, out: str, resume: bool = False, progress: bool | None = None, total_timesteps: int | None = None
@@ -168,44 +204,31 @@ def train(
         raise TrainingError(f"{out} already holds a run (checkpoint.zip); continue it with --resume or choose another --out")
     check_config(cfg)
     torch.set_num_threads(cfg.torch_threads)
+    if resume:
+        steps, updates = run.checkpoint_progress()  # first: a damaged checkpoint stops here, the folder untouched
+        run.remove_temporaries()
+    else:
+        run.remove_leftovers()
     os.makedirs(run.snapshots, exist_ok=True)
     cfg.save(run.config)
 
-    from sb3_contrib import MaskablePPO
-
     venv = _vec_env(cfg)
+    model = new_model(cfg, venv, run.tensorboard)
     if resume:
-        model = MaskablePPO.load(run.checkpoint, env=venv, device="cpu", tensorboard_log=run.tensorboard)
-        model.set_random_seed(cfg.seed + model.num_timesteps)
+        from .monitor import trim_evaluations
+
+        try:
+            model.set_parameters(run.checkpoint, exact_match=True, device="cpu")
+        except (RuntimeError, ValueError, KeyError) as err:
+            raise TrainingError(f"{run.checkpoint} does not fit the network of {run.config} ({err})") from None
+        model.num_timesteps, model._n_updates = steps, updates
+        model.set_random_seed(cfg.seed + steps)
         state = run.read_state()
         if cfg.game in SELF_PLAY_GAMES:
             for name in state.get("snapshots", []):
                 venv.env_method("add_snapshot", PolicyNet.load(os.path.join(run.snapshots, name)))
+        trim_evaluations(run, steps, cfg)
     else:
-        from .networks import FactoredPolicy
-
-        model = MaskablePPO(
-            FactoredPolicy if cfg.policy_kind == "factored" else "MlpPolicy",
-            venv,
-            learning_rate=cfg.learning_rate,
-            n_steps=cfg.n_steps,
-            batch_size=cfg.batch_size,
-            n_epochs=cfg.n_epochs,
-            gamma=cfg.gamma,
-            gae_lambda=cfg.gae_lambda,
-            clip_range=cfg.clip_range,
-            ent_coef=cfg.ent_coef,
-            vf_coef=cfg.vf_coef,
-            max_grad_norm=cfg.max_grad_norm,
-            policy_kwargs={
-                "net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)},
-                "activation_fn": torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU,
-            },
-            tensorboard_log=run.tensorboard,
-            seed=cfg.seed,
-            device="cpu",
-            verbose=0,
-        )
         state = {"snapshots": []}
     from .monitor import TrainingMonitor
 
@@ -216,6 +239,37 @@ def train(
     monitor.finish(model)
     venv.close()
     return run.policy
+
+
+def new_model(cfg: TrainConfig, venv: Any, tensorboard_log: str | None) -> Any:
+    """The untrained MaskablePPO learner ``cfg`` describes, on ``venv`` (seeded with ``cfg.seed``)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from .networks import FactoredPolicy
+
+    return MaskablePPO(
+        FactoredPolicy if cfg.policy_kind == "factored" else "MlpPolicy",
+        venv,
+        learning_rate=cfg.learning_rate,
+        n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        clip_range=cfg.clip_range,
+        ent_coef=cfg.ent_coef,
+        vf_coef=cfg.vf_coef,
+        max_grad_norm=cfg.max_grad_norm,
+        policy_kwargs={
+            "net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)},
+            "activation_fn": torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU,
+        },
+        tensorboard_log=tensorboard_log,
+        seed=cfg.seed,
+        device="cpu",
+        verbose=0,
+    )
 
 
 def export_policy(model: Any, cfg: TrainConfig, path: str) -> PolicyNet:

@@ -1,14 +1,18 @@
 """Training runs with small budgets: what a run writes, a killed run resumed, seeds, the trained agent."""
 
+import io
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+import zipfile
 
 import numpy as np
 import pytest
+import torch
+from sb3_contrib import MaskablePPO
 
 from agents.evaluate import evaluate
 from agents.registry import make_agent
@@ -50,7 +54,7 @@ def test_the_same_seed_gives_the_same_first_update(tmp_path):
     assert not np.array_equal(initial.head[0], weights[0][-2]), "the update changed the weights"
 
 
-def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path):
+def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path, monkeypatch):
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "training.train", "--out", str(out), "--total-timesteps", "100000", "--n-envs", "2",
            "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "32,32", "--eval-every", "0",
@@ -64,16 +68,87 @@ def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    stopped = json.loads((out / "state.json").read_text())["timesteps"]
-    assert stopped < 100000
+    with zipfile.ZipFile(out / "checkpoint.zip") as archive:
+        stopped = json.loads(archive.read("data"))["num_timesteps"]
+        saved = torch.load(io.BytesIO(archive.read("policy.pth")), weights_only=True)
+    snapshots = json.loads((out / "state.json").read_text())["snapshots"]
     with pytest.raises(TrainingError, match="already holds a run"):
         train(TrainConfig(**SMALL), str(out), progress=False)
     target = stopped + 256
+
+    # What the resumed session hands to learn(): the checkpoint's weights and count, the killed run's snapshots,
+    # and only the steps still to go (a restart from zero would train `target` steps from fresh weights).
+    seen = {}
+    real_learn = MaskablePPO.learn
+
+    def spy(model, total_timesteps, **kwargs):
+        seen.update(start=model.num_timesteps, steps=total_timesteps,
+                    state={k: v.clone() for k, v in model.policy.state_dict().items()},
+                    pool=[len(env.pool.snapshots) for env in model.get_env().envs])
+        return real_learn(model, total_timesteps, **kwargs)
+
+    monkeypatch.setattr(MaskablePPO, "learn", spy)
     train(None, str(out), resume=True, progress=False, total_timesteps=target)
+    assert (seen["start"], seen["steps"]) == (stopped, target - stopped)
+    assert saved.keys() == seen["state"].keys()
+    assert all(torch.equal(saved[k], seen["state"][k]) for k in saved), "resumed from the checkpoint's weights"
+    assert seen["pool"] == [len(snapshots)] * 2, "the killed run's snapshots are back in the pool"
     assert json.loads((out / "state.json").read_text())["timesteps"] == target
     net = PolicyNet.load(out / "policy.npz")
     assert net.meta["trained_steps"] == target
     assert net.meta["config"]["net_arch"] == [32, 32], "a resumed run keeps the configuration it started with"
+    assert not list(out.rglob(".tmp-*")), "no temporary file of an interrupted write is left"
+
+
+def test_resume_drops_the_evaluations_made_after_the_last_checkpoint(tmp_path):
+    out = tmp_path / "run"
+    cfg = TrainConfig(total_timesteps=256, eval_every=128, eval_games=2, checkpoint_every=128, opponents="greedy",
+                      eval_opponents=["random"], **SMALL)
+    train(cfg, str(out), progress=False)
+    # As if a session had evaluated at 384 and been killed before its checkpoint there, mid-write of another file.
+    with open(out / "eval.csv", "a", encoding="utf-8") as f:
+        f.write("384,random,2,0.1234,0.0,1.0,0.0,0.0,0.1\n")
+    (out / ".tmp-abc123checkpoint.zip").write_bytes(b"half a zip")
+    train(None, str(out), resume=True, progress=False, total_timesteps=512)
+    rows = (out / "eval.csv").read_text().splitlines()[1:]
+    assert [int(r.split(",")[0]) for r in rows] == [0, 128, 256, 384, 512], "every evaluation once, in order"
+    assert "0.1234" not in (out / "eval.csv").read_text(), "the killed session's row was dropped, not kept"
+    assert not (out / ".tmp-abc123checkpoint.zip").exists()
+
+
+def test_resuming_a_finished_run_keeps_its_count(tmp_path):
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=128, eval_every=0, **SMALL), str(out), progress=False)
+    train(None, str(out), resume=True, progress=False)
+    assert json.loads((out / "state.json").read_text())["timesteps"] == 128
+    assert PolicyNet.load(out / "policy.npz").meta["trained_steps"] == 128
+    with zipfile.ZipFile(out / "checkpoint.zip") as archive:
+        assert json.loads(archive.read("data"))["num_timesteps"] == 128
+
+
+def test_a_new_run_replaces_what_a_run_killed_before_its_first_checkpoint_left(tmp_path):
+    out = tmp_path / "run"
+    (out / "snapshots").mkdir(parents=True)
+    (out / "snapshots" / "snap_0000000999.npz").write_bytes(b"stale")
+    (out / "tb" / "ppo_1").mkdir(parents=True)
+    (out / "tb" / "ppo_1" / "events.out.tfevents.stale").write_bytes(b"stale")
+    (out / "eval.csv").write_text("timesteps,opponent\n0,stale\n")
+    (out / "notes.txt").write_text("mine")
+    train(TrainConfig(total_timesteps=128, eval_every=128, eval_games=2, eval_opponents=["random"], **SMALL), str(out),
+          progress=False)
+    assert "stale" not in (out / "eval.csv").read_text()
+    assert not (out / "snapshots" / "snap_0000000999.npz").exists()
+    assert [p.name for p in (out / "tb").iterdir()] == ["ppo_1"], "TensorBoard shows the new run alone"
+    assert not (out / "tb" / "ppo_1" / "events.out.tfevents.stale").exists()
+    assert (out / "notes.txt").read_text() == "mine", "only the run's own files are touched"
+
+
+def test_a_damaged_checkpoint_stops_the_resume_with_a_message(tmp_path):
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, eval_every=0, **SMALL), str(out), progress=False)
+    (out / "checkpoint.zip").write_bytes(b"not a zip")
+    with pytest.raises(TrainingError, match="checkpoint.zip is damaged or not a checkpoint of `contack train`"):
+        train(None, str(out), resume=True, progress=False, total_timesteps=128)
 
 
 def test_resume_without_a_checkpoint_says_what_to_do(tmp_path):
