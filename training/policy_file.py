@@ -138,6 +138,10 @@ class PolicyNet:
         path = os.fspath(path)
         if not os.path.exists(path):
             raise PolicyFileError(f"no policy file at {path}")
+        if not zipfile.is_zipfile(path):
+            # Said here: numpy's own message for such a file suggests loading it with allow_pickle=True.
+            raise PolicyFileError(f"{path} is not a {FORMAT} policy file (a .npz of weights written by "
+                                  "`contack train`): it is not a .npz archive at all")
         try:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {k: data[k] for k in data.files}

@@ -68,11 +68,14 @@ def test_a_missing_file_says_so(tmp_path):
         PolicyNet.load(tmp_path / "nothing.npz")
 
 
-def test_a_file_of_another_kind_says_so(tmp_path):
+@pytest.mark.parametrize("content", [b"PK not really", b"just some text\n", b"\x93NUMPY\x01\x00v\x00{'descr': '|O'"])
+def test_a_file_of_another_kind_says_so_without_suggesting_unsafe_loading(tmp_path, content):
     bad = tmp_path / "model.zip"
-    bad.write_bytes(b"PK not really")
-    with pytest.raises(PolicyFileError, match="is not a contack-policy/1 policy file"):
+    bad.write_bytes(content)
+    with pytest.raises(PolicyFileError, match="is not a contack-policy/1 policy file") as err:
         PolicyNet.load(bad)
+    assert "not a .npz archive" in str(err.value)
+    assert "allow_pickle" not in str(err.value) and "unsafe" not in str(err.value)
 
 
 def test_a_pickled_array_is_refused_not_unpickled(tmp_path):
