@@ -90,7 +90,8 @@ class TrainConfig:
     eval_games: int = 100
     """Games per opponent at each evaluation (rounded up to a multiple of players: every seat rotation)."""
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy"])
-    """Bots the learner is evaluated against (every other seat is that bot)."""
+    """Bots the learner is evaluated against (every other seat is that bot); in a solitaire, reference bots that
+    play the same deals alone."""
     checkpoint_every: int = 50_000
     """Timesteps between checkpoints (written atomically; --resume continues from the last)."""
     board_size: int = 5

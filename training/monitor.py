@@ -4,6 +4,13 @@
 the current policy against the bots over whole games (``agents.evaluate``) and appends to ``eval.csv``;
 ``draw_learning_curve`` draws that file. (A module of its own so that importing ``training.train``, as the
 ``contack`` command line does, does not import torch.)
+
+``eval.csv`` has one row per evaluation and measured agent, with the columns ``CSV_FIELDS``:
+``timesteps`` (learner decisions so far), ``opponent`` (the bot in every other seat; ``-`` in a solitaire),
+``games``, ``win_rate`` with its 95% interval ``ci_low``..``ci_high``, ``mean_score``, ``mean_margin``
+(Contack), ``wall_s`` (seconds the evaluation took), ``agent`` (``policy``: the learner; for a solitaire also
+each bot of ``eval_opponents``, played alone on the same deals as the policy, for reference) and ``mean_tiles``
+(solitaires: tiles placed, out of 36; what a solitaire policy is trained on by default).
 """
 
 from __future__ import annotations
@@ -20,7 +27,10 @@ from .config import TrainConfig
 from .policy_file import atomic_path
 from .train import SELF_PLAY_GAMES, Run, export_policy
 
-CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score", "mean_margin", "wall_s")
+CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score", "mean_margin", "wall_s",
+              "agent", "mean_tiles")  # the last two came later: at the end, so reading by position still works
+POLICY = "policy"
+"""The ``agent`` of the rows that measure the learner."""
 EVAL_SEED_OFFSET = 1_000_000  # evaluation deals never coincide with the training seed's first deals
 
 
@@ -96,8 +106,32 @@ class TrainingMonitor(BaseCallback):
     def _evaluate(self) -> None:
         rows = evaluate_policy(self.model, self.cfg, self.run)
         for row in rows:
-            self.logger.record(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"])
+            if row["agent"] != POLICY:
+                continue
+            if row["opponent"] == "-":  # a solitaire
+                self.logger.record("eval/win_rate", row["win_rate"])
+                self.logger.record("eval/mean_tiles", row["mean_tiles"])
+            else:
+                self.logger.record(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"])
         draw_learning_curve(self.run.eval_csv, self.run.curve, self.cfg)
+
+
+def _draw_solitaire(wins: Any, tiles: Any, rows: list[dict[str, str]]) -> None:
+    """The policy's win rate and tiles placed, and each reference bot's on the same deals (dashed)."""
+    for agent in dict.fromkeys(r["agent"] for r in rows):
+        mine = [r for r in rows if r["agent"] == agent]
+        xs = [int(r["timesteps"]) for r in mine]
+        style = dict(marker="o", markersize=3) if agent == POLICY else dict(linestyle="--", linewidth=1)
+        label = "trained policy" if agent == POLICY else agent
+        wins.plot(xs, [float(r["win_rate"]) for r in mine], label=label, **style)
+        if agent == POLICY:
+            wins.fill_between(xs, [float(r["ci_low"]) for r in mine], [float(r["ci_high"]) for r in mine], alpha=0.2)
+        placed = [float(r["mean_tiles"]) for r in mine if r.get("mean_tiles")]
+        if len(placed) == len(mine):
+            tiles.plot(xs, placed, label=label, **style)
+    wins.set_ylim(bottom=0)
+    tiles.set_ylim(0, 36)
+    tiles.set_ylabel("tiles placed (of 36), mean")
 
 
 def _next(t: int, every: int) -> int:
@@ -127,20 +161,29 @@ def evaluate_policy(model: Any, cfg: TrainConfig, run: Run) -> list[dict[str, An
             ev = evaluate([spec, opponent], games, seed, game="contactix", board_size=cfg.board_size)
             rows.append(_row(model, opponent, ev.entries[0], started))
     else:
-        ev = evaluate([spec], cfg.eval_games, seed, game=cfg.game)
-        rows.append(_row(model, "-", ev.entries[0], started))
-    new = not os.path.exists(run.eval_csv)
-    with open(run.eval_csv, "a", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
-        if new:
-            writer.writeheader()
-        writer.writerows(rows)
+        # A solitaire has no opponent: the reference bots play the same deals alone, and their rows say how the
+        # policy compares (random and greedy placement by default).
+        ev = evaluate([spec, *cfg.eval_opponents], cfg.eval_games, seed, game=cfg.game)
+        for name, entry in zip([POLICY, *cfg.eval_opponents], ev.entries):
+            rows.append(_row(model, "-", entry, started, agent=name))
+    write_rows(run.eval_csv, read_csv(run.eval_csv) + rows)
     return rows
 
 
-def _row(model: Any, opponent: str, entry: Any, started: float) -> dict[str, Any]:
+def write_rows(path: str, rows: list[dict[str, Any]]) -> None:
+    """eval.csv with ``rows``, replaced atomically (a file from before a column was added gets it, empty)."""
+    with atomic_path(path) as tmp:
+        with open(tmp, "w", newline="", encoding="utf-8") as f:
+            writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+            writer.writeheader()
+            for row in rows:
+                writer.writerow({**{"agent": POLICY}, **row})
+
+
+def _row(model: Any, opponent: str, entry: Any, started: float, agent: str = POLICY) -> dict[str, Any]:
     return {
         "timesteps": int(model.num_timesteps),
+        "agent": agent,
         "opponent": opponent,
         "games": entry.games,
         "win_rate": round(entry.win_rate, 4),
@@ -148,6 +191,7 @@ def _row(model: Any, opponent: str, entry: Any, started: float) -> dict[str, Any
         "ci_high": round(entry.win_rate_ci95[1], 4),
         "mean_score": round(entry.mean_score, 2),
         "mean_margin": "" if entry.mean_margin is None else round(entry.mean_margin, 2),
+        "mean_tiles": "" if entry.mean_tiles_placed is None else round(entry.mean_tiles_placed, 2),
         "wall_s": round(time.time() - started, 1),
     }
 
@@ -159,47 +203,49 @@ def trim_evaluations(run: Run, timesteps: int, cfg: TrainConfig) -> None:
     kept = [row for row in rows if int(row["timesteps"]) <= timesteps]
     if len(kept) == len(rows):
         return
-    with atomic_path(run.eval_csv) as tmp:
-        with open(tmp, "w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
-            writer.writeheader()
-            writer.writerows(kept)
+    write_rows(run.eval_csv, kept)
     draw_learning_curve(run.eval_csv, run.curve, cfg)
 
 
 def read_csv(path: str) -> list[dict[str, str]]:
     try:
         with open(path, newline="", encoding="utf-8") as f:
-            return list(csv.DictReader(f))
+            return [{**row, "agent": row.get("agent") or POLICY} for row in csv.DictReader(f)]
     except FileNotFoundError:
         return []
 
 
 def draw_learning_curve(csv_path: str, png_path: str, cfg: TrainConfig) -> None:
-    """eval.csv as a PNG: win rate (with its 95% interval) against timesteps, one line per opponent."""
+    """eval.csv as a PNG: the policy's win rate (with its 95% interval) against timesteps, one line per opponent;
+    for a solitaire, also the tiles placed, with the reference bots' results on the same deals as dashed lines."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     rows = read_csv(csv_path)
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
-    for opponent in dict.fromkeys(r["opponent"] for r in rows):
-        mine = [r for r in rows if r["opponent"] == opponent]
-        xs = [int(r["timesteps"]) for r in mine]
-        ax.plot(xs, [float(r["win_rate"]) for r in mine], marker="o", markersize=3,
-                label=f"vs {opponent}" if opponent != "-" else "win rate")
-        ax.fill_between(xs, [float(r["ci_low"]) for r in mine], [float(r["ci_high"]) for r in mine], alpha=0.2)
-    if cfg.game in SELF_PLAY_GAMES:
-        ax.axhline(1 / cfg.players, color="grey", linestyle="--", linewidth=1, label=f"fair share 1/{cfg.players}")
-    ax.set_xlabel("timesteps (learner decisions)")
-    ax.set_ylabel("win rate (95% CI)")
-    ax.set_ylim(0, 1)
     what = {"contack": f"contack, {cfg.players} players",
             "contactix": f"CON-TAC-TIX {cfg.board_size}x{cfg.board_size}"}.get(cfg.game, cfg.game)
-    ax.set_title(f"MaskablePPO on {what}: evaluation over {cfg.eval_games} games", fontsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    solitaire = cfg.game not in SELF_PLAY_GAMES
+    fig, axes = plt.subplots(1, 2 if solitaire else 1, figsize=(10.4 if solitaire else 6.4, 3.8), squeeze=False)
+    ax = axes[0][0]
+    if solitaire:
+        _draw_solitaire(ax, axes[0][1], rows)
+    else:
+        for opponent in dict.fromkeys(r["opponent"] for r in rows):
+            mine = [r for r in rows if r["opponent"] == opponent]
+            xs = [int(r["timesteps"]) for r in mine]
+            ax.plot(xs, [float(r["win_rate"]) for r in mine], marker="o", markersize=3, label=f"vs {opponent}")
+            ax.fill_between(xs, [float(r["ci_low"]) for r in mine], [float(r["ci_high"]) for r in mine], alpha=0.2)
+        ax.axhline(1 / cfg.players, color="grey", linestyle="--", linewidth=1, label=f"fair share 1/{cfg.players}")
+        ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% CI)")
+    fig.suptitle(f"MaskablePPO on {what}: evaluation over {cfg.eval_games} {'deals' if solitaire else 'games'}",
+                 fontsize=10)
+    for a in axes[0]:
+        a.set_xlabel("timesteps (learner decisions)")
+        a.grid(alpha=0.3)
+        a.legend(fontsize=8, loc="best" if solitaire else "lower right")
     fig.tight_layout()
     with atomic_path(png_path) as tmp:
         fig.savefig(tmp, format="png", dpi=110)

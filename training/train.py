@@ -110,8 +110,16 @@ def check_config(cfg: TrainConfig) -> None:
                 check_spec(spec, "contactix")
             except ValueError as err:
                 raise ValueError(f"eval_opponents: {err}") from None
-    elif cfg.reward not in SOLITAIRE_REWARDS:
-        raise ValueError(f"reward for {cfg.game} must be one of {', '.join(SOLITAIRE_REWARDS)}; got {cfg.reward!r}")
+    else:
+        if cfg.reward not in SOLITAIRE_REWARDS:
+            raise ValueError(f"reward for {cfg.game} must be one of {', '.join(SOLITAIRE_REWARDS)}; got {cfg.reward!r}")
+        from agents.registry import check_spec
+
+        for spec in cfg.eval_opponents:
+            try:
+                check_spec(spec, cfg.game)
+            except ValueError as err:
+                raise ValueError(f"eval_opponents: {err}") from None
 
 
 def _vec_env(cfg: TrainConfig) -> Any:
@@ -355,8 +363,12 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     if rows:
         last = int(rows[-1]["timesteps"])
         for row in (r for r in rows if int(r["timesteps"]) == last):
-            print(f"timesteps={last} vs {row['opponent']}: win rate {float(row['win_rate']):.3f} "
-                  f"[{float(row['ci_low']):.3f}, {float(row['ci_high']):.3f}] over {row['games']} games")
+            rate = f"win rate {float(row['win_rate']):.3f} [{float(row['ci_low']):.3f}, {float(row['ci_high']):.3f}]"
+            if row["opponent"] == "-":  # a solitaire: the policy and the reference bots on the same deals
+                print(f"timesteps={last} {row['agent']}: {rate}, {float(row['mean_tiles']):.2f} tiles placed "
+                      f"on average, over {row['games']} deals")
+            else:
+                print(f"timesteps={last} vs {row['opponent']}: {rate} over {row['games']} games")
     return 0
 
 

@@ -1,5 +1,6 @@
 """Training runs with small budgets: what a run writes, a killed run resumed, seeds, the trained agent."""
 
+import csv
 import io
 import json
 import os
@@ -18,6 +19,7 @@ from agents.evaluate import evaluate
 from agents.registry import make_agent
 from contack_env import new_game
 from training.config import TrainConfig
+from training.monitor import EVAL_SEED_OFFSET
 from training.policy_file import PolicyNet
 from training.train import TrainingError, main, train
 
@@ -187,10 +189,24 @@ def test_a_person_plays_a_trained_policy_at_the_terminal(tmp_path):
     assert "Final scores" in out.getvalue()
 
 
-def test_solitaire_training_runs_and_its_policy_plays_the_solitaire(tmp_path):
+def test_solitaire_training_runs_and_its_policy_plays_the_solitaire(tmp_path, capsys):
     out = tmp_path / "s1"
-    train(TrainConfig.for_game("solitaire1", total_timesteps=128, eval_every=128, eval_games=4, **SMALL), str(out),
-          progress=False)
+    assert main(["--game", "solitaire1", "--total-timesteps", "128", "--eval-every", "64", "--eval-games", "4",
+                 "--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--net-arch", "32,32", "--out", str(out),
+                 "--progress", "off"]) == 0
+    # Every evaluation measures the policy and, on the same deals, the reference bots (random and greedy).
+    with open(out / "eval.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["timesteps"], r["agent"], r["opponent"]) for r in rows] == [
+        (t, a, "-") for t in ("0", "64", "128") for a in ("policy", "random", "greedy")]
+    assert all(0 < float(r["mean_tiles"]) <= 36 and r["games"] == "4" for r in rows)
+    for bot in ("random", "greedy"):  # the same deals each time, and the bots do not learn
+        assert len({(r["win_rate"], r["mean_tiles"]) for r in rows if r["agent"] == bot}) == 1
+    reference = evaluate(["random", "greedy"], 4, seed=EVAL_SEED_OFFSET, game="solitaire1")
+    assert [float(r["mean_tiles"]) for r in rows[1:3]] == [round(e.mean_tiles_placed, 2) for e in reference.entries]
+    printed = capsys.readouterr().out
+    assert "timesteps=128 policy: win rate" in printed and "timesteps=128 greedy: win rate" in printed
+    assert "tiles placed on average, over 4 deals" in printed
     ev = evaluate([f"ppo:{out / 'policy.npz'}"], 4, seed=2, game="solitaire1")
     assert 0 < ev.entries[0].mean_tiles_placed <= 36
     with pytest.raises(ValueError, match="is a policy for 'solitaire1'"):
