@@ -1,4 +1,5 @@
-"""Train a policy with sb3-contrib's MaskablePPO: ``contack train`` or ``python -m training.train``.
+"""Train a policy with sb3-contrib's MaskablePPO: ``contack train``, ``python -m training.train`` or
+``python training/train.py`` (the same options).
 
     contack train [--config FILE] [--out DIR] [--resume] [--FIELD VALUE ...]
 
@@ -35,6 +36,17 @@ above), so nothing stale mixes into the new run's results.
 """
 
 from __future__ import annotations
+
+if __name__ == "__main__" and not __package__:
+    # `python training/train.py`: run this file as the package module it is (its relative imports need that),
+    # with the repository root, not training/, first on the path.
+    import os as _os
+    import runpy as _runpy
+    import sys as _sys
+
+    _sys.path[0] = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
+    _runpy.run_module("training.train", run_name="__main__", alter_sys=True)
+    raise SystemExit(0)
 
 import argparse
 import functools

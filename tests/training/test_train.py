@@ -211,3 +211,15 @@ def test_solitaire_training_runs_and_its_policy_plays_the_solitaire(tmp_path, ca
     assert 0 < ev.entries[0].mean_tiles_placed <= 36
     with pytest.raises(ValueError, match="is a policy for 'solitaire1'"):
         evaluate([f"ppo:{out / 'policy.npz'}", "greedy"], 2, seed=2)
+
+
+def test_the_training_script_runs_by_its_path_too(tmp_path):
+    # `python training/train.py ...` works as `python -m training.train ...` does, from any folder.
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "training", "train.py")
+    ok = subprocess.run([sys.executable, script, "--out", str(tmp_path / "r"), "--total-timesteps", "64", "--n-envs", "1",
+                         "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "16",
+                         "--eval-every", "0", "--progress", "off"], cwd=tmp_path, capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    assert f"wrote {tmp_path / 'r' / 'policy.npz'}" in ok.stdout
+    bad = subprocess.run([sys.executable, script, "--players", "9"], cwd=tmp_path, capture_output=True, text=True)
+    assert bad.returncode == 2 and "Contack is played by 2 to 7 players; got 9" in bad.stderr
