@@ -362,6 +362,13 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     except ValueError as err:
         parser.error(str(err))
     progress = {"auto": None, "on": True, "off": False}[args.progress]
+    if args.resume:
+        ignored = [f"--{f.name.replace('_', '-')}" for f in fields(TrainConfig)
+                   if f.name != "total_timesteps" and getattr(args, f.name, None) is not None]
+        ignored += ["--config"] if args.config else []
+        if ignored:
+            print(f"contack train: --resume continues with the run's own config.toml; ignoring {', '.join(ignored)} "
+                  "(only --total-timesteps applies)", file=sys.stderr)
     try:
         total = cfg.total_timesteps if args.total_timesteps is not None else None
         path = train(cfg, args.out, resume=args.resume, progress=progress, total_timesteps=total)

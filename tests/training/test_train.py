@@ -153,6 +153,17 @@ def test_a_damaged_checkpoint_stops_the_resume_with_a_message(tmp_path):
         train(None, str(out), resume=True, progress=False, total_timesteps=128)
 
 
+def test_resume_names_the_options_it_ignores(tmp_path, capsys):
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, eval_every=0, **SMALL), str(out), progress=False)
+    assert main(["--out", str(out), "--resume", "--learning-rate", "1e-3", "--seed", "5", "--total-timesteps", "128",
+                 "--progress", "off"]) == 0
+    err = capsys.readouterr().err
+    assert "--resume continues with the run's own config.toml; ignoring --learning-rate, --seed (only --total-timesteps" in err
+    assert PolicyNet.load(out / "policy.npz").meta["config"]["learning_rate"] == TrainConfig().learning_rate
+    assert PolicyNet.load(out / "policy.npz").meta["trained_steps"] == 128
+
+
 def test_resume_without_a_checkpoint_says_what_to_do(tmp_path):
     with pytest.raises(TrainingError, match="nothing to resume"):
         train(None, str(tmp_path / "empty"), resume=True, progress=False)
