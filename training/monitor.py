@@ -116,6 +116,13 @@ class TrainingMonitor(BaseCallback):
         draw_learning_curve(self.run.eval_csv, self.run.curve, self.cfg)
 
 
+def _thousands(x: float, _: Any = None) -> str:
+    """Axis labels that stay short: 150k, 1.5M."""
+    if abs(x) >= 1e6:
+        return f"{x / 1e6:g}M"
+    return f"{x / 1e3:g}k" if x else "0"
+
+
 def _draw_solitaire(wins: Any, tiles: Any, rows: list[dict[str, str]]) -> None:
     """The policy's win rate and tiles placed, and each reference bot's on the same deals (dashed)."""
     for agent in dict.fromkeys(r["agent"] for r in rows):
@@ -243,6 +250,7 @@ def draw_learning_curve(csv_path: str, png_path: str, cfg: TrainConfig) -> None:
     fig.suptitle(f"MaskablePPO on {what}: evaluation over {cfg.eval_games} {'deals' if solitaire else 'games'}",
                  fontsize=10)
     for a in axes[0]:
+        a.xaxis.set_major_formatter(_thousands)
         a.set_xlabel("timesteps (learner decisions)")
         a.grid(alpha=0.3)
         a.legend(fontsize=8, loc="best" if solitaire else "lower right")
