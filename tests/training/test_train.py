@@ -28,20 +28,20 @@ SMALL = dict(n_envs=2, n_steps=64, batch_size=64, n_epochs=1, net_arch=[32, 32],
 
 def test_a_short_run_writes_its_policy_checkpoint_curve_and_config(tmp_path, capsys):
     out = tmp_path / "run"
-    code = main(["--out", str(out), "--total-timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
-                 "--net-arch", "32,32", "--eval-every", "128", "--eval-games", "4", "--checkpoint-every", "128",
+    code = main(["--out", str(out), "--total-timesteps", "2048", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
+                 "--net-arch", "32,32", "--eval-every", "1024", "--eval-games", "4", "--checkpoint-every", "1024",
                  "--opponents", "greedy,self", "--progress", "off"])
     assert code == 0
     for name in ("config.toml", "policy.npz", "checkpoint.zip", "state.json", "eval.csv", "learning_curve.png"):
         assert (out / name).is_file(), name
     assert any((out / "tb").rglob("events.out.tfevents*"))
     cfg = TrainConfig.load(str(out / "config.toml"))
-    assert (cfg.total_timesteps, cfg.net_arch, cfg.opponents) == (256, [32, 32], "greedy,self")
+    assert (cfg.total_timesteps, cfg.net_arch, cfg.opponents) == (2048, [32, 32], "greedy,self")
     rows = (out / "eval.csv").read_text().splitlines()
     assert rows[0].startswith("timesteps,opponent,games,win_rate")
-    assert {r.split(",")[0] for r in rows[1:]} == {"0", "128", "256"}
-    assert json.loads((out / "state.json").read_text())["timesteps"] == 256
-    assert PolicyNet.load(out / "policy.npz").meta["trained_steps"] == 256
+    assert {r.split(",")[0] for r in rows[1:]} == {"0", "1024", "2048"}
+    assert json.loads((out / "state.json").read_text())["timesteps"] == 2048
+    assert PolicyNet.load(out / "policy.npz").meta["trained_steps"] == 2048
     assert "vs greedy: win rate" in capsys.readouterr().out
 
 
