@@ -117,25 +117,28 @@ class TrainingMonitor(BaseCallback):
 
 
 def _thousands(x: float, _: Any = None) -> str:
-    """Axis labels that stay short: 150k, 1.5M."""
+    """Axis labels that stay short: 150k, 1.5M (and 64, 192 for a short run)."""
     if abs(x) >= 1e6:
         return f"{x / 1e6:g}M"
-    return f"{x / 1e3:g}k" if x else "0"
+    return f"{x / 1e3:g}k" if abs(x) >= 1e3 else f"{x:g}"
 
 
 def _draw_solitaire(wins: Any, tiles: Any, rows: list[dict[str, str]]) -> None:
-    """The policy's win rate and tiles placed, and each reference bot's on the same deals (dashed)."""
-    for agent in dict.fromkeys(r["agent"] for r in rows):
+    """The policy's win rate and tiles placed, and each reference bot's on the same deals (dashed); one colour per
+    agent in both panels. Rows from before the tiles column (an older run, resumed) are left out of that panel."""
+    for i, agent in enumerate(dict.fromkeys(r["agent"] for r in rows)):
         mine = [r for r in rows if r["agent"] == agent]
         xs = [int(r["timesteps"]) for r in mine]
         style = dict(marker="o", markersize=3) if agent == POLICY else dict(linestyle="--", linewidth=1)
+        style["color"] = f"C{i}"
         label = "trained policy" if agent == POLICY else agent
         wins.plot(xs, [float(r["win_rate"]) for r in mine], label=label, **style)
         if agent == POLICY:
-            wins.fill_between(xs, [float(r["ci_low"]) for r in mine], [float(r["ci_high"]) for r in mine], alpha=0.2)
-        placed = [float(r["mean_tiles"]) for r in mine if r.get("mean_tiles")]
-        if len(placed) == len(mine):
-            tiles.plot(xs, placed, label=label, **style)
+            wins.fill_between(xs, [float(r["ci_low"]) for r in mine], [float(r["ci_high"]) for r in mine], alpha=0.2,
+                              color=style["color"])
+        placed = [(x, float(r["mean_tiles"])) for x, r in zip(xs, mine) if r.get("mean_tiles")]
+        if placed:
+            tiles.plot(*zip(*placed), label=label, **style)
     wins.set_ylim(bottom=0)
     tiles.set_ylim(0, 36)
     tiles.set_ylabel("tiles placed (of 36), mean")

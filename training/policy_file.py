@@ -8,8 +8,9 @@ then the action head ``wa``, ``ba``) and one string array ``meta``, a JSON objec
 
 Why not the Stable-Baselines3 ``.zip``: loading one unpickles Python objects, which can run code from the file.
 ``np.load(..., allow_pickle=False)`` reads arrays and nothing else, so a policy file from anyone is safe to
-load; it is also small and needs neither torch nor SB3 to play. (Training checkpoints, which must hold the
-optimizer and the opponent pool to resume, are SB3 zips: load those only from runs you made.)
+load; it is also small and needs neither torch nor SB3 to play. (Training checkpoints, which hold the optimizer
+state as well, are SB3 zips; ``contack train --resume`` reads only their tensors, with
+``torch.load(weights_only=True)``, and their JSON part, never their pickles.)
 
 Acting is the actor of SB3's ``MaskableActorCriticPolicy``: the MLP's hidden layers, the action head's logits,
 illegal actions masked out, then the arg-max (``deterministic=True``) or a sample.
@@ -158,8 +159,8 @@ class PolicyNet:
             raise PolicyFileError(f"{path}: its 'meta' entry is not JSON: {err}") from None
         if meta.get("format") != FORMAT:
             raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}")
-        if game is not None and meta.get("game") != game:
-            raise PolicyFileError(f"{path} is a policy for {meta.get('game')!r}, not for {game!r}")
+        if game is not None and meta.get("game", "contack") != game:  # files without a game are Contack's
+            raise PolicyFileError(f"{path} is a policy for {meta.get('game', 'contack')!r}, not for {game!r}")
         layers = []
         i = 0
         while f"w{i}" in arrays:

@@ -93,6 +93,9 @@ def make_env(cfg: TrainConfig, rank: int) -> Any:
     return cls(reward=cfg.reward, auto_single_moves=True)
 
 
+_FOR_GAME = " (TrainConfig.for_game({game!r}, ...) starts from the game's defaults)"
+
+
 def check_config(cfg: TrainConfig) -> None:
     """What ``TrainConfig.check`` cannot know: rewards per game and the opponent specs."""
     if cfg.game == "contack":
@@ -114,9 +117,11 @@ def check_config(cfg: TrainConfig) -> None:
 
         if cfg.reward not in CONTACTIX_REWARDS:
             raise ValueError(f"reward for contactix must be one of {', '.join(CONTACTIX_REWARDS)} (+1/-1 at the end: "
-                             f"the game has no score); got {cfg.reward!r} (TrainConfig.for_game('contactix', ...) starts from "
-                             f"the game's defaults)")
-        OpponentPool(parse_weights(cfg.opponents), game="contactix")
+                             f"the game has no score); got {cfg.reward!r}{_FOR_GAME.format(game='contactix')}")
+        try:
+            OpponentPool(parse_weights(cfg.opponents), game="contactix")
+        except ValueError as err:
+            raise ValueError(f"{err}{_FOR_GAME.format(game='contactix')}") from None
         for spec in cfg.eval_opponents:
             try:
                 check_spec(spec, "contactix")
@@ -124,7 +129,8 @@ def check_config(cfg: TrainConfig) -> None:
                 raise ValueError(f"eval_opponents: {err}") from None
     else:
         if cfg.reward not in SOLITAIRE_REWARDS:
-            raise ValueError(f"reward for {cfg.game} must be one of {', '.join(SOLITAIRE_REWARDS)}; got {cfg.reward!r}")
+            raise ValueError(f"reward for {cfg.game} must be one of {', '.join(SOLITAIRE_REWARDS)}; got {cfg.reward!r}"
+                             f"{_FOR_GAME.format(game=cfg.game)}")
         from agents.registry import check_spec
 
         for spec in cfg.eval_opponents:
@@ -182,10 +188,19 @@ class Run:
             raise TrainingError(f"{self.checkpoint} is damaged or not a checkpoint of `contack train` ({err}); "
                                 "remove the folder's checkpoint.zip to start the run again") from None
 
+    @property
+    def own_files(self) -> tuple[str, ...]:
+        """The files a run writes directly in its folder (``eval_policy.npz``: the policy being evaluated)."""
+        return (self.config, self.policy, self.checkpoint, self.state, self.eval_csv, self.curve,
+                os.path.join(self.out, "eval_policy.npz"))
+
     def remove_leftovers(self) -> None:
-        """Remove what a run killed before its first checkpoint left (this folder's own file names only), and
-        the temporary files of writes a kill interrupted (``atomic_path``'s ``.tmp-*``)."""
-        for path in (self.policy, self.state, self.eval_csv, self.curve, os.path.join(self.out, "eval_policy.npz")):
+        """Remove what a run killed before its first checkpoint left. Only in a folder that such a run made (its
+        config.toml is written before anything else of it): a new run into a folder of other things, such as
+        ``--out .``, touches nothing there."""
+        if not os.path.exists(self.config):
+            return
+        for path in self.own_files:
             if os.path.exists(path):
                 os.remove(path)
         for folder in (self.snapshots, self.tensorboard):
@@ -193,10 +208,13 @@ class Run:
         self.remove_temporaries()
 
     def remove_temporaries(self) -> None:
-        for folder in (self.out, self.snapshots):
+        """Remove the temporary files of writes a kill interrupted: ``atomic_path``'s ``.tmp-<random><name>``
+        for this run's own files and snapshots only."""
+        names = tuple(os.path.basename(path) for path in self.own_files)
+        for folder, ends in ((self.out, names), (self.snapshots, (".npz",))):
             if os.path.isdir(folder):
                 for name in os.listdir(folder):
-                    if name.startswith(TEMPORARY_PREFIX):
+                    if name.startswith(TEMPORARY_PREFIX) and name.endswith(ends):
                         os.remove(os.path.join(folder, name))
 
 
@@ -218,6 +236,7 @@ def train(
         cfg = TrainConfig.load(run.config)
         if total_timesteps is not None:
             cfg.total_timesteps = total_timesteps
+            cfg.check()
     elif cfg is None:
         raise TrainingError("a new run needs a configuration")
     elif os.path.exists(run.checkpoint):
@@ -226,11 +245,8 @@ def train(
     torch.set_num_threads(cfg.torch_threads)
     if resume:
         steps, updates = run.checkpoint_progress()  # first: a damaged checkpoint stops here, the folder untouched
-        run.remove_temporaries()
     else:
         run.remove_leftovers()
-    os.makedirs(run.snapshots, exist_ok=True)
-    cfg.save(run.config)
 
     venv = _vec_env(cfg)
     model = new_model(cfg, venv, run.tensorboard)
@@ -240,7 +256,9 @@ def train(
         try:
             model.set_parameters(run.checkpoint, exact_match=True, device="cpu")
         except (RuntimeError, ValueError, KeyError) as err:
+            venv.close()
             raise TrainingError(f"{run.checkpoint} does not fit the network of {run.config} ({err})") from None
+        run.remove_temporaries()
         model.num_timesteps, model._n_updates = steps, updates
         model.set_random_seed(cfg.seed + steps)
         state = run.read_state()
@@ -250,6 +268,8 @@ def train(
         trim_evaluations(run, steps, cfg)
     else:
         state = {"snapshots": []}
+    cfg.save(run.config)  # after the checkpoint loaded: a resume that fails leaves config.toml as it was
+    os.makedirs(run.snapshots, exist_ok=True)
     from .monitor import TrainingMonitor
 
     monitor = TrainingMonitor(cfg, run, state, progress)
@@ -323,25 +343,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             if kind is not list else "A,B", help=f"{text} (default {shown})".strip())
 
 
+def parse_option(name: str, text: str) -> Any:
+    """The value of option ``--name`` written as ``text``, of its field's type (``2e6`` is a whole number)."""
+    default = getattr(TrainConfig(), name)
+    try:
+        if isinstance(default, list):
+            items = [s.strip() for s in str(text).split(",") if s.strip()]
+            return [int(s) for s in items] if name == "net_arch" else items
+        if isinstance(default, bool):
+            return str(text).lower() in ("1", "true", "yes")
+        return type(default)(float(text) if isinstance(default, int) and "e" in str(text).lower() else text)
+    except ValueError:
+        raise ValueError(f"--{name.replace('_', '-')}: {text!r} is not a valid {type(default).__name__}") from None
+
+
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
     """The configuration the options describe: defaults, then --config, then each option given."""
-    defaults = TrainConfig()
-    overrides: dict[str, Any] = {}
-    for f in fields(TrainConfig):
-        text = getattr(args, f.name, None)
-        if text is None:
-            continue
-        default = getattr(defaults, f.name)
-        try:
-            if isinstance(default, list):
-                items = [s.strip() for s in str(text).split(",") if s.strip()]
-                overrides[f.name] = [int(s) for s in items] if f.name == "net_arch" else items
-            elif isinstance(default, bool):
-                overrides[f.name] = str(text).lower() in ("1", "true", "yes")
-            else:
-                overrides[f.name] = type(default)(float(text) if isinstance(default, int) and "e" in str(text).lower() else text)
-        except ValueError:
-            raise ValueError(f"--{f.name.replace('_', '-')}: {text!r} is not a valid {type(default).__name__}") from None
+    overrides = {f.name: parse_option(f.name, getattr(args, f.name)) for f in fields(TrainConfig)
+                 if getattr(args, f.name, None) is not None}
     if args.config:
         return TrainConfig.load(args.config, **overrides)
     return TrainConfig.from_dict(overrides)  # what is not given takes the game's default, then the field's
@@ -355,9 +374,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m training.trai
 
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    cfg: TrainConfig | None = None
+    total: int | None = None
     try:
-        cfg = config_from_args(args)
-        if not args.resume:
+        if args.resume:  # the run's own config.toml decides; only --total-timesteps is read (and checked)
+            if args.total_timesteps is not None:
+                total = parse_option("total_timesteps", args.total_timesteps)
+        else:
+            cfg = config_from_args(args)
             check_config(cfg)
     except ValueError as err:
         parser.error(str(err))
@@ -370,7 +394,6 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
             print(f"contack train: --resume continues with the run's own config.toml; ignoring {', '.join(ignored)} "
                   "(only --total-timesteps applies)", file=sys.stderr)
     try:
-        total = cfg.total_timesteps if args.total_timesteps is not None else None
         path = train(cfg, args.out, resume=args.resume, progress=progress, total_timesteps=total)
     except (TrainingError, ValueError) as err:
         print(f"contack train: {err}", file=sys.stderr)
@@ -384,8 +407,8 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         for row in (r for r in rows if int(r["timesteps"]) == last):
             rate = f"win rate {float(row['win_rate']):.3f} [{float(row['ci_low']):.3f}, {float(row['ci_high']):.3f}]"
             if row["opponent"] == "-":  # a solitaire: the policy and the reference bots on the same deals
-                print(f"timesteps={last} {row['agent']}: {rate}, {float(row['mean_tiles']):.2f} tiles placed "
-                      f"on average, over {row['games']} deals")
+                tiles = f", {float(row['mean_tiles']):.2f} tiles placed on average" if row.get("mean_tiles") else ""
+                print(f"timesteps={last} {row['agent']}: {rate}{tiles}, over {row['games']} deals")
             else:
                 print(f"timesteps={last} vs {row['opponent']}: {rate} over {row['games']} games")
     return 0

@@ -61,6 +61,10 @@ def test_for_game_starts_from_the_games_defaults_and_the_constructor_points_to_i
     if game != "contactix":  # the constructor keeps Contack's 2 players, which a solitaire refuses
         with pytest.raises(ValueError, match=rf"TrainConfig.for_game\('{game}', ...\)"):
             TrainConfig(game=game)
+        from training.train import check_config
+
+        with pytest.raises(ValueError, match=rf"got 'margin' \(TrainConfig.for_game\('{game}', ...\)"):
+            check_config(TrainConfig(game=game, players=1))  # and Contack's reward
 
 
 def test_an_unknown_setting_in_a_file_is_named(tmp_path):

@@ -156,6 +156,8 @@ def test_the_command_line_gives_contactix_its_own_defaults_and_checks_the_board_
         check_config(TrainConfig.from_dict({"game": "contactix", "reward": "margin"}))
     with pytest.raises(ValueError, match=r"TrainConfig.for_game\('contactix', ...\) starts from the game's defaults"):
         check_config(TrainConfig(game="contactix"))  # Contack's field defaults: reward margin
+    with pytest.raises(ValueError, match=r"unknown agent 'greedy'.*TrainConfig.for_game\('contactix', ...\)"):
+        check_config(TrainConfig(game="contactix", reward="win"))  # and Contack's opponents
     with pytest.raises(ValueError, match="eval_opponents: unknown agent 'greedy' for contactix"):
         check_config(TrainConfig.from_dict({"game": "contactix", "eval_opponents": ["greedy"]}))
 

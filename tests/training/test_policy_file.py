@@ -85,6 +85,13 @@ def test_a_pickled_array_is_refused_not_unpickled(tmp_path):
         PolicyNet.load(path)
 
 
+def test_a_file_that_names_no_game_is_a_contack_policy(tmp_path):
+    _net(np.random.default_rng(0), meta={"players": 2}).save(tmp_path / "p.npz")
+    assert PolicyNet.load(tmp_path / "p.npz", game="contack").meta["players"] == 2
+    with pytest.raises(PolicyFileError, match="a policy for 'contack', not for 'solitaire1'"):
+        PolicyNet.load(tmp_path / "p.npz", game="solitaire1")
+
+
 def test_a_policy_for_another_game_is_refused(tmp_path):
     _net(np.random.default_rng(0), meta={"game": "solitaire1"}).save(tmp_path / "s.npz")
     with pytest.raises(PolicyFileError, match="a policy for 'solitaire1', not for 'contack'"):

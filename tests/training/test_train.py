@@ -135,6 +135,9 @@ def test_a_new_run_replaces_what_a_run_killed_before_its_first_checkpoint_left(t
     (out / "tb" / "ppo_1").mkdir(parents=True)
     (out / "tb" / "ppo_1" / "events.out.tfevents.stale").write_bytes(b"stale")
     (out / "eval.csv").write_text("timesteps,opponent\n0,stale\n")
+    TrainConfig(total_timesteps=999).save(str(out / "config.toml"))  # the killed run wrote its config first
+    (out / ".tmp-k1llcheckpoint.zip").write_bytes(b"half")
+    (out / ".tmp-k1llnotes.txt").write_bytes(b"another program's")
     (out / "notes.txt").write_text("mine")
     train(TrainConfig(total_timesteps=128, eval_every=128, eval_games=2, eval_opponents=["random"], **SMALL), str(out),
           progress=False)
@@ -142,7 +145,54 @@ def test_a_new_run_replaces_what_a_run_killed_before_its_first_checkpoint_left(t
     assert not (out / "snapshots" / "snap_0000000999.npz").exists()
     assert [p.name for p in (out / "tb").iterdir()] == ["ppo_1"], "TensorBoard shows the new run alone"
     assert not (out / "tb" / "ppo_1" / "events.out.tfevents.stale").exists()
+    assert not (out / ".tmp-k1llcheckpoint.zip").exists()
     assert (out / "notes.txt").read_text() == "mine", "only the run's own files are touched"
+    assert (out / ".tmp-k1llnotes.txt").exists(), "another program's temporary file is not the run's"
+
+
+def test_a_new_run_in_a_folder_no_run_made_removes_nothing(tmp_path):
+    # --out . or --out /tmp: without a config.toml the folder is not a killed run's, whatever else it holds.
+    (tmp_path / "snapshots").mkdir()
+    (tmp_path / "snapshots" / "mine.npz").write_bytes(b"mine")
+    (tmp_path / ".tmp-xyzcheckpoint.zip").write_bytes(b"someone's")
+    train(TrainConfig(total_timesteps=64, eval_every=0, **SMALL), str(tmp_path), progress=False)
+    assert (tmp_path / "snapshots" / "mine.npz").read_bytes() == b"mine"
+    assert (tmp_path / ".tmp-xyzcheckpoint.zip").exists()
+
+
+def test_a_failed_resume_leaves_the_run_as_it_was(tmp_path):
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, eval_every=0, **SMALL), str(out), progress=False)
+    config = (out / "config.toml").read_text()
+    wider = tmp_path / "wider"
+    train(TrainConfig(total_timesteps=64, eval_every=0, **{**SMALL, "net_arch": [48, 48]}), str(wider), progress=False)
+    os.replace(wider / "checkpoint.zip", out / "checkpoint.zip")  # a checkpoint of another network
+    with pytest.raises(TrainingError, match="checkpoint.zip does not fit the network of"):
+        train(None, str(out), resume=True, progress=False, total_timesteps=128)
+    assert (out / "config.toml").read_text() == config
+
+
+def test_an_older_solitaire_run_resumes_and_reports(tmp_path, capsys):
+    # eval.csv written before the agent and mean_tiles columns existed: the run resumes, the summary and the
+    # curve make do without the tiles of those rows.
+    out = tmp_path / "s1"
+    train(TrainConfig.for_game("solitaire1", total_timesteps=128, eval_every=64, eval_games=4, **SMALL), str(out),
+          progress=False)
+    with open(out / "eval.csv", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["agent"] == "policy"]
+    old = ["timesteps,opponent,games,win_rate,ci_low,ci_high,mean_score,mean_margin,wall_s"]
+    old += [",".join(r[k] for k in old[0].split(",")) for r in rows]
+    (out / "eval.csv").write_text("\n".join(old) + "\n")
+    assert main(["--out", str(out), "--resume", "--progress", "off"]) == 0
+    assert "timesteps=128 policy: win rate" in capsys.readouterr().out
+    assert main(["--out", str(out), "--resume", "--total-timesteps", "256", "--progress", "off"]) == 0
+    printed = capsys.readouterr().out
+    assert "timesteps=256 policy: win rate" in printed and "tiles placed on average, over 4 deals" in printed
+    with open(out / "eval.csv", newline="") as f:
+        back = list(csv.DictReader(f))
+    assert [(r["timesteps"], r["agent"], bool(r["mean_tiles"])) for r in back] == [
+        ("0", "policy", False), ("64", "policy", False), ("128", "policy", False),
+        *((t, a, True) for t in ("192", "256") for a in ("policy", "random", "greedy"))]
 
 
 def test_a_damaged_checkpoint_stops_the_resume_with_a_message(tmp_path):
@@ -160,6 +210,9 @@ def test_resume_names_the_options_it_ignores(tmp_path, capsys):
                  "--progress", "off"]) == 0
     err = capsys.readouterr().err
     assert "--resume continues with the run's own config.toml; ignoring --learning-rate, --seed (only --total-timesteps" in err
+    # An ignored option is not checked either: it cannot stop the resume.
+    assert main(["--out", str(out), "--resume", "--players", "9", "--config", "missing.toml", "--progress", "off"]) == 0
+    assert "ignoring --players, --config" in capsys.readouterr().err
     assert PolicyNet.load(out / "policy.npz").meta["config"]["learning_rate"] == TrainConfig().learning_rate
     assert PolicyNet.load(out / "policy.npz").meta["trained_steps"] == 128
 
