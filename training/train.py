@@ -31,8 +31,9 @@ resumed run does not replay the exact random stream of an uninterrupted one (the
 ``seed + timesteps``), so it is reproducible, not identical.
 
 A new run refuses a folder that already holds a checkpoint, so a run is never overwritten by accident; in a
-folder without one (a run killed before its first checkpoint) it first removes that run's files (the names
-above), so nothing stale mixes into the new run's results.
+folder with a config.toml but no checkpoint (a run killed before its first checkpoint) it first removes that
+run's files (the names above), so nothing stale mixes into the new run's results. A folder without either is
+left as it is.
 """
 
 from __future__ import annotations
