@@ -181,13 +181,13 @@ def evaluate_policy(model: Any, cfg: TrainConfig, run: Run) -> list[dict[str, An
 
 
 def write_rows(path: str, rows: list[dict[str, Any]]) -> None:
-    """eval.csv with ``rows``, replaced atomically (a file from before a column was added gets it, empty)."""
+    """eval.csv with ``rows`` (``read_csv``'s or ``_row``'s), replaced atomically; a column missing from rows of
+    an older file is written empty."""
     with atomic_path(path) as tmp:
         with open(tmp, "w", newline="", encoding="utf-8") as f:
             writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
             writer.writeheader()
-            for row in rows:
-                writer.writerow({**{"agent": POLICY}, **row})
+            writer.writerows(rows)
 
 
 def _row(model: Any, opponent: str, entry: Any, started: float, agent: str = POLICY) -> dict[str, Any]:
