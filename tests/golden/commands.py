@@ -1,0 +1,61 @@
+"""The golden outputs: each entry is a ``contack`` command line and the file it writes.
+
+The files in this folder were written by these commands on the project's own code; ``test_golden.py`` runs them
+again and compares byte for byte, so a change that alters play, records or evaluation shows up as a diff (in the
+manner of OpenSpiel's playthroughs). After a change that is meant to alter them, regenerate from the repository
+root with ``python tests/golden/commands.py`` and commit the diff with the change that caused it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+GOLDEN = Path(__file__).resolve().parent
+
+# (file written, arguments after ``contack``; "{out}" is replaced by the output path). Paths of models are
+# relative to the repository root, where the commands run, so that records name them the same on every machine.
+COMMANDS: list[tuple[str, list[str]]] = [
+    ("contack_2p.jsonl", ["simulate", "--game", "contack", "--players", "2", "--agents", "mcts:30,ppo:models/contack_2p.npz",
+                          "--games", "2", "--seed", "11", "--trace", "--out", "{out}"]),
+    ("contack_4p.jsonl", ["simulate", "--game", "contack", "--players", "4", "--agents",
+                          "greedy,lookahead,random,ppo:models/contack_4p.npz", "--games", "2", "--seed", "12", "--trace",
+                          "--out", "{out}"]),
+    ("contack_7p.jsonl", ["simulate", "--game", "contack", "--players", "7", "--agents",
+                          "random,greedy,lookahead,mcts:10,random,greedy,lookahead", "--games", "1", "--seed", "13",
+                          "--trace", "--enclosed-end", "next_player", "--out", "{out}"]),
+    ("solitaire1.jsonl", ["simulate", "--game", "solitaire1", "--agents", "ppo:models/solitaire1.npz", "--games", "3",
+                          "--seed", "14", "--trace", "--out", "{out}"]),
+    ("solitaire2.jsonl", ["simulate", "--game", "solitaire2", "--agents", "mcts:20", "--games", "2", "--seed", "15",
+                          "--trace", "--out", "{out}"]),
+    ("evaluate_2p.json", ["evaluate", "--players", "2", "--agents", "greedy,random", "--games", "4", "--seed", "3",
+                          "--json", "{out}"]),
+    ("contactix_5x5.jsonl", ["evaluate", "--game", "contactix", "--board-size", "5", "--agents",
+                             "two_distance,ppo:models/contactix_5x5.npz", "--games", "2", "--seed", "4", "--records", "{out}"]),
+]
+
+
+def contack_main():
+    """The ``contack`` console script, wherever the command line lives."""
+    from importlib.metadata import entry_points
+
+    (script,) = entry_points(group="console_scripts", name="contack")
+    return script.load()
+
+
+def run(name: str, args: list[str], out: Path) -> None:
+    """Run one golden command, writing its file to ``out``; its printed output is discarded."""
+    import contextlib
+    import io
+
+    argv = [a.replace("{out}", str(out)) for a in args]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = contack_main()(argv)
+    if code not in (0, None):
+        raise RuntimeError(f"contack {' '.join(argv)} exited {code}")
+
+
+if __name__ == "__main__":
+    for name, args in COMMANDS:
+        run(name, args, GOLDEN / name)
+        print(f"wrote {GOLDEN / name}", file=sys.stderr)

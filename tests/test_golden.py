@@ -1,0 +1,29 @@
+"""Golden outputs: fixed-seed records and an evaluation, byte for byte (see ``tests/golden/commands.py``)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("golden_commands", ROOT / "tests" / "golden" / "commands.py")
+golden = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(golden)
+
+
+@pytest.mark.parametrize("name,args", golden.COMMANDS, ids=[n for n, _ in golden.COMMANDS])
+def test_output_is_byte_identical(name, args, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / name
+    golden.run(name, args, out)
+    expected = (golden.GOLDEN / name).read_bytes()
+    got = out.read_bytes()
+    if got != expected:
+        import difflib
+
+        diff = difflib.unified_diff(expected.decode().splitlines(), got.decode().splitlines(), "golden", "now", lineterm="", n=1)
+        pytest.fail(f"{name} differs from its golden copy (regenerate with python tests/golden/commands.py if meant):\n"
+                    + "\n".join(list(diff)[:40]))
