@@ -6,10 +6,10 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from contack_env.multiplayer import new_game
-from contack_env.records import game_record
-from contack_env.solitaire import new_solitaire1, new_solitaire2
-from contack_env.state import GameState
+from contack_env.contack.multiplayer import new_game
+from contack_env.records.contack import game_record
+from contack_env.contack.solitaire import new_solitaire1, new_solitaire2
+from contack_env.contack.state import GameState
 
 from .base import Agent
 from .registry import make_agent

@@ -5,8 +5,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Sequence
 
-from contack_env.figure import Move
-from contack_env.state import GameState
+from contack_env.contack.figure import Move
+from contack_env.contack.state import GameState
 
 
 class Agent(ABC):

@@ -1,4 +1,4 @@
-"""Bots for CON-TAC-TIX (``contack_env.contactix``), and the loop that plays a game between two of them.
+"""Bots for CON-TAC-TIX (``contack_env.contactix.rules``), and the loop that plays a game between two of them.
 
 **The interface.** A CON-TAC-TIX agent is an ``agents.base.Agent`` whose ``act(state, legal)`` receives
 
@@ -34,7 +34,7 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env.contactix import EMPTY, ContactixState, neighbour_table, side_cells
+from contack_env.contactix.rules import EMPTY, ContactixState, neighbour_table, side_cells
 
 from .base import Agent
 from .random_agent import RandomAgent

@@ -47,10 +47,10 @@ from typing import Any, Iterable, Iterator, Sequence, TextIO
 
 import numpy as np
 
-from contack_env.multiplayer import MAX_PLAYERS, MIN_PLAYERS, check_rules
-from contack_env.records import game_record
+from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS, check_rules
+from contack_env.records.contack import game_record
 
-from contack_env.contactix import DEFAULT_SIZE, ContactixState, check_size
+from contack_env.contactix.rules import DEFAULT_SIZE, ContactixState, check_size
 
 from .arena import new_state, play_game, seed_streams
 from .registry import check_spec, make_agent
@@ -252,7 +252,7 @@ def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
 
 
 def _play_contactix(config: _Config, deal: int, rotation: int) -> GameResult:
-    from contack_env.contactix_records import game_record as contactix_record
+    from contack_env.records.contactix import game_record as contactix_record
 
     from .contactix_bots import play_game as play_contactix
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from contack_env.figure import Move
-from contack_env.grid import cell_index
-from contack_env.state import GameState
+from contack_env.contack.figure import Move
+from contack_env.contack.grid import cell_index
+from contack_env.contack.state import GameState
 
 from .base import Agent
 

@@ -36,12 +36,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from contack_env.figure import Figure, Move
-from contack_env.grid import cell_index
-from contack_env.multiplayer import PENALTY_PER_TILE, ContackGame
-from contack_env.solitaire import Solitaire1, Solitaire2
-from contack_env.state import GameState
-from contack_env.tiles import ALL_TILES_MASK
+from contack_env.contack.figure import Figure, Move
+from contack_env.contack.grid import cell_index
+from contack_env.contack.multiplayer import PENALTY_PER_TILE, ContackGame
+from contack_env.contack.solitaire import Solitaire1, Solitaire2
+from contack_env.contack.state import GameState
+from contack_env.contack.tiles import ALL_TILES_MASK
 
 from .base import Agent
 

@@ -26,7 +26,7 @@ code (lowest tile id, then cell). A decision with one legal move is answered at 
 the agent's own generator (its seed), so an agent with the same seed makes the same choices; the state the agent
 receives is ``public_view`` (the pile in a canonical order), so nothing it does can depend on the real order.
 
-**CON-TAC-TIX** (``contack_env.contactix.ContactixState``, perfect information): the same search with the
+**CON-TAC-TIX** (``contack_env.contactix.rules.ContactixState``, perfect information): the same search with the
 determinization the identity (every iteration starts from a copy of the state, and no random number is spent on
 it), moves and codes the hole indices ``r * N + c`` (the ``legal`` ints are returned as they are), and the
 rollout uniform random play to the end, done at once by ``ContactixState.random_playout``; the reward is 1 for
@@ -40,11 +40,11 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env.contactix import ContactixState
-from contack_env.figure import Move, code_to_move, move_to_code
-from contack_env.multiplayer import ContackGame
-from contack_env.state import GameState
-from contack_env.tiles import NUM_TILES
+from contack_env.contactix.rules import ContactixState
+from contack_env.contack.figure import Move, code_to_move, move_to_code
+from contack_env.contack.multiplayer import ContackGame
+from contack_env.contack.state import GameState
+from contack_env.contack.tiles import NUM_TILES
 
 from .base import Agent
 from .view import determinize

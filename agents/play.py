@@ -1,6 +1,6 @@
 """``contack play``: a person plays Contack against bots at the terminal.
 
-At each of the person's decisions the table is drawn (``contack_env.text.render_text``: the figure, every hand,
+At each of the person's decisions the table is drawn (``contack_env.render.text.render_text``: the figure, every hand,
 the scores, the pile's size but never its order) and the legal moves are listed with numbers and the points each
 scores. The person answers with a number, or with a move written out as ``TILE X Y`` (``09-02-08 0 -1``; commas
 and brackets are ignored, so ``09-02-08 (0, -1)`` works too). Anything else gets a short explanation and the
@@ -8,7 +8,7 @@ question again. ``b`` draws the table again, ``?`` shows this help, ``q`` (or th
 What the bots do, and what the rules force (draws, passes, the end of a hand), is told as it happens.
 
 ``play_contactix_terminal`` does the same for CON-TAC-TIX (``contack play --game contactix``): the board is drawn
-as the text diamond of ``contack_env.contactix_render``, and a move is a hole ``R C`` (or ``swap``).
+as the text diamond of ``contack_env.render.contactix``, and a move is a hole ``R C`` (or ``swap``).
 
 Everything goes through the ``input`` and ``output`` streams, so a script can play a whole game.
 """
@@ -20,13 +20,13 @@ from typing import Any, Sequence, TextIO
 
 import numpy as np
 
-from contack_env.contactix import COLOUR_NAMES, EMPTY, ContactixState
-from contack_env.contactix_render import render_text as render_contactix_text
-from contack_env.figure import Move
-from contack_env.grid import cell_index
-from contack_env.multiplayer import ContackGame, new_game
-from contack_env.text import render_text
-from contack_env.tiles import TILE_NAMES, tile_id
+from contack_env.contactix.rules import COLOUR_NAMES, EMPTY, ContactixState
+from contack_env.render.contactix import render_text as render_contactix_text
+from contack_env.contack.figure import Move
+from contack_env.contack.grid import cell_index
+from contack_env.contack.multiplayer import ContackGame, new_game
+from contack_env.render.text import render_text
+from contack_env.contack.tiles import TILE_NAMES, tile_id
 
 from .arena import seed_streams
 from .registry import make_agent

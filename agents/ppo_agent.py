@@ -22,13 +22,13 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env.actions import ActionLayout
-from contack_env.contactix import ContactixState
-from contack_env.figure import Move
-from contack_env.multiplayer import ContackGame
-from contack_env.observation import NUM_SLOTS, ObservationBuilder, hand_tiles
-from contack_env.solitaire import Solitaire1, Solitaire2
-from contack_env.state import GameState
+from contack_env.envs.actions import ActionLayout
+from contack_env.contactix.rules import ContactixState
+from contack_env.contack.figure import Move
+from contack_env.contack.multiplayer import ContackGame
+from contack_env.envs.observation import NUM_SLOTS, ObservationBuilder, hand_tiles
+from contack_env.contack.solitaire import Solitaire1, Solitaire2
+from contack_env.contack.state import GameState
 from training.features import contactix_input, input_size, policy_input
 from training.policy_file import PolicyFileError, PolicyNet
 
@@ -80,7 +80,7 @@ class PPOAgent(Agent):
         raise PolicyFileError(f"ppo agents play Contack and the solitaires, not {type(state).__name__}")
 
     def _solitaire(self, state: GameState):
-        from contack_env.solitaire_v0 import Solitaire1Env, Solitaire2Env
+        from contack_env.envs.solitaire_v0 import Solitaire1Env, Solitaire2Env
 
         kind = "solitaire1" if isinstance(state, Solitaire1) else "solitaire2"
         if self.game != kind:

@@ -6,8 +6,8 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env.figure import Move
-from contack_env.state import GameState
+from contack_env.contack.figure import Move
+from contack_env.contack.state import GameState
 
 from .base import Agent
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from contack_env.multiplayer import ContackGame
-from contack_env.solitaire import Solitaire1, Solitaire2
-from contack_env.state import GameState
-from contack_env.tiles import NUM_TILES
+from contack_env.contack.multiplayer import ContackGame
+from contack_env.contack.solitaire import Solitaire1, Solitaire2
+from contack_env.contack.state import GameState
+from contack_env.contack.tiles import NUM_TILES
 
 
 def public_view(state: GameState) -> GameState:

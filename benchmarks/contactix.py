@@ -27,7 +27,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from contack_env import contactix_v0
-from contack_env.contactix import ContactixState
+from contack_env.contactix.rules import ContactixState
 
 
 class EnvMeasure:

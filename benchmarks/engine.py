@@ -16,9 +16,9 @@ import time
 from typing import Callable
 
 from agents.random_agent import RandomAgent
-from contack_env.multiplayer import new_game
-from contack_env.solitaire import new_solitaire1, new_solitaire2
-from contack_env.state import GameState
+from contack_env.contack.multiplayer import new_game
+from contack_env.contack.solitaire import new_solitaire1, new_solitaire2
+from contack_env.contack.state import GameState
 
 
 def bench_engine(factory: Callable[[int], GameState], seconds: float, seed: int) -> tuple[float, float]:

@@ -1,21 +1,20 @@
-"""Contack: the rules engine (pure Python + numpy) and, on top of it, the RL environments.
+"""Contack: the rules engines (pure Python + numpy) and, on top of them, records, rendering and the RL environments.
 
-The engine modules know nothing of observations or rewards:
+The layers, bottom to top (docs/architecture.md; a test holds the imports to this order):
 
-- ``tiles``: the 36 tiles, names, values, contacts.
-- ``grid``: cells, sides, orientations, neighbours.
-- ``figure``: the placed tiles and the fast legal-move generator (``Move``).
-- ``state``: what every game state shares (the decision, ``play``, the event log).
-- ``multiplayer``: the 2-7 player game over N hands; ``solitaire``: Solitaires No. 1 and No. 2.
-- ``records``: the ``contack-record/1`` format: write, read, replay and check.
-- ``text``: a text view of a state.
+- ``contack_env.contack``: the Contack rules engine (tiles, grid, figure, game states for 2-7 players and the
+  solitaires); ``contack_env.contactix``: the CON-TAC-TIX rules. They know nothing of observations or rewards.
+- ``contack_env.records``: game records, written, read and replayed; ``contack_env.render``: text and pictures.
+- ``contack_env.envs``: the PettingZoo and Gymnasium environments (``contack_v0``, ``solitaire_v0``,
+  ``contactix_v0``), also reachable as ``from contack_env import contack_v0``.
+- ``contack_env.cli``: the ``contack`` command line, the top layer (nothing imports it).
 """
 
-from .figure import Figure, Move
-from .multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, ContackGame, new_game
-from .solitaire import Solitaire1, Solitaire2, new_solitaire1, new_solitaire2
-from .state import GameState, IllegalMoveError
-from .tiles import NUM_TILES, TILE_NAMES, TILE_VALUES, tile_id, tile_name
+from contack_env.contack.figure import Figure, Move
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, ContackGame, new_game
+from contack_env.contack.solitaire import Solitaire1, Solitaire2, new_solitaire1, new_solitaire2
+from contack_env.contack.state import GameState, IllegalMoveError
+from contack_env.contack.tiles import NUM_TILES, TILE_NAMES, TILE_VALUES, tile_id, tile_name
 
 __all__ = [
     "ContackGame",
@@ -45,6 +44,18 @@ try:
 except ImportError:  # the engine works without the RL stack
     pass
 else:
-    from .solitaire_v0 import register_envs as _register_envs
+    from contack_env.envs.solitaire_v0 import register_envs as _register_envs
 
     _register_envs()
+
+# The environments, PettingZoo style (``from contack_env import contack_v0``), loaded on first use so that the
+# rules engine can be imported without the RL stack.
+_ENV_MODULES = ("contack_v0", "solitaire_v0", "contactix_v0")
+
+
+def __getattr__(name: str):
+    if name in _ENV_MODULES:
+        import importlib
+
+        return importlib.import_module(f"contack_env.envs.{name}")
+    raise AttributeError(f"module 'contack_env' has no attribute {name!r}")

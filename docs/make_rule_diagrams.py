@@ -2,8 +2,8 @@
 
     python docs/make_rule_diagrams.py [FOLDER]      (default: the img folder beside this file)
 
-Geometry comes from ``contack_env.grid`` (``is_up``, ``neighbour``, ``orientation_colours``) and the layout of
-``contack_env.render`` (``figure_layout``, ``Layout``); tiles are drawn by ``render._draw_tile``, so they look
+Geometry comes from ``contack_env.contack.grid`` (``is_up``, ``neighbour``, ``orientation_colours``) and the layout of
+``contack_env.render.image`` (``figure_layout``, ``Layout``); tiles are drawn by ``render._draw_tile``, so they look
 exactly as in the game pictures. Every position shown is built placement by placement on the engine's
 ``Figure``, each tile checked against ``Figure.legal_codes`` (``_figure``), or set up with
 ``ContackGame.from_position``; every score and verdict printed is asserted against what the engine computes,
@@ -19,12 +19,12 @@ from typing import Any, Sequence
 
 from PIL import Image, ImageDraw
 
-from contack_env import render
-from contack_env.figure import Figure, Move, code_to_move, move_code
-from contack_env.grid import cell_index, cell_xy, is_up, neighbour, orientation_colours
-from contack_env.multiplayer import ContackGame
-from contack_env.render import EDGE, FACE, HIGHLIGHT, INK, OUTLINE, PANEL, PANEL_INK, Layout, figure_layout
-from contack_env.tiles import ALL_TILES_MASK, BLUE, GOLD, RED, TILE_VALUES, contact_valid, tile_id
+from contack_env.render import image as render
+from contack_env.contack.figure import Figure, Move, code_to_move, move_code
+from contack_env.contack.grid import cell_index, cell_xy, is_up, neighbour, orientation_colours
+from contack_env.contack.multiplayer import ContackGame
+from contack_env.render.image import EDGE, FACE, HIGHLIGHT, INK, OUTLINE, PANEL, PANEL_INK, Layout, figure_layout
+from contack_env.contack.tiles import ALL_TILES_MASK, BLUE, GOLD, RED, TILE_VALUES, contact_valid, tile_id
 
 SS = 2  # drawn at twice the size, then reduced: antialiased edges, as render.py does
 COLOUR_NAMES = {BLUE: "blue", RED: "red", GOLD: "gold"}
@@ -606,7 +606,7 @@ EXAMPLE_MOVES = (("01-08-09", 1, 0), ("04-05-06", 2, 0))
 
 def example_record() -> dict[str, Any]:
     """The record of docs/records.md, rebuilt from its deal and its two placements by the engine."""
-    from contack_env.records import game_record
+    from contack_env.records.contack import game_record
 
     game = ContackGame([[tile_id(name) for name in EXAMPLE_DECK]], 2, num_hands=1, trace=True)
     for name, x, y in EXAMPLE_MOVES:

@@ -15,7 +15,7 @@ from typing import Any
 
 import tomli_w
 
-from contack_env.contactix import MAX_SIZE, MIN_SIZE
+from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
 
 from .policy_file import atomic_path
 

@@ -34,7 +34,7 @@ import numpy as np
 from gymnasium import spaces
 
 from contack_env import contactix_v0
-from contack_env.contactix import COLOUR_NAMES, check_size
+from contack_env.contactix.rules import COLOUR_NAMES, check_size
 
 from .features import contactix_input
 from .opponents import Opponent, OpponentPool

@@ -21,10 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from agents.lookahead import LookaheadAgent
-from contack_env.actions import ActionLayout
-from contack_env.contactix import EMPTY, WHITE, ContactixState
-from contack_env.multiplayer import ContackGame
-from contack_env.observation import NUM_ACTIONS, NUM_SLOTS, OBS_SIZE, hand_tiles
+from contack_env.envs.actions import ActionLayout
+from contack_env.contactix.rules import EMPTY, WHITE, ContactixState
+from contack_env.contack.multiplayer import ContackGame
+from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_SIZE, hand_tiles
 
 FEATURES = ("none", "lookahead")
 VALUE_SCALE = 50.0

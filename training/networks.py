@@ -26,8 +26,8 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
-from contack_env.actions import NUM_CELL_SLOTS
-from contack_env.observation import (
+from contack_env.envs.actions import NUM_CELL_SLOTS
+from contack_env.envs.observation import (
     CELL_FEATURES,
     CELLS_START,
     HAND_FEATURES,

@@ -19,7 +19,7 @@ import numpy as np
 from agents.base import Agent
 from agents.registry import CONTACTIX_SPEC_HELP, SPEC_HELP, check_spec, make_agent
 from agents.view import public_view
-from contack_env.contactix import ContactixState
+from contack_env.contactix.rules import ContactixState
 
 from .features import contactix_input, policy_input
 from .policy_file import PolicyNet

@@ -38,7 +38,7 @@ import numpy as np
 from gymnasium import spaces
 
 from contack_env import contack_v0
-from contack_env.observation import NUM_ACTIONS, OBS_HIGH, OBS_LOW, OBS_SIZE
+from contack_env.envs.observation import NUM_ACTIONS, OBS_HIGH, OBS_LOW, OBS_SIZE
 
 from .features import input_size, policy_input
 from .opponents import Opponent, OpponentPool

@@ -5,7 +5,7 @@
 
 Contack: the learner takes a random seat each game; the other seats are opponents drawn from a pool of bots
 and snapshots of the learner (``training.seat_env``, ``training.opponents``). Solitaires: the Gymnasium
-environments of ``contack_env.solitaire_v0``. CON-TAC-TIX (``--game contactix --board-size N``): the learner
+environments of ``contack_env.envs.solitaire_v0``. CON-TAC-TIX (``--game contactix --board-size N``): the learner
 plays Black or White, drawn each game, against the same kind of pool (``training.contactix_seat_env``), with an
 MLP policy. Every field of ``training.config.TrainConfig`` is an option.
 
@@ -88,7 +88,7 @@ def make_env(cfg: TrainConfig, rank: int) -> Any:
         pool = OpponentPool(parse_weights(cfg.opponents), keep=cfg.keep_snapshots, seed=cfg.seed * 1000 + rank,
                             game="contactix")
         return ContactixSeatEnv(cfg.board_size, pool)
-    from contack_env.solitaire_v0 import Solitaire1Env, Solitaire2Env
+    from contack_env.envs.solitaire_v0 import Solitaire1Env, Solitaire2Env
 
     cls = Solitaire1Env if cfg.game == "solitaire1" else Solitaire2Env
     return cls(reward=cfg.reward, auto_single_moves=True)

@@ -7,9 +7,9 @@ from agents.arena import new_state, seed_streams
 from agents.base import Agent
 from agents.registry import make_agent
 from agents.view import public_view
-from contack_env.multiplayer import ENCLOSED_END_OPTIONS, ContackGame
-from contack_env.solitaire import Solitaire1, Solitaire2
-from contack_env.tiles import NUM_TILES
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, ContackGame
+from contack_env.contack.solitaire import Solitaire1, Solitaire2
+from contack_env.contack.tiles import NUM_TILES
 
 BOTS = ["random", "greedy", "lookahead", "mcts:8"]
 

@@ -15,7 +15,7 @@ from agents.contactix_bots import (
 )
 from agents.mcts import MCTSAgent
 from agents.registry import check_spec, make_agent
-from contack_env.contactix import BLACK, WHITE, ContactixState, IllegalMoveError, cell_index
+from contack_env.contactix.rules import BLACK, WHITE, ContactixState, IllegalMoveError, cell_index
 
 BOTS = ["random", "two_distance", "mcts:24"]
 

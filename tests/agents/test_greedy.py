@@ -1,9 +1,9 @@
 import numpy as np
 
 from agents.greedy import GreedyAgent
-from contack_env.figure import Figure, Move
-from contack_env.multiplayer import ContackGame, new_game
-from contack_env.tiles import tile_id
+from contack_env.contack.figure import Figure, Move
+from contack_env.contack.multiplayer import ContackGame, new_game
+from contack_env.contack.tiles import tile_id
 
 
 def _game_with_choices() -> ContackGame:

@@ -1,11 +1,11 @@
 from agents.greedy import GreedyAgent
 from agents.lookahead import LookaheadAgent, playable_mask
 from agents.view import public_view
-from contack_env.figure import Figure, Move
-from contack_env.grid import cell_index
-from contack_env.multiplayer import ContackGame
-from contack_env.solitaire import new_solitaire1, new_solitaire2
-from contack_env.tiles import TILE_VALUES, contact_valid, tile_id, tiles_in
+from contack_env.contack.figure import Figure, Move
+from contack_env.contack.grid import cell_index
+from contack_env.contack.multiplayer import ContackGame
+from contack_env.contack.solitaire import new_solitaire1, new_solitaire2
+from contack_env.contack.tiles import TILE_VALUES, contact_valid, tile_id, tiles_in
 
 
 def _names(*names: str) -> list[int]:

@@ -3,9 +3,9 @@ import pytest
 from agents.mcts import MCTSAgent
 from agents.registry import make_agent
 from agents.view import public_view
-from contack_env.figure import Figure, Move
-from contack_env.multiplayer import ContackGame, new_game
-from contack_env.tiles import tile_id
+from contack_env.contack.figure import Figure, Move
+from contack_env.contack.multiplayer import ContackGame, new_game
+from contack_env.contack.tiles import tile_id
 
 
 def _names(*names: str) -> list[int]:

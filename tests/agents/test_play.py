@@ -3,8 +3,8 @@ import io
 import pytest
 
 from agents.play import parse_move, play_terminal
-from contack_env.figure import Move
-from contack_env.tiles import tile_id
+from contack_env.contack.figure import Move
+from contack_env.contack.tiles import tile_id
 
 LEGAL = [Move(tile_id("09-02-08"), 0, -1), Move(tile_id("09-02-08"), 1, 0), Move(tile_id("04-05-02"), -1, 0)]
 

@@ -4,7 +4,7 @@ import pytest
 
 from agents.random_agent import RandomAgent
 from agents.registry import make_agent, parse_agent_list
-from contack_env.multiplayer import new_game
+from contack_env.contack.multiplayer import new_game
 
 
 def test_random_agent_is_uniform_over_legal_moves():

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bruteforce as bf  # noqa: E402
 
 from contack_env import ContackGame, Figure  # noqa: E402
-from contack_env.tiles import tile_id  # noqa: E402
+from contack_env.contack.tiles import tile_id  # noqa: E402
 
 Board = Sequence[tuple[str, int, int]]
 

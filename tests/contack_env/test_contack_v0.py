@@ -11,11 +11,11 @@ import pytest
 from pettingzoo.utils import wrappers
 
 from contack_env import ContackGame, Move, contack_v0, new_game
-from contack_env.actions import ActionLayout
-from contack_env.env_replay import replay_through_env
-from contack_env.observation import NUM_ACTIONS, OBS_SIZE, observation_vector
-from contack_env.records import game_record, replay
-from contack_env.tiles import TILE_NAMES, tiles_in
+from contack_env.envs.actions import ActionLayout
+from contack_env.envs.replay import replay_through_env
+from contack_env.envs.observation import NUM_ACTIONS, OBS_SIZE, observation_vector
+from contack_env.records.contack import game_record, replay
+from contack_env.contack.tiles import TILE_NAMES, tiles_in
 
 with warnings.catch_warnings():
     # pettingzoo.test imports connect_four_v3 through PettingZoo's deprecated path (when pygame is installed).
@@ -100,8 +100,8 @@ def test_pettingzoo_render(players, reward):
 
 
 def test_render_returns_the_text_and_the_image():
-    from contack_env.render import render_rgb
-    from contack_env.text import render_text
+    from contack_env.render.image import render_rgb
+    from contack_env.render.text import render_text
 
     env = contack_v0.env(num_players=3, render_mode="ansi")
     env.reset(seed=4)

@@ -1,4 +1,4 @@
-"""The CON-TAC-TIX rules (RULES.md section 9) in contack_env.contactix: the board, moves, the union-find win check
+"""The CON-TAC-TIX rules (RULES.md section 9) in contack_env.contactix.rules: the board, moves, the union-find win check
 against a brute-force flood fill written here from the rules, corners, the swap option, and properties of whole
 games (hypothesis)."""
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contack_env.contactix import (
+from contack_env.contactix.rules import (
     BLACK,
     WHITE,
     ContactixState,

@@ -11,8 +11,8 @@ import pytest
 from agents.evaluate import evaluate, format_table, records_of
 from agents.play import parse_contactix_move, play_contactix_terminal
 from contack_env.cli import main
-from contack_env.contactix import ContactixState, cell_index
-from contack_env.contactix_records import read_records, replay
+from contack_env.contactix.rules import ContactixState, cell_index
+from contack_env.records.contactix import read_records, replay
 
 
 def _run(capsys, *argv):

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contack_env.contactix import BLACK, ContactixState, cell_index
-from contack_env.contactix_records import FORMAT, RecordError, game_record, read_records, replay, write_records
+from contack_env.contactix.rules import BLACK, ContactixState, cell_index
+from contack_env.records.contactix import FORMAT, RecordError, game_record, read_records, replay, write_records
 
 
 def _game(moves, n=3, swap=False) -> ContactixState:

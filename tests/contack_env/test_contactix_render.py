@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from contack_env.contactix import ContactixState, cell_index
-from contack_env.contactix_render import (
+from contack_env.contactix.rules import ContactixState, cell_index
+from contack_env.render.contactix import (
     BLACK_PEG,
     BOARD,
     CHAIN,

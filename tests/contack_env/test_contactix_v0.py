@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from contack_env import contactix_v0
-from contack_env.contactix import ContactixState, cell_index
-from contack_env.contactix_records import replay
+from contack_env.contactix.rules import ContactixState, cell_index
+from contack_env.records.contactix import replay
 
 with warnings.catch_warnings():
     # pettingzoo.test imports connect_four_v3 through PettingZoo's deprecated path (when pygame is installed).
@@ -246,7 +246,7 @@ def test_an_episode_record_replays_to_the_same_board():
 
 
 def test_render_returns_the_text_and_the_image():
-    from contack_env.contactix_render import render_rgb, render_text
+    from contack_env.render.contactix import render_rgb, render_text
 
     text_env = contactix_v0.env(board_size=5, render_mode="ansi")
     text_env.reset()

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from contack_env import Move, new_game, new_solitaire1, new_solitaire2
-from contack_env.actions import ActionLayout
+from contack_env.envs.actions import ActionLayout
 from contack_env.cli import main
-from contack_env.env_replay import replay_through_env
-from contack_env.records import RecordError, game_record
-from contack_env.tiles import TILE_NAMES, tiles_in
+from contack_env.envs.replay import replay_through_env
+from contack_env.records.contack import RecordError, game_record
+from contack_env.contack.tiles import TILE_NAMES, tiles_in
 
 
 def _random_record(players: int, seed: int, trace: bool = True, **rules) -> dict:

@@ -1,4 +1,4 @@
-"""How far a legal figure reaches (contack_env/extremes.py, RULES.md section 2): the pieces of the bound's proof,
+"""How far a legal figure reaches (docs/grid_bounds.py, RULES.md section 2): the pieces of the bound's proof,
 and the stored games that reach every extreme, checked with the engine, the brute-force reference, the records
 and the environments."""
 
@@ -9,12 +9,17 @@ import numpy as np
 import pytest
 
 from contack_env import ContackGame, Move, Solitaire2, new_game
-from contack_env import extremes as ex
-from contack_env.env_replay import replay_through_env
-from contack_env.grid import neighbours, side_colour
-from contack_env.records import RecordError, game_record, replay
-from contack_env.solitaire_v0 import Solitaire2Env, replay_solitaire_through_env
-from contack_env.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_VALUES
+import importlib.util
+from pathlib import Path
+
+_spec = importlib.util.spec_from_file_location("grid_bounds", Path(__file__).resolve().parents[2] / "docs" / "grid_bounds.py")
+ex = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ex)
+from contack_env.envs.replay import replay_through_env
+from contack_env.contack.grid import neighbours, side_colour
+from contack_env.records.contack import RecordError, game_record, replay
+from contack_env.envs.solitaire_v0 import Solitaire2Env, replay_solitaire_through_env
+from contack_env.contack.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_VALUES
 
 SOLITAIRE = ex.extreme_solitaire2_deals()
 MULTIPLAYER = ex.extreme_multiplayer_deals()
@@ -206,7 +211,7 @@ def test_multiplayer_extreme_through_the_environment(name):
 
 def test_the_multiplayer_extremes_pass_replay_check_through_env(tmp_path, capsys):
     from contack_env.cli import main
-    from contack_env.records import write_records
+    from contack_env.records.contack import write_records
 
     records = []
     for name in ex.MULTIPLAYER_EXTREMES:

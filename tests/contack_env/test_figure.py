@@ -1,4 +1,4 @@
-"""RULES.md sections 3 and 4 on the figure: contacts, legal placements, scoring, against ``contack_env.figure``.
+"""RULES.md sections 3 and 4 on the figure: contacts, legal placements, scoring, against ``contack_env.contack.figure``.
 
 Each rule case is a small board built directly (``figure_of``); expected moves are written out by hand, and
 ``brute_of`` (the reference generator) is asked the same question so a wrong hand-written expectation shows up.
@@ -9,9 +9,9 @@ from __future__ import annotations
 import bruteforce as bf
 import pytest
 
-from contack_env.figure import Figure, Move, code_to_move, move_code, move_to_code
-from contack_env.grid import cell_index
-from contack_env.tiles import mask_of, tile_id
+from contack_env.contack.figure import Figure, Move, code_to_move, move_code, move_to_code
+from contack_env.contack.grid import cell_index
+from contack_env.contack.tiles import mask_of, tile_id
 
 ALL = mask_of(range(36))
 

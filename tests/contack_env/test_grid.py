@@ -1,4 +1,4 @@
-"""RULES.md section 2 (the triangular grid, neighbours and orientations), against ``contack_env.grid``.
+"""RULES.md section 2 (the triangular grid, neighbours and orientations), against ``contack_env.contack.grid``.
 
 Besides comparing with the tables re-typed in ``bruteforce``, the tables are checked against plane geometry:
 cells are real triangles (a cell's corners computed from ``(x, y)``), two cells touch when they share an edge,
@@ -13,7 +13,7 @@ import math
 import bruteforce as bf
 import pytest
 
-from contack_env.grid import (
+from contack_env.contack.grid import (
     CELL_SIDES,
     cell_index,
     cell_xy,
@@ -24,7 +24,7 @@ from contack_env.grid import (
     orientation_colours,
     side_colour,
 )
-from contack_env.tiles import BLUE, GOLD, RED
+from contack_env.contack.tiles import BLUE, GOLD, RED
 
 COLOUR = {BLUE: "blue", RED: "red", GOLD: "gold"}
 CELLS = [(x, y) for x in range(-5, 6) for y in range(-4, 5)]

@@ -1,4 +1,4 @@
-"""RULES.md section 5, the game for 2 to 7 players, against ``contack_env.multiplayer``.
+"""RULES.md section 5, the game for 2 to 7 players, against ``contack_env.contack.multiplayer``.
 
 Positions are built directly: ``ContackGame(decks, n)`` for deals, ``position(...)`` (conftest) for mid-hand
 situations. On the bare opening board used below (01-02-03 at (0, 0), last-played), these tiles have no legal
@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from contack_env import ContackGame, IllegalMoveError, Move, new_game
-from contack_env.grid import cell_index
-from contack_env.multiplayer import ENCLOSED_END_OPTIONS
-from contack_env.tiles import tile_id
+from contack_env.contack.grid import cell_index
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS
+from contack_env.contack.tiles import tile_id
 
 OPENING = [("01-02-03", 0, 0)]
 UNPLAYABLE = ["03-04-01", "05-01-04", "06-07-01", "02-09-10", "03-04-05", "03-07-08", "06-07-04", "05-09-10",

@@ -8,13 +8,24 @@ import re
 import numpy as np
 import pytest
 
-import contack_env.contack_v0 as contack_v0
-import contack_env.observation as ob
+import contack_env.envs.contack_v0 as contack_v0
+import contack_env.envs.observation as ob
 from contack_env import ContackGame, Figure, Move, new_game
-from contack_env.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
-from contack_env.grid import cell_index
-from contack_env.observation import ObservationBuilder, observation_vector
-from contack_env.tiles import TILE_VALUES, tile_id, tiles_in
+from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
+from contack_env.contack.grid import cell_index
+from contack_env.envs.observation import ObservationBuilder, observation_vector
+
+
+def load_grid_bounds():
+    """``docs/grid_bounds.py``, the proof of how far a figure reaches (a script, not part of the package)."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("grid_bounds", Path(__file__).resolve().parents[2] / "docs" / "grid_bounds.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+from contack_env.contack.tiles import TILE_VALUES, tile_id, tiles_in
 
 # -- the layout --------------------------------------------------------------------------------------------------
 
@@ -294,11 +305,11 @@ def test_bad_observer_is_refused():
 
 
 def test_observations_stay_in_bounds_at_the_edges_of_the_grid():
-    """The two-player deals of ``contack_env.extremes`` reach x = -34, x = 34, y = 17 and y = -17 (where a free
+    """The two-player deals of ``docs/grid_bounds.py`` reach x = -34, x = 34, y = 17 and y = -17 (where a free
     neighbour, a candidate cell, lies just beyond the bound): every observation on the way is the reference
     one and within the Box bounds."""
     from contack_env import contack_v0
-    from contack_env.extremes import extreme_multiplayer_deals
+    extreme_multiplayer_deals = load_grid_bounds().extreme_multiplayer_deals
 
     reached = []
     for name, (deck, moves) in extreme_multiplayer_deals().items():

@@ -8,7 +8,7 @@ Agents are random, seeded from hypothesis, and lean towards the highest-scoring 
   - the 36 tiles are all accounted for, each once: figure + hands + pile (+ discard or stacks).
 After every game the whole event log is replayed by the reference (draws, passes, ends, points, penalties),
 scores are checked against the log, and separate properties check that a seed replays identically and that
-``clone()`` is independent and continues identically. Last, the game records (``contack_env.records``) of games
+``clone()`` is independent and continues identically. Last, the game records (``contack_env.records.contack``) of games
 of every kind round-trip through JSON and files and replay to the same final state, and a seed gives the same
 record.
 """
@@ -28,10 +28,10 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from contack_env import ContackGame, Solitaire1, Solitaire2, new_game, new_solitaire1, new_solitaire2
-from contack_env.figure import move_to_code
-from contack_env.grid import cell_index
-from contack_env.multiplayer import ENCLOSED_END_OPTIONS
-from contack_env.records import append_record, game_record, read_records, replay, write_records
+from contack_env.contack.figure import move_to_code
+from contack_env.contack.grid import cell_index
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS
+from contack_env.records.contack import append_record, game_record, read_records, replay, write_records
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=False)
 seeds = st.integers(0, 2**32 - 1)

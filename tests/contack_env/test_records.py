@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contack_env import ContackGame, Figure, Solitaire1, Solitaire2, new_game, new_solitaire1, new_solitaire2
-from contack_env.records import (
+from contack_env.records.contack import (
     FORMAT,
     RecordError,
     append_record,
@@ -30,7 +30,7 @@ from contack_env.records import (
     replay,
     write_records,
 )
-from contack_env.tiles import NUM_TILES, TILE_NAMES, tile_id
+from contack_env.contack.tiles import NUM_TILES, TILE_NAMES, tile_id
 
 DATA = Path(__file__).parent / "data"
 

@@ -1,4 +1,4 @@
-"""Pictures (``contack_env.render``): the figure's tiles sit on the cells the layout says, each side's band has
+"""Pictures (``contack_env.render.image``): the figure's tiles sit on the cells the layout says, each side's band has
 that side's colour, the last tile is outlined, target cells are marked; records replay into frames, GIFs and
 strips with the expected number of frames.
 
@@ -16,8 +16,8 @@ import pytest
 from PIL import Image
 
 from contack_env import ContackGame, Solitaire2, new_game, new_solitaire1, new_solitaire2
-from contack_env.grid import cell_xy, neighbour, side_colour
-from contack_env.render import (
+from contack_env.contack.grid import cell_xy, neighbour, side_colour
+from contack_env.render.image import (
     EDGE,
     FACE,
     HIGHLIGHT,
@@ -31,7 +31,7 @@ from contack_env.render import (
     save_strip,
     tile_slot_layout,
 )
-from contack_env.tiles import TILE_NAMES
+from contack_env.contack.tiles import TILE_NAMES
 
 SIZE = (800, 500)
 

@@ -1,4 +1,4 @@
-"""RULES.md sections 6 and 7, the two solitaires, against ``contack_env.solitaire``."""
+"""RULES.md sections 6 and 7, the two solitaires, against ``contack_env.contack.solitaire``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from contack_env import IllegalMoveError, Move, Solitaire1, Solitaire2, new_solitaire1, new_solitaire2
-from contack_env.tiles import tile_id
+from contack_env.contack.tiles import tile_id
 
 OPENING = [("01-02-03", 0, 0)]
 # On the opening board these do not fit anywhere (checked in test_multiplayer.py).

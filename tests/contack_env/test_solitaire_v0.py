@@ -1,4 +1,4 @@
-"""The Gymnasium solitaire environments (contack_env/solitaire_v0.py): API conformance, the action mask against
+"""The Gymnasium solitaire environments (contack_env/envs/solitaire_v0.py): API conformance, the action mask against
 the engine's legal moves, rewards, seeding, hidden information, records, and a short MaskablePPO run."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import pytest
 
 import contack_env  # noqa: F401  (registers the ids)
 from contack_env import solitaire_v0 as sv
-from contack_env.actions import NUM_CELL_SLOTS
-from contack_env.figure import code_to_move
-from contack_env.records import RecordError, replay
-from contack_env.solitaire import Solitaire1, new_solitaire1, new_solitaire2
-from contack_env.solitaire_v0 import Solitaire1Env, Solitaire2Env, replay_solitaire_through_env
-from contack_env.tiles import NUM_TILES, TILE_NAMES
+from contack_env.envs.actions import NUM_CELL_SLOTS
+from contack_env.contack.figure import code_to_move
+from contack_env.records.contack import RecordError, replay
+from contack_env.contack.solitaire import Solitaire1, new_solitaire1, new_solitaire2
+from contack_env.envs.solitaire_v0 import Solitaire1Env, Solitaire2Env, replay_solitaire_through_env
+from contack_env.contack.tiles import NUM_TILES, TILE_NAMES
 
 ENVS = [Solitaire1Env, Solitaire2Env]
 IDS = {Solitaire1Env: "contack/Solitaire1-v0", Solitaire2Env: "contack/Solitaire2-v0"}
@@ -414,7 +414,7 @@ def test_a_deal_with_no_decision_is_one_episode_of_one_step():
 
 def test_solitaire1_always_has_a_decision():
     """Every opening tile has a legal neighbour among the other 35, so No. 1's pile always yields a placement."""
-    from contack_env.figure import Figure
+    from contack_env.contack.figure import Figure
 
     for opening in range(NUM_TILES):
         figure = Figure()
@@ -475,7 +475,7 @@ def test_step_before_reset_says_to_reset():
 # -- rendering -------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("env_cls", ENVS)
 def test_render_modes(env_cls):
-    from contack_env.text import render_text
+    from contack_env.render.text import render_text
 
     env = env_cls(render_mode="ansi")
     env.reset(seed=2)

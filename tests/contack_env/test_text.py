@@ -1,4 +1,4 @@
-"""The text view (``contack_env.text``): a person reads every tile's numbers off the grid by the rulers, sees the
+"""The text view (``contack_env.render.text``): a person reads every tile's numbers off the grid by the rulers, sees the
 values in contact side by side, the last tile marked, the hands, scores and pile size, and never the pile order.
 
 The tests read the drawn figure the way a person does: the column of cell ``x`` is under the label ``x`` of the
@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from contack_env import ContackGame, Figure, Solitaire1, new_game, new_solitaire2
-from contack_env.grid import cell_xy, is_up, side_colour
-from contack_env.text import LAST_MARK, TARGET_MARK, draw_figure, render_text
-from contack_env.tiles import TILE_NAMES, TILE_VALUES, tile_id, tiles_in
+from contack_env.contack.grid import cell_xy, is_up, side_colour
+from contack_env.render.text import LAST_MARK, TARGET_MARK, draw_figure, render_text
+from contack_env.contack.tiles import TILE_NAMES, TILE_VALUES, tile_id, tiles_in
 
 
 # -- reading the drawn figure back -----------------------------------------------------------------------------

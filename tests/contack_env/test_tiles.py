@@ -1,4 +1,4 @@
-"""RULES.md section 1 (the tiles) and section 3 (contacts), against ``contack_env.tiles``."""
+"""RULES.md section 1 (the tiles) and section 3 (contacts), against ``contack_env.contack.tiles``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import itertools
 import bruteforce as bf
 import pytest
 
-from contack_env.tiles import (
+from contack_env.contack.tiles import (
     BLUE,
     GOLD,
     NUM_TILES,

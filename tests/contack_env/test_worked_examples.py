@@ -19,8 +19,8 @@ import bruteforce as bf
 import pytest
 
 from contack_env import Move
-from contack_env.grid import cell_index
-from contack_env.tiles import tile_id
+from contack_env.contack.grid import cell_index
+from contack_env.contack.tiles import tile_id
 
 
 def T(name: str) -> int:

@@ -13,9 +13,9 @@ from types import ModuleType
 import pytest
 from PIL import Image
 
-from contack_env.figure import Move
-from contack_env.multiplayer import ContackGame
-from contack_env.tiles import tile_id
+from contack_env.contack.figure import Move
+from contack_env.contack.multiplayer import ContackGame
+from contack_env.contack.tiles import tile_id
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -82,8 +82,8 @@ def test_the_script_refuses_a_board_the_rules_forbid(script: ModuleType) -> None
 
 
 def test_the_example_record_of_records_md_is_the_engines_and_replays(script: ModuleType) -> None:
-    from contack_env.env_replay import replay_through_env
-    from contack_env.records import replay
+    from contack_env.envs.replay import replay_through_env
+    from contack_env.records.contack import replay
 
     page = (DOCS / "records.md").read_text()
     record = json.loads(re.search(r"```json\n(.*?)```", page, re.S).group(1))

@@ -19,7 +19,7 @@ from agents.ppo_agent import ContactixPPOAgent
 from agents.registry import make_agent
 from contack_env import contactix_v0
 from contack_env.cli import main as contack_main
-from contack_env.contactix import ContactixState
+from contack_env.contactix.rules import ContactixState
 from training.config import TrainConfig
 from training.contactix_seat_env import ContactixSeatEnv
 from training.features import contactix_input

@@ -125,7 +125,7 @@ def test_the_factored_policy_is_exported_exactly_and_survives_a_file(tmp_path):
 
 
 def test_the_factored_features_of_an_action_are_its_tile_its_cell_and_its_points():
-    from contack_env.observation import CELLS_START, HAND_START, POINTS_START
+    from contack_env.envs.observation import CELLS_START, HAND_START, POINTS_START
     from training.networks import action_feature_index
 
     index = action_feature_index()

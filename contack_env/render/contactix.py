@@ -22,8 +22,8 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw
 
-from .contactix import BLACK, COLOUR_NAMES, EMPTY, WHITE, ContactixState, cell_rc
-from .render import _font
+from contack_env.contactix.rules import BLACK, COLOUR_NAMES, EMPTY, WHITE, ContactixState, cell_rc
+from contack_env.render.image import _font
 
 RGB = tuple[int, int, int]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .figure import Figure, Move, code_to_move, move_to_code
-from .grid import OFFSET, SPAN
-from .tiles import TILE_NAMES
+from contack_env.contack.figure import Figure, Move, code_to_move, move_to_code
+from contack_env.contack.grid import OFFSET, SPAN
+from contack_env.contack.tiles import TILE_NAMES
 
 
 class IllegalMoveError(ValueError):

@@ -32,7 +32,7 @@ import operator
 from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
-from .state import IllegalMoveError
+from contack_env.contack.state import IllegalMoveError
 
 BLACK, WHITE = 0, 1
 COLOUR_NAMES = ("black", "white")

@@ -16,12 +16,12 @@ from typing import Any, Callable, Iterable, Sequence, TextIO
 
 import numpy as np
 
-from .figure import Move
-from .grid import cell_index
-from .multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, ContackGame
-from .solitaire import STACK6_SIZE, Solitaire1, Solitaire2
-from .state import GameState
-from .tiles import NUM_TILES, TILE_NAMES
+from contack_env.contack.figure import Move
+from contack_env.contack.grid import cell_index
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, ContackGame
+from contack_env.contack.solitaire import STACK6_SIZE, Solitaire1, Solitaire2
+from contack_env.contack.state import GameState
+from contack_env.contack.tiles import NUM_TILES, TILE_NAMES
 
 FORMAT = "contack-record/1"
 GAMES = ("contack", "solitaire1", "solitaire2")

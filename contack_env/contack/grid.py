@@ -9,7 +9,7 @@ For speed the engine addresses cells by an integer index (``cell_index``); the p
 
 from __future__ import annotations
 
-from .tiles import BLUE, GOLD, RED
+from contack_env.contack.tiles import BLUE, GOLD, RED
 
 SIDES = ("L", "R", "B")
 

@@ -26,8 +26,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .figure import _COUNT_SHIFT, Figure, Move
-from .grid import CELL_SIDES, OFFSET, SPAN, cell_index
+from contack_env.contack.figure import _COUNT_SHIFT, Figure, Move
+from contack_env.contack.grid import CELL_SIDES, OFFSET, SPAN, cell_index
 
 MAX_HOLES = 18
 NUM_CELL_SLOTS = 3 + MAX_HOLES

@@ -57,7 +57,7 @@ always choosing the chain's next tile, must play exactly that chain:
   on ``(-35, 0)``), and the deal is rebuilt (hands, then the pile in draw order) and played in the engine.
 
 The chain's tiles, released in order by seven stacks (``solitaire2_deal``), give the Solitaire No. 2 deals.
-``python -m contack_env.extremes`` reruns the search (``_regenerate``: the first seed from 0 that succeeds within
+``python -m docs/grid_bounds.py`` reruns the search (``_regenerate``: the first seed from 0 that succeeds within
 20,000 nodes, about half a minute in all) and prints the data block stored below; the tests check that the
 stored games are legal, reach their extremes and are what the search finds from the stored seeds (a few
 seconds).
@@ -69,11 +69,11 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from .figure import Figure, Move
-from .grid import cell_xy
-from .multiplayer import ContackGame
-from .solitaire import NUM_STACKS, STACK6_SIZE
-from .tiles import ALL_TILES_MASK, NUM_TILES, OPENING_RANK, TILE_NAMES, TILE_VALUES, contact_valid, tile_id
+from contack_env.contack.figure import Figure, Move
+from contack_env.contack.grid import cell_xy
+from contack_env.contack.multiplayer import ContackGame
+from contack_env.contack.solitaire import NUM_STACKS, STACK6_SIZE
+from contack_env.contack.tiles import ALL_TILES_MASK, NUM_TILES, OPENING_RANK, TILE_NAMES, TILE_VALUES, contact_valid, tile_id
 
 __all__ = [
     "MULTIPLAYER_EXTREMES",
@@ -381,7 +381,7 @@ def _regenerate(seeds: Sequence[int] = range(100)) -> dict[str, tuple[int, Extre
     return out
 
 
-def _print_data() -> None:  # pragma: no cover - run by hand: python -m contack_env.extremes
+def _print_data() -> None:  # pragma: no cover - run by hand: python -m docs/grid_bounds.py
     def moves_text(moves: list[Move]) -> str:
         items = [f"{TILE_NAMES[m.tile]} {m.x} {m.y};" for m in moves]
         return "\n".join(f"        {' '.join(items[i : i + 6])}" for i in range(0, len(items), 6))
@@ -400,7 +400,7 @@ def _print_data() -> None:  # pragma: no cover - run by hand: python -m contack_
 
 
 # -- the stored games ----------------------------------------------------------------------------------------
-# Found by _regenerate() (python -m contack_env.extremes prints this block). "chain": the won Solitaire No. 2
+# Found by _regenerate() (python -m docs/grid_bounds.py prints this block). "chain": the won Solitaire No. 2
 # game, as "tile x y;" in placement order; its first K moves (K = 35, or 34 for y=-17) are the two-player
 # chain. "deck": the two-player deal; "played": how many placements its hand has (the chain and what follows).
 _DATA: dict[str, dict[str, Any]] = {

@@ -6,10 +6,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .figure import Figure
-from .multiplayer import check_deck
-from .state import GameState
-from .tiles import NUM_TILES, TILE_NAMES
+from contack_env.contack.figure import Figure
+from contack_env.contack.multiplayer import check_deck
+from contack_env.contack.state import GameState
+from contack_env.contack.tiles import NUM_TILES, TILE_NAMES
 
 NUM_STACKS = 7
 STACK6_SIZE = 6

@@ -5,7 +5,7 @@
 
 Actions
 -------
-The encoding of every Contack environment (``contack_env.actions``): ``action = slot * 21 + cell_slot``, where the
+The encoding of every Contack environment (``contack_env.envs.actions``): ``action = slot * 21 + cell_slot``, where the
 *slot* names the tile and the *cell slot* the cell (the three free sides of the last-played tile, then the holes
 in ascending ``(x, y)`` order). Solitaire No. 1 has 1 slot, the one tile to place (the drawn tile or the discard
 top: ``state.forced_tile``), so ``Discrete(21)``; Solitaire No. 2 has 7, slot ``k`` = the top of stack ``k`` (empty
@@ -63,7 +63,7 @@ discard pile (face up) and the pile's size; No. 2 the figure, the stack tops and
 order of the face-down pile, nor what lies under a stack top: two deals that differ only there give identical
 observations. Tile ``t`` always has the same row, so a row is a tile's identity. Positions are
 ``(x + 35) / 70`` and ``(y + 17) / 34`` (every legal figure lies within -35 <= x <= 34, -17 <= y <= 17:
-RULES.md section 2 and ``contack_env.extremes``; a candidate cell just outside is clipped, it is never legal).
+RULES.md section 2 and ``docs/grid_bounds.py``; a candidate cell just outside is clipped, it is never legal).
 
 Solitaire No. 1, ``n = 565``:
 
@@ -105,12 +105,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .actions import NUM_CELL_SLOTS, ActionLayout
-from .figure import Move
-from .grid import CELL_SIDES, OFFSET, SPAN, cell_index
-from .solitaire import NUM_STACKS, STACK6_SIZE, Solitaire1, Solitaire2
-from .state import GameState
-from .tiles import BLUE, GOLD, NUM_TILES, RED, TILE_NAMES, TILE_VALUES, tile_id
+from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout
+from contack_env.contack.figure import Move
+from contack_env.contack.grid import CELL_SIDES, OFFSET, SPAN, cell_index
+from contack_env.contack.solitaire import NUM_STACKS, STACK6_SIZE, Solitaire1, Solitaire2
+from contack_env.contack.state import GameState
+from contack_env.contack.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_NAMES, TILE_VALUES, tile_id
 
 __all__ = [
     "ENV_IDS",
@@ -378,16 +378,16 @@ class _SolitaireEnv(gymnasium.Env):
             gymnasium.logger.warn("render() was called without a render_mode; make the env with render_mode='ansi' or 'rgb_array'")
             return None
         if self.render_mode == "ansi":
-            from .text import render_text
+            from contack_env.render.text import render_text
 
             return render_text(self.state)
-        from .render import render_rgb
+        from contack_env.render.image import render_rgb
 
         return render_rgb(self.state)
 
     def game_record(self, agents: Sequence[str] | None = None) -> dict[str, Any]:
         """The ``contack-record/1`` record of the finished episode (``records.game_record``)."""
-        from .records import game_record
+        from contack_env.records.contack import game_record
 
         if self._illegal:
             raise RuntimeError("the episode ended on an illegal action; its game is unfinished and makes no record")
@@ -619,7 +619,7 @@ def replay_solitaire_through_env(record: dict[str, Any]) -> None:
     sets), the scores and the winners. Raises ``records.RecordError`` naming the hand and event (1-based) on the
     first problem.
     """
-    from .records import RecordError
+    from contack_env.records.contack import RecordError
 
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object; got {type(record).__name__}", "record")
@@ -707,7 +707,7 @@ def replay_solitaire_through_env(record: dict[str, Any]) -> None:
 
 
 def _place_move(event: dict[str, Any], where: str) -> Move:
-    from .records import RecordError
+    from contack_env.records.contack import RecordError
 
     try:
         tile = tile_id(event.get("tile"))  # type: ignore[arg-type]

@@ -25,12 +25,12 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .figure import Move
-from .grid import cell_xy, is_up, side_colour
-from .multiplayer import ContackGame
-from .solitaire import Solitaire1, Solitaire2
-from .state import GameState
-from .tiles import BLUE, GOLD, RED, TILE_NAMES, TILE_VALUES, tile_id, tiles_in
+from contack_env.contack.figure import Move
+from contack_env.contack.grid import cell_xy, is_up, side_colour
+from contack_env.contack.multiplayer import ContackGame
+from contack_env.contack.solitaire import Solitaire1, Solitaire2
+from contack_env.contack.state import GameState
+from contack_env.contack.tiles import BLUE, GOLD, RED, TILE_NAMES, TILE_VALUES, tile_id, tiles_in
 
 RGB = tuple[int, int, int]
 Bounds = tuple[int, int, int, int]
@@ -633,10 +633,10 @@ def _random_play(state: GameState, seed: int, moves: int | None = None) -> GameS
 
 def write_examples(folder: str | Path = "docs/img") -> list[Path]:
     """Draw the example pictures of the documentation from seeded random play (``python -m
-    contack_env.render [FOLDER]``); returns the files written."""
-    from .multiplayer import new_game
-    from .records import game_record
-    from .solitaire import new_solitaire1, new_solitaire2
+    contack_env.render.image [FOLDER]``); returns the files written."""
+    from contack_env.contack.multiplayer import new_game
+    from contack_env.records.contack import game_record
+    from contack_env.contack.solitaire import new_solitaire1, new_solitaire2
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

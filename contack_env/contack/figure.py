@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .grid import CELL_SIDES, OFFSET, ORIGIN, SPAN, cell_index
-from .tiles import ALL_TILES_MASK, NUM_TILES, TILE_NAMES, TILE_VALUES, contact_points, contact_valid
+from contack_env.contack.grid import CELL_SIDES, OFFSET, ORIGIN, SPAN, cell_index
+from contack_env.contack.tiles import ALL_TILES_MASK, NUM_TILES, TILE_NAMES, TILE_VALUES, contact_points, contact_valid
 
 
 class Move(NamedTuple):

@@ -21,7 +21,7 @@ import sys
 from collections import Counter
 from typing import Sequence
 
-from .multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 
 GAMES = ("contack", "solitaire1", "solitaire2")
 
@@ -91,7 +91,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.arena import simulate_records
     from agents.registry import parse_agent_list
 
-    from .records import write_records
+    from contack_env.records.contack import write_records
 
     if args.game == "contack":
         players = 4 if args.players is None else args.players
@@ -164,10 +164,10 @@ def summarize(records: Sequence[dict]) -> str:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .records import check_paths
+    from contack_env.records.contack import check_paths
 
     if args.through_env:
-        from .env_replay import replay_through_env
+        from contack_env.envs.replay import replay_through_env
 
         passed, failed = check_paths(args.files, out=sys.stdout, replayer=replay_through_env)
     else:
@@ -224,7 +224,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error("--board-size and --swap are options of --game contactix")
     board_size = 11 if args.board_size is None else args.board_size
     if contactix:
-        from .contactix import check_size
+        from contack_env.contactix.rules import check_size
 
         try:
             check_size(board_size)
@@ -258,7 +258,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             write_json(args.json, ev)
             print(f"wrote {args.json}")
         if args.records:
-            from .records import write_records
+            from contack_env.records.contack import write_records
 
             count = write_records(args.records, records_of(ev.results))
             print(f"wrote {count} records to {args.records}")
@@ -297,7 +297,7 @@ def _play_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     from agents.play import play_contactix_terminal
     from agents.registry import check_spec
 
-    from .contactix import check_size
+    from contack_env.contactix.rules import check_size
 
     if args.players != 2:
         parser.error(f"--players: contactix is played by 2 players; got {args.players}")
@@ -326,8 +326,8 @@ def _add_render(sub: argparse._SubParsersAction) -> None:
 
 
 def _render(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from .records import RecordError, read_records, replay
-    from .render import save_gif, save_strip
+    from contack_env.records.contack import RecordError, read_records, replay
+    from contack_env.render.image import save_gif, save_strip
 
     try:
         records = read_records(args.file)

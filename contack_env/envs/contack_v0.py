@@ -98,16 +98,16 @@ The colour of a cell's sides is fixed (every tile lies blue on B: an up cell sho
 down cell red on L and gold on R), so a cell slot's "points up" value and its facing values say which contacts a
 tile would make there. The
 per-action points are a public, derived feature (any player could count them) that lets a plain MLP see what
-each placement is worth. The constants of `contack_env.observation` hold these ranges.
+each placement is worth. The constants of `contack_env.envs.observation` hold these ranges.
 
 **Grid bound.** Every cell of a legal figure lies in `-35 <= x <= 35`, `-17 <= y <= 17` (RULES.md section 2;
-`contack_env.extremes` shows that this game reaches exactly `-34 <= x <= 34`, `-17 <= y <= 17`), so `px`, `py`
+`docs/grid_bounds.py` shows that this game reaches exactly `-34 <= x <= 34`, `-17 <= y <= 17`), so `px`, `py`
 of a tile are in [0, 1]. A candidate cell just outside that box can exist (a free neighbour of a tile on the
 edge) but can never be filled; its position is clipped.
 
 ### Action Space
 
-`Discrete(105)` = 5 hand slots x 21 cell slots, `action = slot * 21 + cell_slot` (`contack_env.actions`,
+`Discrete(105)` = 5 hand slots x 21 cell slots, `action = slot * 21 + cell_slot` (`contack_env.envs.actions`,
 `ActionLayout(5, sorted hand tiles, figure)`):
 
 - `slot` is the position of the tile in the acting player's hand **sorted by tile id** (a hand never holds more
@@ -168,13 +168,13 @@ copies: the lists an agent collects at its turns, put end to end, are the whole 
 `raw_env.game` is the engine state (`contack_env.ContackGame`; read it, never play on it). `action_mask()` is
 the mask of the agent to move; `decode_action(action)` the move an action stands for now, `encode_move((tile,
 x, y))` the action of a move (`ValueError` if it has none), `action_layout()` the decision's
-`contack_env.actions.ActionLayout`; `episode_seed` the int the episode's deals came from.
+`contack_env.envs.actions.ActionLayout`; `episode_seed` the int the episode's deals came from.
 
 ### Records and rendering
 
 `raw_env.game_record(agents=None)` returns the finished episode as a `contack-record/1` record (RECORDS.md),
-with the episode's `seed`. `render()` returns the text view (`contack_env.text.render_text`) with
-`render_mode="ansi"` and an RGB image (`contack_env.render.render_rgb`, uint8, H x W x 3) with `"rgb_array"`.
+with the episode's `seed`. `render()` returns the text view (`contack_env.render.text.render_text`) with
+`render_mode="ansi"` and an RGB image (`contack_env.render.image.render_rgb`, uint8, H x W x 3) with `"rgb_array"`.
 
 ### Version History
 
@@ -194,10 +194,10 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
-from .figure import Move
-from .multiplayer import ContackGame, check_rules, shuffled_decks
-from .observation import NUM_ACTIONS, NUM_SLOTS, OBS_HIGH, OBS_LOW, OBS_SIZE, ObservationBuilder, hand_tiles
+from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
+from contack_env.contack.figure import Move
+from contack_env.contack.multiplayer import ContackGame, check_rules, shuffled_decks
+from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_HIGH, OBS_LOW, OBS_SIZE, ObservationBuilder, hand_tiles
 
 REWARD_OPTIONS = ("win", "score")
 RENDER_MODES = ("ansi", "rgb_array")
@@ -580,7 +580,7 @@ class raw_env(AECEnv, EzPickle):
         return self._observed
 
     def _decision_lists(self) -> tuple[list[int], list[int | None]]:
-        # The action encoding of the current decision (contack_env.actions) as plain lists: the hand sorted by
+        # The action encoding of the current decision (contack_env.envs.actions) as plain lists: the hand sorted by
         # tile id (slots) and the candidate cells (cell slots). The hot path indexes these directly; an
         # ActionLayout (action_layout()) is built only for callers that ask for one.
         if self._decision is None:
@@ -718,7 +718,7 @@ class raw_env(AECEnv, EzPickle):
 
     def game_record(self, agents: Sequence[str] | None = None) -> dict[str, Any]:
         """The finished episode as a ``contack-record/1`` record (``agents``: one name per seat, or None)."""
-        from .records import game_record
+        from contack_env.records.contack import game_record
 
         return game_record(self._require_game(), seed=self._episode_seed, agents=agents)
 
@@ -728,10 +728,10 @@ class raw_env(AECEnv, EzPickle):
             return None
         game = self._require_game()
         if self.render_mode == "ansi":
-            from .text import render_text
+            from contack_env.render.text import render_text
 
             return render_text(game)
-        from .render import render_rgb
+        from contack_env.render.image import render_rgb
 
         return render_rgb(game)
 

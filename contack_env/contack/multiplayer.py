@@ -6,9 +6,9 @@ from typing import Sequence
 
 import numpy as np
 
-from .figure import Figure
-from .state import GameState
-from .tiles import NUM_TILES, OPENING_RANK, TILE_NAMES, mask_of
+from contack_env.contack.figure import Figure
+from contack_env.contack.state import GameState
+from contack_env.contack.tiles import NUM_TILES, OPENING_RANK, TILE_NAMES, mask_of
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 HAND_SIZE = 5

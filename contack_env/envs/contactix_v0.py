@@ -18,7 +18,7 @@ CON-TAC-TIX (Piet Hein, 1942; better known since as Hex) is a two-player connect
 `N x N` hexagonal holes. Black moves first and wants a chain of black pegs joining rows `0` and `N-1`; White
 joins columns `0` and `N-1`; the four corner holes belong to both sides. The players alternately put a peg into
 any empty hole. The game cannot end in a draw: exactly one player completes a chain. The rules this
-environment follows are the project's `RULES.md` (section 9), implemented in `contack_env.contactix` (pure
+environment follows are the project's `RULES.md` (section 9), implemented in `contack_env.contactix.rules` (pure
 Python: a union-find win check, no RL machinery).
 
 Hole `(r, c)` touches `(r, c-1)`, `(r, c+1)`, `(r-1, c)`, `(r+1, c)`, `(r-1, c+1)` and `(r+1, c-1)`.
@@ -42,7 +42,7 @@ swap: White takes over Black's first peg instead of placing one. Its action is t
 Black's peg (the only occupied hole ever marked legal). The black peg at `(r, c)` is replaced by a white peg on
 the mirror hole `(c, r)` and Black moves next. The mirror keeps every hole's neighbours and exchanges rows with
 columns, so the position is the one Black built, colours exchanged (Hex's "swap pieces"; see
-`contack_env.contactix`). It balances Black's first-move advantage: Black must open with a move it is content
+`contack_env.contactix.rules`). It balances Black's first-move advantage: Black must open with a move it is content
 to see swapped.
 
 `reset(seed=None, options=None)`: the game has no randomness, so every reset starts from the empty board; `seed`
@@ -94,14 +94,14 @@ moves (`N * N + 1` with a swap).
 
 ### Beyond the AEC API
 
-`raw_env.game` is the rules state (`contack_env.contactix.ContactixState`; read it, never play on it directly):
+`raw_env.game` is the rules state (`contack_env.contactix.rules.ContactixState`; read it, never play on it directly):
 `board`, `moves`, `legal_moves()`, `winning_chain()`, ... `game_record(agents=None)` returns the episode as a
-`contactix-record/1` record (`contack_env.contactix_records`: JSON with the size, the swap option, the moves
+`contactix-record/1` record (`contack_env.records.contactix`: JSON with the size, the swap option, the moves
 and the winner), which `contactix_records.replay` plays back with every move checked.
 
 ### Rendering
 
-`render()` returns the text diamond (`contack_env.contactix_render.render_text`) with `render_mode="ansi"`
+`render()` returns the text diamond (`contack_env.render.contactix.render_text`) with `render_mode="ansi"`
 and an RGB image (`render_rgb`, uint8, H x W x 3: the diamond of hexagonal holes, the four sides in their
 owners' colours, row and column numbers, the winning chain ringed in red) with `"rgb_array"`. Both draw the
 diamond on a corner, hole `(0, 0)` at the top: Black's sides are the upper-right (row 0) and lower-left
@@ -124,8 +124,8 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from .contack_v0 import _AssertOutOfBoundsWrapper, _OrderEnforcingWrapper, _TerminateIllegalWrapper
-from .contactix import BLACK, COLOUR_NAMES, DEFAULT_SIZE, EMPTY, WHITE, ContactixState, cell_index, check_size
+from contack_env.envs.contack_v0 import _AssertOutOfBoundsWrapper, _OrderEnforcingWrapper, _TerminateIllegalWrapper
+from contack_env.contactix.rules import BLACK, COLOUR_NAMES, DEFAULT_SIZE, EMPTY, WHITE, ContactixState, cell_index, check_size
 
 RENDER_MODES = ("ansi", "rgb_array")
 NUM_PLANES = 4
@@ -328,7 +328,7 @@ class raw_env(AECEnv, EzPickle):
     # -- records, rendering --------------------------------------------------------------------------------
     def game_record(self, agents: Sequence[str | None] | None = None) -> dict[str, Any]:
         """The episode so far as a ``contactix-record/1`` record (``agents``: Black's and White's names)."""
-        from .contactix_records import game_record
+        from contack_env.records.contactix import game_record
 
         return game_record(self._require_game(), agents=agents)
 
@@ -338,10 +338,10 @@ class raw_env(AECEnv, EzPickle):
             return None
         game = self._require_game()
         if self.render_mode == "ansi":
-            from .contactix_render import render_text
+            from contack_env.render.contactix import render_text
 
             return render_text(game)
-        from .contactix_render import render_rgb
+        from contack_env.render.contactix import render_rgb
 
         return render_rgb(game)
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .figure import Move
-from .grid import cell_xy, is_up
-from .multiplayer import ContackGame
-from .solitaire import Solitaire1, Solitaire2
-from .state import GameState
-from .tiles import BLUE, GOLD, RED, TILE_NAMES, TILE_VALUES, tiles_in
+from contack_env.contack.figure import Move
+from contack_env.contack.grid import cell_xy, is_up
+from contack_env.contack.multiplayer import ContackGame
+from contack_env.contack.solitaire import Solitaire1, Solitaire2
+from contack_env.contack.state import GameState
+from contack_env.contack.tiles import BLUE, GOLD, RED, TILE_NAMES, TILE_VALUES, tiles_in
 
 # Text geometry: a lattice step in x is _W columns, a row is _P lines; _W = 2 * _P gives slopes of two columns
 # a line, which leaves room for three numbers (only one of them two digits: a tile's values differ) inside.

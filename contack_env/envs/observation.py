@@ -26,11 +26,11 @@ from typing import Sequence
 
 import numpy as np
 
-from .actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
-from .figure import _COUNT_SHIFT, POINTS
-from .grid import CELL_SIDES, NUM_CELL_INDICES, OFFSET, SPAN, cell_index
-from .multiplayer import ENCLOSED_END_OPTIONS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ContackGame
-from .tiles import BLUE, GOLD, NUM_TILES, RED, TILE_VALUES, tiles_in
+from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
+from contack_env.contack.figure import _COUNT_SHIFT, POINTS
+from contack_env.contack.grid import CELL_SIDES, NUM_CELL_INDICES, OFFSET, SPAN, cell_index
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ContackGame
+from contack_env.contack.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_VALUES, tiles_in
 
 NUM_SEATS = MAX_PLAYERS
 """Relative seats every per-seat component has room for."""

@@ -9,14 +9,14 @@ A record is one JSON object::
 - ``format``: ``"contactix-record/1"``.
 - ``size``: the board's ``N`` (3..19); ``swap``: whether the swap (pie) rule was on.
 - ``moves``: every move in order, Black's first; a move is ``[r, c]`` (the hole it fills) or ``"swap"`` (only
-  as the second move, with ``swap`` true; see ``contack_env.contactix``).
+  as the second move, with ``swap`` true; see ``contack_env.contactix.rules``).
 - ``winner``: ``"black"``, ``"white"``, or null for a game not played to its end.
 - optional: ``agents`` (``[black's, white's]``, strings or null) and ``seed`` (an int or null) that the game
   was played from; replay ignores them.
 
 ``replay`` plays the moves on a fresh board and checks everything; anything wrong raises ``RecordError`` (from
-``contack_env.records``) naming the move (1-based) and what is wrong, e.g. ``move 5 ([3, 4]): hole (3, 4)
-already holds a white peg``. Files are written and read as ``contack_env.records`` does: JSON lines, or one
+``contack_env.records.contack``) naming the move (1-based) and what is wrong, e.g. ``move 5 ([3, 4]): hole (3, 4)
+already holds a white peg``. Files are written and read as ``contack_env.records.contack`` does: JSON lines, or one
 object, or an array.
 """
 
@@ -25,8 +25,8 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, Sequence
 
-from .contactix import COLOUR_NAMES, MAX_SIZE, MIN_SIZE, ContactixState, IllegalMoveError, cell_rc
-from .records import RecordError, read_records as _read_records, write_records as _write_records
+from contack_env.contactix.rules import COLOUR_NAMES, MAX_SIZE, MIN_SIZE, ContactixState, IllegalMoveError, cell_rc
+from contack_env.records.contack import RecordError, read_records as _read_records, write_records as _write_records
 
 FORMAT = "contactix-record/1"
 SWAP = "swap"
@@ -70,7 +70,7 @@ def game_record(
 
 
 def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> int:
-    """Write ``records`` as JSON lines (atomically, as ``contack_env.records.write_records``); the count."""
+    """Write ``records`` as JSON lines (atomically, as ``contack_env.records.contack.write_records``); the count."""
     return _write_records(path, records)
 
 

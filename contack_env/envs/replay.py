@@ -1,7 +1,7 @@
 """Replaying game records through the environments, as a check of the environments themselves.
 
 ``records.replay`` checks a record against the engine; ``replay_through_env`` plays it through the environment
-an agent would use: every ``place`` becomes an action of the action encoding (``contack_env.actions``), which
+an agent would use: every ``place`` becomes an action of the action encoding (``contack_env.envs.actions``), which
 must be allowed by the environment's action mask, and after the last event the environment's own exported
 record must agree with the input. So a record passes only if the environment can reproduce the game, event
 for event, through its public interface.
@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from .figure import Move
-from .multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
-from .tiles import NUM_TILES, TILE_NAMES, tile_id
+from contack_env.contack.figure import Move
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
+from contack_env.contack.tiles import NUM_TILES, TILE_NAMES, tile_id
 
 SOLITAIRES = ("solitaire1", "solitaire2")
 
@@ -32,13 +32,13 @@ def replay_through_env(record: dict[str, Any]) -> None:
     exported record (``raw_env.game_record()``) must have the record's decks, events (``legal`` aside), scores
     and winners. Solitaire records go to ``solitaire_v0.replay_solitaire_through_env``.
     """
-    from .records import FORMAT, RecordError
+    from contack_env.records.contack import FORMAT, RecordError
 
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object; got {type(record).__name__}", "record")
     game = record.get("game")
     if game in SOLITAIRES:
-        from .solitaire_v0 import replay_solitaire_through_env
+        from contack_env.envs.solitaire_v0 import replay_solitaire_through_env
 
         replay_solitaire_through_env(record)
         return
@@ -53,8 +53,8 @@ class _Walk:
     """One multiplayer record played through ``contack_v0.raw_env``."""
 
     def __init__(self, record: dict[str, Any]) -> None:
-        from .contack_v0 import raw_env
-        from .records import RecordError
+        from contack_env.envs.contack_v0 import raw_env
+        from contack_env.records.contack import RecordError
 
         self.record = record
         players = record.get("players")
@@ -107,7 +107,7 @@ class _Walk:
 
     def compare_upto(self, stop_h: int, stop_j: int) -> None:
         """Check the record's events before ``(stop_h, stop_j)`` against the environment's log."""
-        from .records import RecordError
+        from contack_env.records.contack import RecordError
 
         log = self.env.game.hand_events
         h, j = self.checked
@@ -136,7 +136,7 @@ class _Walk:
         return f"it waits for seat {game.current_player} to place a tile"
 
     def place(self, h: int, j: int, event: dict[str, Any]) -> None:
-        from .records import RecordError
+        from contack_env.records.contack import RecordError
 
         env = self.env
         game = env.game
@@ -171,7 +171,7 @@ class _Walk:
 
     @staticmethod
     def check_legal(listed: Any, allowed: set[Move], where: str) -> None:
-        from .records import RecordError
+        from contack_env.records.contack import RecordError
 
         if not isinstance(listed, list):
             raise RecordError(f"'legal' is a list of [tile, x, y]; got {listed!r}", where)
@@ -193,7 +193,7 @@ class _Walk:
 
     def compare_export(self) -> None:
         """The environment's exported record against the input: decks, events (``legal`` aside), totals."""
-        from .records import RecordError
+        from contack_env.records.contack import RecordError
 
         env = self.env
         if not env.game.done:
@@ -218,7 +218,7 @@ class _Walk:
 
 
 def _deck(deck: Any, where: str) -> list[int]:
-    from .records import RecordError
+    from contack_env.records.contack import RecordError
 
     if not isinstance(deck, list) or len(deck) != NUM_TILES:
         raise RecordError(f"a deck is a list of the {NUM_TILES} tile names; got {_count(deck)}", f"{where}, deck")
@@ -232,7 +232,7 @@ def _deck(deck: Any, where: str) -> list[int]:
 
 
 def _move(event: dict[str, Any], where: str) -> Move:
-    from .records import RecordError
+    from contack_env.records.contack import RecordError
 
     try:
         tile = tile_id(event.get("tile"))  # type: ignore[arg-type]
