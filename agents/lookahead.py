@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from contack_env.contack.figure import Figure, Move
+from contack_env.contack.figure import Figure, Move, split_code
 from contack_env.contack.grid import cell_index
 from contack_env.contack.multiplayer import PENALTY_PER_TILE, ContackGame
 from contack_env.contack.solitaire import Solitaire1, Solitaire2
@@ -133,19 +133,19 @@ class LookaheadAgent(Agent):
                 continue
             best, code = -1, codes[0]
             for c in codes:
-                p = figure.points_for(c >> 14, c & 16383)
+                p = figure.points_for_code(c)
                 if p > best:
                     best, code = p, c
             handed += best
             if hand.bit_count() == 1:  # they go out: the hand ends, and I pay for my tiles
                 return value - self.opponents * handed / others - PENALTY_PER_TILE * held
-            figure.place(code >> 14, code & 16383)
+            figure.place(*split_code(code))
             if enclosing_ends and figure.is_enclosed():
                 return value - self.opponents * handed / others - PENALTY_PER_TILE * held
         value -= self.opponents * handed / others
         codes = figure.legal_codes(mine)
         if codes:
-            value += self.can_play + self.next_points * max(figure.points_for(c >> 14, c & 16383) for c in codes)
+            value += self.can_play + self.next_points * max(figure.points_for_code(c) for c in codes)
         return value
 
     def _solitaire_value(self, state: GameState, tile: int, cell: int) -> float:

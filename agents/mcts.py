@@ -180,7 +180,7 @@ class MCTSAgent(Agent):
                 code = codes[0]
                 best = -1
                 for c in codes:
-                    p = figure.points_for(c >> 14, c & 16383)
+                    p = figure.points_for_code(c)
                     if p > best:
                         best, code = p, c
             else:

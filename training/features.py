@@ -24,6 +24,7 @@ from agents.lookahead import LookaheadAgent
 from contack_env.envs.actions import ActionLayout
 from contack_env.contactix.rules import EMPTY, WHITE, ContactixState
 from contack_env.contack.multiplayer import ContackGame
+from contack_env.contack.figure import split_code
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_SIZE, hand_tiles
 
 FEATURES = ("none", "lookahead")
@@ -53,7 +54,7 @@ def lookahead_values(game: ContackGame) -> np.ndarray:
         return out
     layout = ActionLayout(NUM_SLOTS, hand_tiles(game.hands[game.current_player]), game.figure)
     for code in game.legal_codes():
-        value = _JUDGE.move_value(game, code >> 14, code & 16383)
+        value = _JUDGE.move_value(game, *split_code(code))
         out[layout.encode_code(code)] = np.tanh(value / VALUE_SCALE)
     return out
 

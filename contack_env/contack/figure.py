@@ -49,24 +49,42 @@ COMPAT = _build_compat()
 POINTS = _build_points()
 
 # A frontier entry packs the compatible-tile mask (bits 0..35) and the placed-neighbour count (bits 40..).
-_COUNT_SHIFT = 40
-_ONE = 1 << _COUNT_SHIFT
-_KEEP_COUNT = ((1 << 4) - 1) << _COUNT_SHIFT
+COUNT_SHIFT = 40
+_ONE = 1 << COUNT_SHIFT
+_KEEP_COUNT = ((1 << 4) - 1) << COUNT_SHIFT
 _NEW_FRONTIER = ALL_TILES_MASK
+
+# A move's integer code packs the tile id above the engine cell index (``grid.cell_index``, below 2**14), so codes
+# sort as moves do: by tile, then x, then y. These names are the one definition of that layout; hot loops use the
+# two constants inline rather than a call per move.
+TILE_SHIFT = 14
+CELL_MASK = (1 << TILE_SHIFT) - 1
 
 
 def move_code(tile: int, cell: int) -> int:
-    """Integer code of a move; codes sort as moves do, by tile, then x, then y."""
-    return tile << 14 | cell
+    """Integer code of placing ``tile`` on the engine cell index ``cell``."""
+    return tile << TILE_SHIFT | cell
+
+
+def split_code(code: int) -> tuple[int, int]:
+    """``(tile, cell index)`` of a move code."""
+    return code >> TILE_SHIFT, code & CELL_MASK
 
 
 def code_to_move(code: int) -> Move:
-    cell = code & 16383
-    return Move(code >> 14, cell // SPAN - OFFSET, cell % SPAN - OFFSET)
+    """The ``Move`` (tile, x, y) of a move code."""
+    cell = code & CELL_MASK
+    return Move(code >> TILE_SHIFT, cell // SPAN - OFFSET, cell % SPAN - OFFSET)
 
 
 def move_to_code(move: Move) -> int:
-    return move.tile << 14 | cell_index(move.x, move.y)
+    """The code of a ``Move``."""
+    return move.tile << TILE_SHIFT | cell_index(move.x, move.y)
+
+
+def neighbour_count(entry: int) -> int:
+    """How many placed tiles a frontier cell touches, from its ``Figure.frontier`` entry."""
+    return entry >> COUNT_SHIFT
 
 
 class Figure:
@@ -129,7 +147,7 @@ class Figure:
             if u is None:
                 entry = (frontier.get(n, _NEW_FRONTIER) & (COMPAT[colour][tile] | _KEEP_COUNT)) + _ONE
                 frontier[n] = entry
-                if entry >> _COUNT_SHIFT == 2:
+                if entry >> COUNT_SHIFT == 2:
                     self.holes.add(n)
             else:
                 points += POINTS[colour][tile][u]
@@ -164,13 +182,13 @@ class Figure:
                         m = entry & tiles_mask
                         while m:
                             low = m & -m
-                            out.append((low.bit_length() - 1) << 14 | n)
+                            out.append((low.bit_length() - 1) << TILE_SHIFT | n)
                             m ^= low
         for n in self.holes:
             m = frontier[n] & tiles_mask
             while m:
                 low = m & -m
-                out.append((low.bit_length() - 1) << 14 | n)
+                out.append((low.bit_length() - 1) << TILE_SHIFT | n)
                 m ^= low
         out.sort()
         return out
@@ -186,6 +204,10 @@ class Figure:
             if frontier[n] & tiles_mask:
                 return True
         return False
+
+    def points_for_code(self, code: int) -> int:
+        """Points the move with this code would score."""
+        return self.points_for(code >> TILE_SHIFT, code & CELL_MASK)
 
     def points_for(self, tile: int, cell: int) -> int:
         """Points ``tile`` would score on the empty cell index ``cell``."""

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from contack_env.contack.figure import Figure
+from contack_env.contack.figure import Figure, split_code
 from contack_env.contack.multiplayer import check_deck
 from contack_env.contack.state import GameState
 from contack_env.contack.tiles import NUM_TILES, TILE_NAMES
@@ -70,7 +70,7 @@ class Solitaire1(GameState):
     @property
     def forced_tile(self) -> int | None:
         """The tile to place at the current decision (the player only chooses where)."""
-        return self._codes[0] >> 14 if self._codes else None
+        return split_code(self._codes[0])[0] if self._codes else None
 
     def clone(self) -> "Solitaire1":
         other = Solitaire1.__new__(Solitaire1)

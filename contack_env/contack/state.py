@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from contack_env.contack.figure import Figure, Move, code_to_move, move_to_code
+from contack_env.contack.figure import Figure, Move, code_to_move, move_to_code, split_code
 from contack_env.contack.grid import OFFSET, SPAN
 from contack_env.contack.tiles import TILE_NAMES
 
@@ -64,8 +64,7 @@ class GameState:
 
     def play_code(self, code: int) -> int:
         """Make the legal move with this code, unchecked (``legal_codes`` must hold it)."""
-        tile = code >> 14
-        cell = code & 16383
+        tile, cell = split_code(code)
         if self.log:
             event: dict[str, Any] = {
                 "type": "place",
@@ -76,7 +75,7 @@ class GameState:
                 "points": 0,
             }
             if self.trace:
-                event["legal"] = [[TILE_NAMES[c >> 14], (c & 16383) // SPAN - OFFSET, (c & 16383) % SPAN - OFFSET] for c in self._codes]
+                event["legal"] = [[TILE_NAMES[m.tile], m.x, m.y] for m in self.legal_moves()]
             self._add_source(event, tile)
             self.hand_events[-1].append(event)
         points = self.figure.place(tile, cell)

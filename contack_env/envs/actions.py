@@ -26,8 +26,8 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env.contack.figure import _COUNT_SHIFT, Figure, Move
-from contack_env.contack.grid import CELL_SIDES, OFFSET, SPAN, cell_index
+from contack_env.contack.figure import Figure, Move, code_to_move, move_code, neighbour_count, split_code
+from contack_env.contack.grid import CELL_SIDES, cell_index
 
 MAX_HOLES = 18
 NUM_CELL_SLOTS = 3 + MAX_HOLES
@@ -41,7 +41,7 @@ def candidate_cells(figure: Figure) -> list[int | None]:
     placed = figure.placed
     frontier = figure.frontier
     for k, (n, _) in enumerate(CELL_SIDES[figure.last]):
-        if n not in placed and frontier[n] >> _COUNT_SHIFT == 1:
+        if n not in placed and neighbour_count(frontier[n]) == 1:
             cells[k] = n
     holes = sorted(figure.holes)  # cell indices sort as (x, y) do
     if len(holes) > MAX_HOLES:  # impossible for a legal figure (module docstring); never truncate silently
@@ -73,7 +73,8 @@ class ActionLayout:
 
     def encode_code(self, code: int) -> int:
         """The action of an engine move code."""
-        return self._slot_of[code >> 14] * NUM_CELL_SLOTS + self._cell_slot_of[code & 16383]
+        tile, cell = split_code(code)
+        return self._slot_of[tile] * NUM_CELL_SLOTS + self._cell_slot_of[cell]
 
     def encode(self, move: Move) -> int:
         """The action of ``move``; ``KeyError`` if its tile or cell has no slot at this decision."""
@@ -88,14 +89,13 @@ class ActionLayout:
         cell = self.cells[cell_slot]
         if tile is None or cell is None:
             return None
-        return tile << 14 | cell
+        return move_code(tile, cell)
 
     def decode(self, action: int) -> Move | None:
         code = self.decode_code(action)
         if code is None:
             return None
-        cell = code & 16383
-        return Move(code >> 14, cell // SPAN - OFFSET, cell % SPAN - OFFSET)
+        return code_to_move(code)
 
     def mask(self, codes: Sequence[int]) -> np.ndarray:
         """The int8 action mask of the legal move codes ``codes``."""

@@ -27,7 +27,7 @@ from typing import Sequence
 import numpy as np
 
 from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
-from contack_env.contack.figure import _COUNT_SHIFT, POINTS
+from contack_env.contack.figure import POINTS, neighbour_count, split_code
 from contack_env.contack.grid import CELL_SIDES, NUM_CELL_INDICES, OFFSET, SPAN, cell_index
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ContackGame
 from contack_env.contack.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_VALUES, tiles_in
@@ -400,7 +400,7 @@ class ObservationBuilder:
                 if static is None:
                     static = _STATIC_ROWS[neighbour] = _static_cell_row(neighbour)
                 row = rows[neighbour] = array("f", static)
-            row[C_NEIGHBOURS] = _THIRDS[frontier[neighbour] >> _COUNT_SHIFT]
+            row[C_NEIGHBOURS] = _THIRDS[neighbour_count(frontier[neighbour])]
             row[facing] = _SHOWN[colour][tile]
 
     def _move_last(self, last: int | None) -> None:
@@ -493,8 +493,7 @@ class ObservationBuilder:
                     slot_tile = -1
                     slot_base = 0
                     for code in codes:
-                        tile = code >> 14
-                        cell = code & 16383
+                        tile, cell = split_code(code)
                         if tile != slot_tile:  # legal codes come sorted by tile: one hand-slot search per tile
                             slot_tile = tile
                             slot_base = own.index(tile) * NUM_CELL_SLOTS

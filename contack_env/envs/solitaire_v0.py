@@ -456,7 +456,7 @@ class _SolitaireEnv(gymnasium.Env):
             for action in np.flatnonzero(self._mask):
                 code = self.layout.decode_code(int(action))
                 legal[action] = 1.0
-                points[action] = figure.points_for(code >> 14, code & 16383) / POINTS_SCALE  # type: ignore[operator]
+                points[action] = figure.points_for_code(code) / POINTS_SCALE  # type: ignore[operator]
         obs[lay.scalar["placed"]] = len(self.state.figure) / NUM_TILES
         obs[lay.scalar["holes"]] = len(self.state.figure.holes) / MAX_HOLES
         obs[lay.scalar["decision"]] = 1.0 if self._decision else 0.0

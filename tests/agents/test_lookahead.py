@@ -26,7 +26,7 @@ def _best_reply(game: ContackGame, move: Move) -> int | None:
     figure = game.figure.clone()
     figure.place(move.tile, cell_index(move.x, move.y))
     codes = figure.legal_codes(game.hands[1])
-    return max((figure.points_for(c >> 14, c & 16383) for c in codes), default=None)
+    return max((figure.points_for_code(c) for c in codes), default=None)
 
 
 def test_lookahead_declines_points_that_hand_the_next_player_as_many():
