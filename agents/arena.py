@@ -6,16 +6,12 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from contack_env.contack.multiplayer import new_game
-from contack_env.records.contack import game_record
-from contack_env.contack.solitaire import new_solitaire1, new_solitaire2
-from contack_env.contack.state import GameState
+from contack_env.contactix.rules import DEFAULT_SIZE
+from contack_env.games import RuleOptions, get_game
+from contack_env.protocol import State
 
 from .base import Agent
 from .registry import make_agent
-from .view import public_view
-
-GAMES = ("contack", "solitaire1", "solitaire2")
 
 
 def seed_streams(seed: int, count: int) -> list[np.random.SeedSequence]:
@@ -31,28 +27,26 @@ def new_state(
     enclosed_end: str = "1939",
     trace: bool = False,
     log: bool = True,
-) -> GameState:
-    """A fresh game of kind ``game`` dealt from ``seed_seq`` (``log=False``: no event log, faster, no record)."""
-    rng = np.random.default_rng(seed_seq)
-    if game == "contack":
-        return new_game(players, hands, enclosed_end, seed=rng, trace=trace, log=log)
-    if game == "solitaire1":
-        return new_solitaire1(seed=rng, trace=trace, log=log)
-    if game == "solitaire2":
-        return new_solitaire2(seed=rng, trace=trace, log=log)
-    raise ValueError(f"unknown game {game!r}; games are: {', '.join(GAMES)}")
+    board_size: int = DEFAULT_SIZE,
+    swap: bool = False,
+) -> State:
+    """A fresh game of kind ``game`` (``contack_env.games``) dealt from ``seed_seq`` (``log=False``: no event log)."""
+    options = RuleOptions(hands=hands, enclosed_end=enclosed_end, board_size=board_size, swap=swap)
+    return get_game(game).new_state(seed_seq, players, options, trace=trace, log=log)
 
 
-def play_game(state: GameState, agents: Sequence[Agent]) -> GameState:
+def play_game(state: State, agents: Sequence[Agent]) -> State:
     """Let ``agents[seat]`` choose at every decision until the game is over; returns ``state``.
 
-    Agents see ``public_view(state)``, a copy without the face-down order, never the state itself.
+    Agents see ``state.public_view()``, a copy without the face-down order, never the state itself.
     """
+    if len(agents) != state.num_players:
+        raise ValueError(f"{state.game} with {state.num_players} player(s) needs as many agents; got {len(agents)}")
     for agent in agents:
         agent.reset()
     while not state.done:
         legal = state.legal_moves()
-        state.play(agents[state.current_player].act(public_view(state), legal))
+        state.play(agents[state.current_player].act(state.public_view(), legal))
     return state
 
 
@@ -72,4 +66,4 @@ def simulate_records(
         streams = seed_streams(game_seed, len(agent_names) + 1)
         agents = [make_agent(name, streams[k + 1], game=game) for k, name in enumerate(agent_names)]
         state = play_game(new_state(game, players, streams[0], hands, enclosed_end, trace), agents)
-        yield game_record(state, seed=game_seed, agents=list(agent_names))
+        yield get_game(game).write_record(state, seed=game_seed, agents=list(agent_names))

@@ -1,4 +1,4 @@
-"""Bots for CON-TAC-TIX (``contack_env.contactix.rules``), and the loop that plays a game between two of them.
+"""Bots for CON-TAC-TIX (``contack_env.contactix.rules``).
 
 **The interface.** A CON-TAC-TIX agent is an ``agents.base.Agent`` whose ``act(state, legal)`` receives
 
@@ -43,7 +43,7 @@ CANDIDATES = 12
 POTENTIAL_WEIGHT = 1000
 _FAR = 10_000  # a two-distance that no route reaches (kept finite so that sums and differences stay ordered)
 
-__all__ = ["CANDIDATES", "ContactixAgent", "ContactixRandomAgent", "TwoDistanceAgent", "play_game", "potential", "two_distances"]
+__all__ = ["CANDIDATES", "ContactixAgent", "ContactixRandomAgent", "TwoDistanceAgent", "potential", "two_distances"]
 
 
 class ContactixAgent(Agent):
@@ -221,19 +221,3 @@ class TwoDistanceAgent(ContactixAgent):
         if len(moves) == 1:
             return moves[0]
         return moves[int(self.rng.integers(len(moves)))]
-
-
-def play_game(state: ContactixState, agents: Sequence[Agent]) -> ContactixState:
-    """Let ``agents[0]`` (Black) and ``agents[1]`` (White) choose in turn until the game is over; returns ``state``.
-
-    Each agent gets a copy of the state; a move that is not legal raises ``IllegalMoveError``.
-    """
-    if len(agents) != 2:
-        raise ValueError(f"CON-TAC-TIX is played by 2 agents (black's, white's); got {len(agents)}")
-    for agent in agents:
-        agent.reset()
-    while not state.done:
-        legal = state.legal_moves()
-        state.play(agents[state.current_player].act(state.clone(), legal))
-    return state
-

@@ -48,9 +48,9 @@ from typing import Any, Iterable, Iterator, Sequence, TextIO
 import numpy as np
 
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS, check_rules
-from contack_env.records.contack import game_record
+from contack_env.games import get_game
 
-from contack_env.contactix.rules import DEFAULT_SIZE, ContactixState, check_size
+from contack_env.contactix.rules import DEFAULT_SIZE, check_size
 
 from .arena import new_state, play_game, seed_streams
 from .registry import check_spec, make_agent
@@ -229,11 +229,11 @@ class _Config:
 
 
 def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
-    """Game ``rotation`` of deal ``deal`` (for a solitaire: entry ``rotation`` on deal ``deal``)."""
+    """Game ``rotation`` of deal ``deal``: the entries rotated through the seats of a game for several players,
+    entry ``rotation`` alone on the deal of a solitaire."""
+    game = get_game(config.game)
     game_seed = config.seed + deal
-    if config.game == "contactix":
-        return _play_contactix(config, deal, rotation)
-    if config.game == "contack":
+    if game.max_players > 1:
         entries = seat_entries(config.players, rotation)
         specs = [config.agents[e] for e in entries]
     else:
@@ -241,30 +241,15 @@ def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
         specs = [config.agents[rotation]]
     streams = seed_streams(game_seed, len(specs) + 1)
     agents = [make_agent(spec, streams[s + 1], game=config.game) for s, spec in enumerate(specs)]
-    state = new_state(config.game, config.players, streams[0], config.hands, config.enclosed_end, log=config.records)
-    play_game(state, agents)
-    record = game_record(state, seed=game_seed, agents=specs) if config.records else None
-    if config.game == "contack":
-        return GameResult(deal, rotation, entries, tuple(state.scores), tuple(state.winners), record=record)
-    return GameResult(
-        deal, rotation, entries, (state.score,), (0,) if state.won else (), placed=len(state.figure), record=record
+    state = new_state(
+        config.game, config.players, streams[0], config.hands, config.enclosed_end, log=config.records,
+        board_size=config.board_size, swap=config.swap,
     )
-
-
-def _play_contactix(config: _Config, deal: int, rotation: int) -> GameResult:
-    from contack_env.records.contactix import game_record as contactix_record
-
-    from .contactix_bots import play_game as play_contactix
-
-    game_seed = config.seed + deal
-    entries = seat_entries(2, rotation)
-    specs = [config.agents[e] for e in entries]
-    streams = seed_streams(game_seed, 3)
-    agents = [make_agent(spec, streams[s + 1], game="contactix") for s, spec in enumerate(specs)]
-    state = play_contactix(ContactixState(config.board_size, config.swap), agents)
-    record = contactix_record(state, agents=specs, seed=game_seed) if config.records else None
-    scores = tuple(1 if s == state.winner else 0 for s in range(2))
-    return GameResult(deal, rotation, entries, scores, (state.winner,), placed=len(state.moves), record=record)
+    play_game(state, agents)
+    record = game.write_record(state, seed=game_seed, agents=specs) if config.records else None
+    return GameResult(
+        deal, rotation, entries, tuple(state.scores), tuple(state.winners), placed=game.length(state), record=record
+    )
 
 
 def _play_task(task: tuple[_Config, int, int]) -> GameResult:

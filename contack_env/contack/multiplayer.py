@@ -7,7 +7,7 @@ from typing import Sequence
 import numpy as np
 
 from contack_env.contack.figure import Figure
-from contack_env.contack.state import GameState
+from contack_env.contack.state import GameState, hidden_order
 from contack_env.contack.tiles import NUM_TILES, OPENING_RANK, TILE_NAMES, mask_of
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
@@ -149,6 +149,14 @@ class ContackGame(GameState):
         return other
 
     # -- the flow of a hand ----------------------------------------------------------------------------------
+    def _hide(self, rng: np.random.Generator | None) -> None:
+        # The pile of this hand and the deals of the hands to come are face down.
+        h = self.hand_number
+        deck = list(self.decks[h])
+        deck[self.pile_pos :] = hidden_order(deck[self.pile_pos :], rng)
+        later = [hidden_order(list(range(NUM_TILES)), rng) for _ in range(h + 1, self.num_hands)]
+        self.decks = self.decks[:h] + [deck] + later
+
     def _deal(self, hand_number: int) -> None:
         self.hand_number = hand_number
         n = self.num_players

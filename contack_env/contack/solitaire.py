@@ -8,14 +8,31 @@ import numpy as np
 
 from contack_env.contack.figure import Figure, split_code
 from contack_env.contack.multiplayer import check_deck
-from contack_env.contack.state import GameState
+from contack_env.contack.state import GameState, hidden_order
 from contack_env.contack.tiles import NUM_TILES, TILE_NAMES
 
 NUM_STACKS = 7
 STACK6_SIZE = 6
 
 
-class Solitaire1(GameState):
+class SolitaireState(GameState):
+    """What both solitaires share: one player, who wins by placing all 36 tiles."""
+
+    num_players = 1
+    won: bool
+
+    @property
+    def winners(self) -> list[int]:
+        """``[0]`` once won, else ``[]``."""
+        return [0] if self.done and self.won else []
+
+    @property
+    def scores(self) -> list[int]:
+        """``[score]``: the points scored by counting contacts."""
+        return [self.score]
+
+
+class Solitaire1(SolitaireState):
     """Solitaire No. 1, draw and discard: ``deck`` is the face-down pile, ``deck[0]`` the opening tile.
 
     Attributes: ``pile_pos`` (next tile to draw), ``discard`` (bottom first), ``source`` (where the tile of the
@@ -82,6 +99,12 @@ class Solitaire1(GameState):
         other.pile_pos = self.pile_pos
         return other
 
+    def _hide(self, rng: np.random.Generator | None) -> None:
+        # The pile is face down; the discard pile is face up.
+        deck = list(self.deck)
+        deck[self.pile_pos :] = hidden_order(deck[self.pile_pos :], rng)
+        self.deck = deck
+
     def _add_source(self, event: dict[str, Any], tile: int) -> None:
         event["from"] = self.source
 
@@ -119,7 +142,7 @@ class Solitaire1(GameState):
             check_discard = False
 
 
-class Solitaire2(GameState):
+class Solitaire2(SolitaireState):
     """Solitaire No. 2, seven stacks: stacks 0..5 are ``deck[5k .. 5k+4]``, stack 6 is ``deck[30 .. 35]`` (last
     dealt on top); ``cut`` (0..5, from the bottom of stack 6) is the opening tile.
 
@@ -189,6 +212,17 @@ class Solitaire2(GameState):
         other.won = self.won
         other.stacks = [list(s) for s in self.stacks]
         return other
+
+    def _hide(self, rng: np.random.Generator | None) -> None:
+        # Only the stack tops are face up; the deal is not seen, so a view keeps the stacks alone.
+        hidden = hidden_order([t for s in self.stacks for t in s[:-1]], rng)
+        stacks = []
+        for s in self.stacks:
+            k = max(len(s) - 1, 0)
+            stacks.append(hidden[:k] + s[-1:])
+            hidden = hidden[k:]
+        self.stacks = stacks
+        self.deck = []
 
     def _add_source(self, event: dict[str, Any], tile: int) -> None:
         event["stack"] = self.stack_of(tile)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from contack_env.contack.figure import Figure, Move, code_to_move, move_to_code, split_code
 from contack_env.contack.grid import OFFSET, SPAN
 from contack_env.contack.tiles import TILE_NAMES
@@ -117,10 +119,37 @@ class GameState:
         other._moves = self._moves
         other._points = list(self._points)
 
+    # -- hidden information (contack_env.protocol) --------------------------------------------------------------
+    def public_view(self) -> "GameState":
+        """A copy whose face-down tiles are in a canonical order (ascending tile id); no event log is kept."""
+        return self._rearranged(None)
+
+    def determinize(self, rng: np.random.Generator) -> "GameState":
+        """A copy of this view with its face-down tiles in a random order drawn from ``rng``."""
+        return self._rearranged(rng)
+
+    def _rearranged(self, rng: np.random.Generator | None) -> "GameState":
+        view = self.clone()
+        view.log = False
+        view.hand_events = []
+        view._hide(rng)
+        return view
+
+    def _hide(self, rng: np.random.Generator | None) -> None:
+        """Put this copy's face-down tiles in canonical (``rng`` None) or random order (each game's own)."""
+        raise NotImplementedError
+
     @property
     def points_scored(self) -> list[int]:
         """Points each seat scored by counting contacts, all hands together, penalties excluded."""
         return list(self._points)
+
+
+def hidden_order(tiles: list[int], rng: np.random.Generator | None) -> list[int]:
+    """Face-down ``tiles`` in the canonical order (ascending) or, with ``rng``, a random one."""
+    if rng is None:
+        return sorted(tiles)
+    return [tiles[i] for i in rng.permutation(len(tiles))]
 
 
 def _describe(move: Any) -> str:

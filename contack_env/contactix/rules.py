@@ -142,6 +142,7 @@ class ContactixState:
     __slots__ = ("size", "swap_rule", "board", "current_player", "winner", "moves", "swapped", "_parent", "_empty")
 
     game = "contactix"
+    num_players = 2
 
     def __init__(self, size: int = DEFAULT_SIZE, swap: bool = False) -> None:
         size = check_size(size)
@@ -337,6 +338,24 @@ class ContactixState:
         if self.winner is None:
             return []
         return shortest_chain(self.board, self.size, self.winner)
+
+    @property
+    def winners(self) -> list[int]:
+        """``[winner]`` once the game is over (a draw is impossible), else ``[]``."""
+        return [] if self.winner is None else [self.winner]
+
+    @property
+    def scores(self) -> list[int]:
+        """1 for the winner, 0 otherwise (all 0 before the end)."""
+        return [1 if seat == self.winner else 0 for seat in (BLACK, WHITE)]
+
+    def public_view(self) -> "ContactixState":
+        """A copy: CON-TAC-TIX hides nothing."""
+        return self.clone()
+
+    def determinize(self, rng: object = None) -> "ContactixState":
+        """A copy: there is nothing hidden to sample."""
+        return self.clone()
 
     def clone(self) -> "ContactixState":
         other = ContactixState.__new__(ContactixState)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from agents.arena import seed_streams
+from agents.arena import play_game, seed_streams
 from agents.contactix_bots import (
     ContactixRandomAgent,
     TwoDistanceAgent,
-    play_game,
     potential,
     two_distances,
 )
@@ -61,7 +60,7 @@ def test_play_game_refuses_an_illegal_move_and_needs_two_agents():
 
     with pytest.raises(IllegalMoveError, match=r"hole \(0, 0\) already holds a black peg"):
         play_game(ContactixState(3), [Cheat(0), Cheat(1)])
-    with pytest.raises(ValueError, match="played by 2 agents"):
+    with pytest.raises(ValueError, match="contactix with 2 player.s. needs as many agents"):
         play_game(ContactixState(3), [Cheat(0)])
 
 

@@ -12,7 +12,7 @@ from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from agents.arena import seed_streams
-from agents.contactix_bots import play_game
+from agents.arena import play_game
 from agents.evaluate import evaluate
 from agents.play import play_contactix_terminal
 from agents.ppo_agent import ContactixPPOAgent

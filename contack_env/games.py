@@ -1,0 +1,167 @@
+"""The registry of games: every game of the suite by name, with what the code above the rules needs of it.
+
+``GAMES["contack"]``, ``GAMES["solitaire1"]``, ``GAMES["solitaire2"]``, ``GAMES["contactix"]`` (or
+``get_game(name)``, which names the games that exist when asked for another). A ``GameSpec`` says how many
+players the game takes, which rule options it has, how to deal a new state (``contack_env.protocol.State``),
+how its records are written and which format they use, how it is shown as text, and its environments. Agents,
+evaluation and the command line reach game-specific code only through here; docs/architecture.md shows how to
+add a game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, new_game
+from contack_env.contack.solitaire import new_solitaire1, new_solitaire2
+from contack_env.contactix.rules import DEFAULT_SIZE, ContactixState, check_size
+from contack_env.protocol import State
+from contack_env.records import contack as contack_records
+from contack_env.records import contactix as contactix_records
+from contack_env.render import contactix as contactix_render
+from contack_env.render import text as contack_text
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """The rule options of every game, with their defaults; each game reads the ones it has (``GameSpec.options``)."""
+
+    hands: int = 3
+    """Contack: hands per game (docs/rules.md section 5)."""
+    enclosed_end: str = "1939"
+    """Contack: when an enclosed figure ends a hand (docs/rules.md section 5): one of ``ENCLOSED_END_OPTIONS``."""
+    board_size: int = DEFAULT_SIZE
+    """CON-TAC-TIX: the board is N x N holes (docs/rules.md section 9)."""
+    swap: bool = False
+    """CON-TAC-TIX: the swap (pie) rule."""
+
+    def rules_of(self, game: "GameSpec") -> dict[str, Any]:
+        """The options ``game`` takes, by name, as records and reports write them."""
+        return {name: getattr(self, name) for name in game.options}
+
+
+Dealer = Callable[[np.random.Generator, int, RuleOptions, bool, bool], State]
+"""Deals a new state: ``(rng, players, options, trace, log)``."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of the suite (see the module docstring)."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    options: tuple[str, ...]
+    """The ``RuleOptions`` fields this game takes."""
+    deal: Dealer
+    record_format: str
+    write_record: Callable[..., dict[str, Any]]
+    """``write_record(state, seed=..., agents=[...])``: the record of a finished game."""
+    text: Callable[[Any], str]
+    """The text view of a state (what ``render_mode="ansi"`` shows)."""
+    length: Callable[[Any], int]
+    """How far a game got: tiles on the table, pegs played (evaluation reports its mean)."""
+    environments: tuple[str, ...] = field(default=())
+    """Where its environments live, ``"module:attribute"`` (loaded on use: the registry does not import the RL stack)."""
+
+    def new_state(
+        self,
+        seed: int | np.random.SeedSequence | np.random.Generator | None,
+        players: int | None = None,
+        options: RuleOptions | None = None,
+        *,
+        trace: bool = False,
+        log: bool = True,
+    ) -> State:
+        """A fresh game dealt from ``seed`` (``log=False``: no event log, faster, no record)."""
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        return self.deal(rng, self.check_players(players), options or RuleOptions(), trace, log)
+
+    def check_players(self, players: int | None) -> int:
+        """``players`` (the default if None), or ``ValueError`` saying how many this game takes."""
+        if players is None:
+            return self.default_players
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
+            self.min_players <= players <= self.max_players
+        ):
+            if self.min_players == self.max_players:
+                allowed = f"{self.min_players} player{'s' if self.min_players > 1 else ''}"
+            else:
+                allowed = f"{self.min_players} to {self.max_players} players"
+            raise ValueError(f"{self.title} is played by {allowed}; got {players!r}")
+        return int(players)
+
+    def environment(self, index: int = 0) -> Any:
+        """The environment module or class ``environments[index]`` names."""
+        module, _, attribute = self.environments[index].partition(":")
+        loaded = importlib.import_module(module)
+        return getattr(loaded, attribute) if attribute else loaded
+
+
+def _deal_contack(rng: np.random.Generator, players: int, options: RuleOptions, trace: bool, log: bool) -> State:
+    return new_game(players, options.hands, options.enclosed_end, seed=rng, trace=trace, log=log)
+
+
+def _deal_solitaire1(rng: np.random.Generator, players: int, options: RuleOptions, trace: bool, log: bool) -> State:
+    return new_solitaire1(seed=rng, trace=trace, log=log)
+
+
+def _deal_solitaire2(rng: np.random.Generator, players: int, options: RuleOptions, trace: bool, log: bool) -> State:
+    return new_solitaire2(seed=rng, trace=trace, log=log)
+
+
+def _deal_contactix(rng: np.random.Generator, players: int, options: RuleOptions, trace: bool, log: bool) -> State:
+    return ContactixState(check_size(options.board_size), options.swap)
+
+
+def _tiles_placed(state: Any) -> int:
+    return len(state.figure)
+
+
+def _pegs_played(state: Any) -> int:
+    return len(state.moves)
+
+
+GAMES: dict[str, GameSpec] = {
+    spec.name: spec
+    for spec in (
+        GameSpec(
+            "contack", "Contack", MIN_PLAYERS, MAX_PLAYERS, 4, ("hands", "enclosed_end"), _deal_contack,
+            contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
+            ("contack_env.envs.contack_v0",),
+        ),
+        GameSpec(
+            "solitaire1", "Solitaire No. 1", 1, 1, 1, (), _deal_solitaire1,
+            contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
+            ("contack_env.envs.solitaire_v0:Solitaire1Env",),
+        ),
+        GameSpec(
+            "solitaire2", "Solitaire No. 2", 1, 1, 1, (), _deal_solitaire2,
+            contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
+            ("contack_env.envs.solitaire_v0:Solitaire2Env",),
+        ),
+        GameSpec(
+            "contactix", "CON-TAC-TIX", 2, 2, 2, ("board_size", "swap"), _deal_contactix,
+            contactix_records.FORMAT, contactix_records.game_record, contactix_render.render_text, _pegs_played,
+            ("contack_env.envs.contactix_v0",),
+        ),
+    )
+}
+"""Every game, by name."""
+
+GAME_NAMES = tuple(GAMES)
+__all__ = ["ENCLOSED_END_OPTIONS", "GAMES", "GAME_NAMES", "GameSpec", "RuleOptions", "get_game"]
+
+
+def get_game(name: str) -> GameSpec:
+    """The game called ``name``, or ``ValueError`` naming the games that exist."""
+    try:
+        return GAMES[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown game {name!r}; the games are: {', '.join(GAME_NAMES)}") from None

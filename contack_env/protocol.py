@@ -1,0 +1,65 @@
+"""The game protocol: what every game offers to agents, arenas, evaluation, records and rendering.
+
+Every game of the suite (Contack for 2-7 players, Solitaires No. 1 and No. 2, CON-TAC-TIX) has a state class
+that implements ``State``, in the manner of OpenSpiel's ``State``: whose move it is, the legal moves, playing
+one, whether the game is over and who won, a cheap copy, and what the players at the table see. Code above the
+rules (``agents``, evaluation, the command line) works through this protocol and the registry of games
+(``contack_env.games``), never through a game's class, so a new game touches neither.
+
+Chance is resolved inside ``play`` (deals, draws): a state always rests at a decision or at the end. Hidden
+information (the face-down pile) is handled by two methods: ``public_view`` hides it in a canonical order, and
+``determinize`` samples it from what is unseen; a game with nothing hidden returns plain copies.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, Sequence, TypeVar, runtime_checkable
+
+import numpy as np
+
+MoveT = TypeVar("MoveT")
+
+
+@runtime_checkable
+class State(Protocol[MoveT]):
+    """A game position resting at a decision of ``current_player``, or finished (``done``)."""
+
+    game: str
+    """The game's name in the registry (``contack_env.games``): "contack", "solitaire1", "solitaire2", "contactix"."""
+    num_players: int
+    current_player: int
+
+    @property
+    def done(self) -> bool:
+        """The game is over."""
+        ...
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats that share the win once ``done`` (a lost solitaire: none)."""
+        ...
+
+    @property
+    def scores(self) -> Sequence[float]:
+        """Each seat's score so far (final once ``done``); CON-TAC-TIX: 1 for the winner, else 0."""
+        ...
+
+    def legal_moves(self) -> Sequence[MoveT]:
+        """The moves open to ``current_player``, in a fixed order; never empty before the end."""
+        ...
+
+    def play(self, move: MoveT) -> Any:
+        """Make ``move`` for ``current_player`` (a ``ValueError`` saying why if it is not legal)."""
+        ...
+
+    def clone(self) -> "State[MoveT]":
+        """An independent copy."""
+        ...
+
+    def public_view(self) -> "State[MoveT]":
+        """A copy showing what every player sees: face-down tiles in a canonical order carrying no information."""
+        ...
+
+    def determinize(self, rng: np.random.Generator) -> "State[MoveT]":
+        """A copy with the face-down tiles in a random order consistent with what is seen."""
+        ...
