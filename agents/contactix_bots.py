@@ -11,7 +11,7 @@
 and returns one of ``legal``; ``reset()`` is called before each game. These are the actions of
 ``contactix_v0`` too, so an agent can play in the environment through ``env.unwrapped.game``. The bots:
 
-- ``random`` (``ContactixRandomAgent``): uniform over the legal moves.
+- ``random`` (``agents.random_agent.RandomAgent``, as in every game): uniform over the legal moves.
 - ``two_distance`` (``TwoDistanceAgent``): a one-move search over the *two-distance* evaluation of Hex programs
   (Anshelevich's Queenbee). A player's two-distance of an empty hole to one of its sides is 1 for a hole on
   that side (or touching a group of its pegs that reaches the side), else 1 + the *second* smallest two-distance
@@ -30,6 +30,7 @@ and returns one of ``legal``; ``reset()`` is called before each game. These are 
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import Sequence
 
 import numpy as np
@@ -37,29 +38,20 @@ import numpy as np
 from contack_env.contactix.rules import EMPTY, ContactixState, neighbour_table, side_cells
 
 from .base import Agent
-from .random_agent import RandomAgent
 
 CANDIDATES = 12
 POTENTIAL_WEIGHT = 1000
 _FAR = 10_000  # a two-distance that no route reaches (kept finite so that sums and differences stay ordered)
 
-__all__ = ["CANDIDATES", "ContactixAgent", "ContactixRandomAgent", "TwoDistanceAgent", "potential", "two_distances"]
+__all__ = ["CANDIDATES", "ContactixAgent", "TwoDistanceAgent", "potential", "two_distances"]
 
 
-class ContactixAgent(Agent):
+class ContactixAgent(Agent[ContactixState, int]):
     """Base of the CON-TAC-TIX bots: ``act(state: ContactixState, legal: list of ints) -> int`` (module docstring)."""
 
-    def act(self, state: ContactixState, legal: Sequence[int]) -> int:  # type: ignore[override]
-        raise NotImplementedError
-
-
-class ContactixRandomAgent(RandomAgent):
-    """``random``: uniform over the legal moves, with its own ``numpy.random.Generator``."""
-
-    name = "random"
-
-    def act(self, state: ContactixState, legal: Sequence[int]) -> int:  # type: ignore[override]
-        return legal[self.choose_index(len(legal))]
+    @abstractmethod
+    def act(self, state: ContactixState, legal: Sequence[int]) -> int:
+        """The move to make: a hole index of ``legal``."""
 
 
 # -- two-distance --------------------------------------------------------------------------------------------
@@ -178,7 +170,7 @@ class TwoDistanceAgent(ContactixAgent):
         self.rng = np.random.default_rng(seed)
         self.candidates = candidates
 
-    def act(self, state: ContactixState, legal: Sequence[int]) -> int:  # type: ignore[override]
+    def act(self, state: ContactixState, legal: Sequence[int]) -> int:
         if len(legal) == 1:
             return legal[0]
         n = state.size

@@ -11,7 +11,7 @@ from contack_env.contack.state import GameState
 from .base import Agent
 
 
-class GreedyAgent(Agent):
+class GreedyAgent(Agent[GameState, Move]):
     """Highest points now; ties go to the lowest tile id, then the lowest ``(x, y)`` (x first, then y).
 
     The tie-break is applied to the moves themselves, so the choice does not depend on the order of ``legal``.

@@ -65,7 +65,7 @@ def playable_mask(figure: Figure) -> int:
     return union & ALL_TILES_MASK
 
 
-class LookaheadAgent(Agent):
+class LookaheadAgent(Agent[GameState, Move]):
     """See the module docstring; the keyword arguments override the module's weights."""
 
     name = "lookahead"

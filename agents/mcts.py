@@ -36,7 +36,7 @@ the winner, 0 for the loser.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -67,7 +67,7 @@ class _Node:
         self.available = 0
 
 
-class MCTSAgent(Agent):
+class MCTSAgent(Agent[Any, Any]):
     """Information-set MCTS with ``iterations`` determinized iterations per decision (see the module docstring)."""
 
     name = "mcts"

@@ -2,17 +2,17 @@
 
 The agent sees what every agent sees (``agents.view.public_view``) and builds from it exactly the input and
 action mask the training environment gave (``contack_v0``'s vector, plus the per-action values of
-``training.features`` if the policy was trained with them, for Contack; the solitaire environments'
+``agents.features`` if the policy was trained with them, for Contack; the solitaire environments'
 observation for the solitaires), then takes the policy's most likely legal action (``deterministic=True``,
 the default: evaluation and play) or samples one.
 
 CON-TAC-TIX (``make_agent("ppo:PATH", game="contactix")``): ``ContactixPPOAgent`` plays a policy trained with
-``contack train --game contactix``. Its input is ``training.features.contactix_input`` of the state it is given
+``contack train --game contactix``. Its input is ``agents.features.contactix_input`` of the state it is given
 (the planes the training environment showed), its mask the legal moves, and it plays only on the board size it
 was trained on (``meta["board_size"]``) and without the swap rule, which it never learned.
 
 The file holds weights only and is read with ``numpy.load(allow_pickle=False)``: loading it cannot run code
-(``training.policy_file``). A missing file, a file of another kind, a policy for another game or another board
+(``agents.policy_file``). A missing file, a file of another kind, a policy for another game or another board
 size fails with a ``PolicyFileError`` (a ``ValueError``) that says so.
 """
 
@@ -29,13 +29,13 @@ from contack_env.contack.multiplayer import ContackGame
 from contack_env.envs.observation import NUM_SLOTS, ObservationBuilder, hand_tiles
 from contack_env.contack.solitaire import Solitaire1, Solitaire2
 from contack_env.contack.state import GameState
-from training.features import contactix_input, input_size, policy_input
-from training.policy_file import PolicyFileError, PolicyNet
+from .features import contactix_input, input_size, policy_input
+from .policy_file import PolicyFileError, PolicyNet
 
 from .base import Agent
 
 
-class PPOAgent(Agent):
+class PPOAgent(Agent[GameState, Move]):
     """Plays a trained policy file; ``game`` (if given) must be the game the file was trained for."""
 
     name = "ppo"
@@ -92,7 +92,7 @@ class PPOAgent(Agent):
         return self._solitaire_env
 
 
-class ContactixPPOAgent(Agent):
+class ContactixPPOAgent(Agent[ContactixState, int]):
     """``ppo:PATH`` for CON-TAC-TIX: a policy file written by ``contack train --game contactix``.
 
     ``act(state, legal)`` takes a ``ContactixState`` and its legal moves (ints) like the other CON-TAC-TIX bots
@@ -134,7 +134,7 @@ class ContactixPPOAgent(Agent):
                 f"{self.path} was trained without the swap rule; it cannot play with it (drop --swap)"
             )
 
-    def act(self, state: ContactixState, legal: Sequence[int]) -> int:  # type: ignore[override]
+    def act(self, state: ContactixState, legal: Sequence[int]) -> int:
         if not isinstance(state, ContactixState):
             raise PolicyFileError(f"{self.path} is a CON-TAC-TIX policy; it cannot play {type(state).__name__}")
         self.check_board(state.size, state.swap_rule)

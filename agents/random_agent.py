@@ -6,16 +6,15 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env.contack.figure import Move
-from contack_env.contack.state import GameState
+from contack_env.protocol import MoveT
 
-from .base import Agent
+from .base import Agent, StateT
 
 _BLOCK = 1024
 
 
-class RandomAgent(Agent):
-    """Picks uniformly among the legal moves with its own ``numpy.random.Generator``."""
+class RandomAgent(Agent[StateT, MoveT]):
+    """Picks uniformly among the legal moves with its own ``numpy.random.Generator`` (any game)."""
 
     name = "random"
 
@@ -24,7 +23,7 @@ class RandomAgent(Agent):
         # Uniforms are drawn in blocks: one Generator call per move would cost more than the engine's move.
         self._uniforms: list[float] = []
 
-    def act(self, state: GameState, legal: Sequence[Move]) -> Move:
+    def act(self, state: StateT, legal: Sequence[MoveT]) -> MoveT:
         return legal[self.choose_index(len(legal))]
 
     def choose_index(self, n: int) -> int:

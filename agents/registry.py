@@ -26,7 +26,7 @@ from typing import Callable
 import numpy as np
 
 from .base import Agent
-from .contactix_bots import ContactixRandomAgent, TwoDistanceAgent
+from .contactix_bots import TwoDistanceAgent
 from .greedy import GreedyAgent
 from .lookahead import LookaheadAgent
 from .mcts import DEFAULT_BUDGET, MAX_BUDGET, MCTSAgent
@@ -94,7 +94,7 @@ def _contactix_ppo(arg: str | None, rng: np.random.Generator, game: str) -> Agen
 
 
 _CONTACTIX_FACTORIES: dict[str, Factory] = {
-    "random": _no_argument("random", lambda rng: ContactixRandomAgent(rng)),
+    "random": _no_argument("random", lambda rng: RandomAgent(rng)),
     "two_distance": _no_argument("two_distance", lambda rng: TwoDistanceAgent(rng)),
     "mcts": _mcts,
     "ppo": _contactix_ppo,

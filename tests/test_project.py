@@ -46,7 +46,7 @@ def test_every_command_in_the_readme_cli_block_exists():
 
 
 def test_the_shipped_models_are_policy_files_with_their_configs_and_curves():
-    from training.policy_file import PolicyNet
+    from agents.policy_file import PolicyNet
 
     for name, players in (("contack_2p", 2), ("contack_4p", 4)):
         net = PolicyNet.load(ROOT / "models" / f"{name}.npz", game="contack")

@@ -17,7 +17,7 @@ import tomli_w
 
 from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
 
-from .policy_file import atomic_path
+from agents.policy_file import atomic_path
 
 GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
 ACTIVATIONS = ("tanh", "relu")
@@ -63,7 +63,7 @@ class TrainConfig:
     torch_threads: int = 1
     """torch threads per process (1 is much faster on small networks: see docs/training.md)."""
     features: str = "lookahead"
-    """Per-action values appended to the observation (training.features): lookahead (the lookahead bot's
+    """Per-action values appended to the observation (agents.features): lookahead (the lookahead bot's
     judgement of every placement) or none. Contack only."""
     policy: str = "auto"
     """factored (every action scored by one shared network: training.networks; Contack only), mlp, or auto

@@ -8,7 +8,7 @@ environment's seeded ``np_random``; the other colour is an opponent drawn from a
 decision of the learner's. It subclasses ``gymnasium.Env`` directly, so gymnasium's and Stable-Baselines3's
 ``check_env`` and sb3-contrib's ``ActionMasker`` accept it.
 
-- Observation: ``training.features.contactix_input``, ``contactix_v0``'s planes from the learner's point of view
+- Observation: ``agents.features.contactix_input``, ``contactix_v0``'s planes from the learner's point of view
   (its pegs, the opponent's, the empty holes, 1s if it is White), ``(N, N, 4)`` flattened: float32
   ``[N * N * 4]``, values 0 or 1.
 - Action: ``Discrete(N * N)``, action ``r * N + c`` puts a peg into hole ``(r, c)``; ``action_masks()`` marks the
@@ -36,9 +36,9 @@ from gymnasium import spaces
 from contack_env import contactix_v0
 from contack_env.contactix.rules import COLOUR_NAMES, check_size
 
-from .features import contactix_input
+from agents.features import contactix_input
 from .opponents import Opponent, OpponentPool
-from .policy_file import PolicyNet
+from agents.policy_file import PolicyNet
 
 REWARD_MODES = ("win",)
 NUM_PLANES = contactix_v0.NUM_PLANES

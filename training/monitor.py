@@ -24,7 +24,7 @@ from typing import Any
 from stable_baselines3.common.callbacks import BaseCallback
 
 from .config import TrainConfig
-from .policy_file import atomic_path
+from agents.policy_file import atomic_path
 from .train import SELF_PLAY_GAMES, Run, export_policy
 
 CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score", "mean_margin", "wall_s",

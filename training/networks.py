@@ -14,7 +14,7 @@ projection of the trunk's output (the whole position), plus the usual per-action
 network is the plain MLP trunk.
 
 It plugs into sb3-contrib's ``MaskablePPO`` as ``policy=FactoredPolicy`` and exports to the numpy
-``PolicyNet`` (``training.policy_file``) like the plain MLP.
+``PolicyNet`` (``agents.policy_file``) like the plain MLP.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ SCORER_WIDTH = 64
 
 def action_feature_index(extra: bool = False) -> np.ndarray:
     """``(105, 15)`` observation indices: row ``a`` gathers action ``a``'s features (module docstring); with
-    ``extra``, a 16th: the action's value among the 105 appended to the observation (``training.features``)."""
+    ``extra``, a 16th: the action's value among the 105 appended to the observation (``agents.features``)."""
     rows = []
     for a in range(NUM_ACTIONS):
         slot, cell = divmod(a, NUM_CELL_SLOTS)
@@ -105,7 +105,7 @@ class FactoredPolicy(MaskableActorCriticPolicy):
         super().__init__(*args, **kwargs)
 
     def _build_mlp_extractor(self) -> None:
-        extra = self.features_dim == OBS_SIZE + NUM_ACTIONS  # per-action features appended (training.features)
+        extra = self.features_dim == OBS_SIZE + NUM_ACTIONS  # per-action features appended (agents.features)
         self.mlp_extractor = _Extractor(
             self.features_dim, list(self.net_arch), self.activation_fn, action_feature_index(extra)
         )

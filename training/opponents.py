@@ -7,7 +7,7 @@ environment draws the same opponents in the same order.
 
 The same pool serves CON-TAC-TIX (``game="contactix"``, ``training.contactix_seat_env``): its bots are then the
 CON-TAC-TIX bots (``random``, ``two_distance``, ``mcts[:N]``), they see the state itself (the game has no hidden
-information), and a snapshot reads ``training.features.contactix_input``.
+information), and a snapshot reads ``agents.features.contactix_input``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from agents.registry import CONTACTIX_SPEC_HELP, SPEC_HELP, check_spec, make_age
 from agents.view import public_view
 from contack_env.contactix.rules import ContactixState
 
-from .features import contactix_input, policy_input
-from .policy_file import PolicyNet
+from agents.features import contactix_input, policy_input
+from agents.policy_file import PolicyNet
 
 SELF = "self"
 POOL_GAMES = ("contack", "contactix")

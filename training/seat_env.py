@@ -8,7 +8,7 @@ learner's. Decisions with a single legal move are played for everyone (``auto_si
 which the learner never has a choice (rare) is skipped at reset.
 
 Observation: ``contack_v0``'s 787-float vector from the learner's seat, followed by the per-action values of
-``features`` (``training.features``: none by default, or ``"lookahead"``); action: ``Discrete(105)`` with
+``features`` (``agents.features``: none by default, or ``"lookahead"``); action: ``Discrete(105)`` with
 ``action_masks()`` (what sb3-contrib's ``MaskablePPO`` asks a vectorized env for). It subclasses
 ``gymnasium.Env`` directly, so gymnasium 1.x's checks and sb3-contrib's ``ActionMasker`` both accept it.
 
@@ -40,9 +40,9 @@ from gymnasium import spaces
 from contack_env import contack_v0
 from contack_env.envs.observation import NUM_ACTIONS, OBS_HIGH, OBS_LOW, OBS_SIZE
 
-from .features import input_size, policy_input
+from agents.features import input_size, policy_input
 from .opponents import Opponent, OpponentPool
-from .policy_file import PolicyNet
+from agents.policy_file import PolicyNet
 
 REWARD_MODES = ("win", "margin", "score")
 SCORE_SCALE = 100.0
@@ -81,7 +81,7 @@ class ContackSeatEnv(gymnasium.Env):
         self.pool = pool
         self.reward_mode = reward
         self.render_mode = render_mode
-        extra = size - OBS_SIZE  # features in [-1, 1] appended to the observation (training.features)
+        extra = size - OBS_SIZE  # features in [-1, 1] appended to the observation (agents.features)
         low = np.concatenate([OBS_LOW, -np.ones(extra, dtype=np.float32)])
         high = np.concatenate([OBS_HIGH, np.ones(extra, dtype=np.float32)])
         self.observation_space = spaces.Box(low, high, shape=(size,), dtype=np.float32)

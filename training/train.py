@@ -12,7 +12,7 @@ MLP policy. Every field of ``training.config.TrainConfig`` is an option.
 What a run writes in ``--out`` (default ``runs/train``):
 
     config.toml          the whole configuration (``--config`` it to repeat the run)
-    policy.npz           the latest policy, weights only (``ppo:DIR/policy.npz``; training.policy_file)
+    policy.npz           the latest policy, weights only (``ppo:DIR/policy.npz``; agents.policy_file)
     checkpoint.zip       the SB3 model with its optimizer, written atomically (what --resume loads)
     state.json           timesteps, wall-clock seconds so far and the self-play snapshots in use, written
                          after each checkpoint
@@ -60,7 +60,7 @@ from dataclasses import fields
 from typing import Any, Sequence
 
 from .config import TrainConfig, field_help
-from .policy_file import TEMPORARY_PREFIX, PolicyNet, atomic_path
+from agents.policy_file import TEMPORARY_PREFIX, PolicyNet, atomic_path
 
 SOLITAIRE_REWARDS = ("win", "tiles", "points")
 SELF_PLAY_GAMES = ("contack", "contactix")

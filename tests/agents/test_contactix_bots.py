@@ -7,12 +7,12 @@ import pytest
 
 from agents.arena import play_game, seed_streams
 from agents.contactix_bots import (
-    ContactixRandomAgent,
     TwoDistanceAgent,
     potential,
     two_distances,
 )
 from agents.mcts import MCTSAgent
+from agents.random_agent import RandomAgent
 from agents.registry import check_spec, make_agent
 from contack_env.contactix.rules import BLACK, WHITE, ContactixState, IllegalMoveError, cell_index
 
@@ -54,7 +54,7 @@ def test_every_bot_plays_only_legal_moves(size, swap):
 
 
 def test_play_game_refuses_an_illegal_move_and_needs_two_agents():
-    class Cheat(ContactixRandomAgent):
+    class Cheat(RandomAgent):
         def act(self, state, legal):
             return state.moves[0] if state.moves else 0
 
@@ -108,13 +108,13 @@ def test_two_distance_blocks_the_only_winning_move_of_the_opponent():
 
 def test_two_distance_same_seed_same_moves():
     n = 7
-    games = [play_game(ContactixState(n), [TwoDistanceAgent(4), ContactixRandomAgent(5)]).moves for _ in range(2)]
+    games = [play_game(ContactixState(n), [TwoDistanceAgent(4), RandomAgent(5)]).moves for _ in range(2)]
     assert games[0] == games[1]
 
 
 def test_two_distance_beats_random_from_both_sides():
     for seed in range(6):
-        two, rnd = TwoDistanceAgent(seed), ContactixRandomAgent(seed + 50)
+        two, rnd = TwoDistanceAgent(seed), RandomAgent(seed + 50)
         assert play_game(ContactixState(6), [two, rnd]).winner == BLACK
         assert play_game(ContactixState(6), [rnd, two]).winner == WHITE
 
@@ -152,7 +152,7 @@ def test_mcts_same_seed_same_move_leaves_the_state_and_answers_one_move_at_once(
 
 def test_mcts_beats_random_on_a_small_board():
     for seed in range(4):
-        colours = [MCTSAgent(100, seed=seed), ContactixRandomAgent(seed)]
+        colours = [MCTSAgent(100, seed=seed), RandomAgent(seed)]
         if seed % 2:
             colours.reverse()
         state = play_game(ContactixState(5), colours)
@@ -161,7 +161,7 @@ def test_mcts_beats_random_on_a_small_board():
 
 # -- specs -----------------------------------------------------------------------------------------------------
 def test_contactix_specs():
-    assert isinstance(make_agent("random", 0, game="contactix"), ContactixRandomAgent)
+    assert isinstance(make_agent("random", 0, game="contactix"), RandomAgent)
     assert isinstance(make_agent("two_distance", 0, game="contactix"), TwoDistanceAgent)
     assert make_agent("mcts:37", 0, game="contactix").iterations == 37
     assert check_spec(" two_distance ", "contactix") == "two_distance"

@@ -22,9 +22,9 @@ from contack_env.cli import main as contack_main
 from contack_env.contactix.rules import ContactixState
 from training.config import TrainConfig
 from training.contactix_seat_env import ContactixSeatEnv
-from training.features import contactix_input
+from agents.features import contactix_input
 from training.opponents import OpponentPool, PolicyOpponent, parse_weights
-from training.policy_file import PolicyNet
+from agents.policy_file import PolicyNet
 from training.train import check_config, main, train
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

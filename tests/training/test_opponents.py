@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from training.opponents import SELF, OpponentPool, PolicyOpponent, parse_weights
-from training.policy_file import PolicyNet
+from agents.policy_file import PolicyNet
 
 
 def test_weights_parse_from_the_command_line_form():

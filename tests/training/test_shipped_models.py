@@ -32,7 +32,7 @@ SHIPPED = {"contack_2p": "contack", "contack_4p": "contack", "solitaire1": "soli
 
 def test_every_shipped_model_is_small_and_has_its_config_and_curve_beside_it():
     from training.config import TrainConfig
-    from training.policy_file import PolicyNet
+    from agents.policy_file import PolicyNet
 
     assert sorted(p.stem for p in MODELS.glob("*.npz")) == sorted(SHIPPED)
     for name, game in SHIPPED.items():

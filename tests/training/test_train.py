@@ -20,7 +20,7 @@ from agents.registry import make_agent
 from contack_env import new_game
 from training.config import TrainConfig
 from training.monitor import EVAL_SEED_OFFSET
-from training.policy_file import PolicyNet
+from agents.policy_file import PolicyNet
 from training.train import TrainingError, main, train
 
 SMALL = dict(n_envs=2, n_steps=64, batch_size=64, n_epochs=1, net_arch=[32, 32], snapshot_every=128)

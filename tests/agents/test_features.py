@@ -6,7 +6,7 @@ import pytest
 from agents.lookahead import LookaheadAgent
 from agents.view import public_view
 from contack_env import contack_v0, new_game
-from training.features import input_size, lookahead_values, policy_input
+from agents.features import input_size, lookahead_values, policy_input
 
 
 @pytest.mark.parametrize("players", [2, 4, 7])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from training.policy_file import PolicyFileError, PolicyNet
+from agents.policy_file import PolicyFileError, PolicyNet
 
 
 def _net(rng, sizes=(6, 8, 4), activation="tanh", meta=None):

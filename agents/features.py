@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.lookahead import LookaheadAgent
+from .lookahead import LookaheadAgent
 from contack_env.envs.actions import ActionLayout
 from contack_env.contactix.rules import EMPTY, WHITE, ContactixState
 from contack_env.contack.multiplayer import ContackGame
