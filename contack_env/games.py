@@ -90,11 +90,11 @@ class GameSpec:
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
             self.min_players <= players <= self.max_players
         ):
+            if self.max_players == 1:
+                raise ValueError(f"{self.title} is a solitaire, played by 1 player; got {players!r}")
             if self.min_players == self.max_players:
-                allowed = f"{self.min_players} player{'s' if self.min_players > 1 else ''}"
-            else:
-                allowed = f"{self.min_players} to {self.max_players} players"
-            raise ValueError(f"{self.title} is played by {allowed}; got {players!r}")
+                raise ValueError(f"{self.title} is played by {self.min_players} players; got {players!r}")
+            raise ValueError(f"{self.title} is played by {self.min_players} to {self.max_players} players; got {players!r}")
         return int(players)
 
     def environment(self, index: int = 0) -> Any:

@@ -1,0 +1,86 @@
+"""``contack evaluate``: agents against each other over whole games, duplicate format (docs/baselines.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
+from contack_env.games import GAME_NAMES
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    from agents.registry import SPEC_HELP
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="evaluate agents against each other over whole games, duplicate format (every deal in every seat rotation)",
+    )
+    ev.add_argument(
+        "--game", choices=GAME_NAMES, default="contack",
+        help="contack (default), a solitaire (each agent alone on the same deals), or contactix (heads-up, colours swapped every deal)",
+    )
+    ev.add_argument("--board-size", type=int, default=None, help="contactix: the board is N x N holes, 3-19 (default 11)")
+    ev.add_argument("--swap", action="store_true", help="contactix: play with the swap (pie) rule (off by default, as in 1942)")
+    ev.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")
+    ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {SPEC_HELP}")
+    ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
+    ev.add_argument("--seed", type=int, required=True, help="deal d is played from seed S+d")
+    ev.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
+    ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
+    ev.add_argument("--workers", type=int, default=1, help="worker processes (default 1); the results do not depend on it")
+    ev.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
+    ev.add_argument("--records", metavar="FILE", help="write every game's record (JSON lines)")
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from agents.evaluate import check_request, evaluate, format_table, records_of, write_json
+    from agents.registry import check_spec
+
+    contactix = args.game == "contactix"
+    if not contactix and (args.board_size is not None or args.swap):
+        parser.error("--board-size and --swap are options of --game contactix")
+    board_size = 11 if args.board_size is None else args.board_size
+    if contactix:
+        from contack_env.contactix.rules import check_size
+
+        try:
+            check_size(board_size)
+        except ValueError as err:
+            parser.error(f"--board-size: {err}")
+    try:
+        agents = [check_spec(a, args.game) for a in args.agents.split(",")]
+    except ValueError as err:
+        parser.error(f"--agents: {err}")
+    players = args.players
+    if players is None:
+        players = 2 if contactix else len(agents) if args.game == "contack" else 1
+    if contactix and len(agents) == 1:
+        agents = agents * 2
+    if args.game == "contack" and not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        parser.error(f"--players: Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players}")
+    if args.game == "contack" and len(agents) == 1:
+        agents = agents * players
+    try:
+        check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size, args.swap)
+    except ValueError as err:
+        parser.error(str(err))
+    extra = {"board_size": board_size, "swap": args.swap} if contactix else {}
+    ev = evaluate(
+        agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,
+        workers=args.workers, records=args.records is not None, progress=None, **extra,
+    )
+    print(format_table(ev))
+    try:
+        if args.json:
+            write_json(args.json, ev)
+            print(f"wrote {args.json}")
+        if args.records:
+            from contack_env.records.contack import write_records
+
+            count = write_records(args.records, records_of(ev.results))
+            print(f"wrote {count} records to {args.records}")
+    except OSError as err:
+        print(f"contack evaluate: cannot write: {err}", file=sys.stderr)
+        return 1
+    return 0

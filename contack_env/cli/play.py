@@ -1,0 +1,74 @@
+"""``contack play``: a person plays Contack or CON-TAC-TIX against bots at the terminal."""
+
+from __future__ import annotations
+
+import argparse
+
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    from agents.registry import SPEC_HELP
+
+    pl = sub.add_parser("play", help="play Contack (or CON-TAC-TIX) against bots at the terminal")
+    pl.add_argument("--game", choices=("contack", "contactix"), default="contack", help="contack (default) or contactix")
+    pl.add_argument("--players", type=int, default=2, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 2)")
+    pl.add_argument(
+        "--agents", default=None,
+        help=f"the bots: one for every bot seat, or one per bot seat in seat order ({SPEC_HELP}; default lookahead); "
+        "contactix: one bot (random, two_distance, mcts[:N], ppo:PATH; default two_distance)",
+    )
+    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0); contactix: 0 black (moves first), 1 white")
+    pl.add_argument("--board-size", type=int, default=None, help="contactix: the board is N x N holes, 3-19 (default 11)")
+    pl.add_argument("--swap", action="store_true", help="contactix: play with the swap (pie) rule")
+    pl.add_argument("--seed", type=int, default=None, help="the game's seed (default: a fresh one, printed)")
+    pl.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
+    pl.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from agents.play import play_terminal
+    from agents.registry import check_spec
+
+    if args.game == "contactix":
+        return _run_contactix(parser, args)
+    if args.board_size is not None or args.swap:
+        parser.error("--board-size and --swap are options of --game contactix")
+    if args.agents is None:
+        args.agents = "lookahead"
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        parser.error(f"--players: Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {args.players}")
+    if not 0 <= args.seat < args.players:
+        parser.error(f"--seat: the seats are 0..{args.players - 1}; got {args.seat}")
+    if args.hands < 1:
+        parser.error(f"--hands must be at least 1; got {args.hands}")
+    try:
+        agents = [check_spec(a) for a in args.agents.split(",")]
+    except ValueError as err:
+        parser.error(f"--agents: {err}")
+    if len(agents) not in (1, args.players - 1):
+        parser.error(f"--agents: one bot for every bot seat, or one per bot seat ({args.players - 1}); got {len(agents)}")
+    return play_terminal(args.players, agents, args.seat, args.seed, args.hands, args.enclosed_end)
+
+
+def _run_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from agents.play import play_contactix_terminal
+    from agents.registry import check_spec
+
+    from contack_env.contactix.rules import check_size
+
+    if args.players != 2:
+        parser.error(f"--players: contactix is played by 2 players; got {args.players}")
+    if args.seat not in (0, 1):
+        parser.error(f"--seat: 0 (black, moves first) or 1 (white); got {args.seat}")
+    board_size = 11 if args.board_size is None else args.board_size
+    try:
+        check_size(board_size)
+    except ValueError as err:
+        parser.error(f"--board-size: {err}")
+    agent = "two_distance" if args.agents is None else args.agents
+    try:
+        agent = check_spec(agent, "contactix", board_size=board_size, swap=args.swap)
+    except ValueError as err:
+        parser.error(f"--agents: {err}")
+    return play_contactix_terminal(board_size, agent, args.seat, args.seed, args.swap)

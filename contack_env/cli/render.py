@@ -1,0 +1,44 @@
+"""``contack render``: a game record drawn as an animated GIF or a PNG strip."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    rn = sub.add_parser("render", help="draw a game record as an animated GIF (one frame per move) or a PNG strip")
+    rn.add_argument("file", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
+    rn.add_argument("--index", type=int, default=0, help="which record of the file, from 0 (default 0)")
+    rn.add_argument("--out", required=True, help="OUT.gif (animation) or OUT.png (a grid of every --every-th frame)")
+    rn.add_argument("--every", type=int, default=5, help="PNG strip: one frame in N (default 5)")
+    rn.add_argument("--fps", type=float, default=2.0, help="GIF: frames a second (default 2)")
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from contack_env.records.contack import RecordError, read_records, replay
+    from contack_env.render.image import save_gif, save_strip
+
+    try:
+        records = read_records(args.file)
+    except (OSError, RecordError) as err:
+        print(f"contack render: {err}", file=sys.stderr)
+        return 1
+    if not 0 <= args.index < len(records):
+        parser.error(f"--index: {args.file} holds {len(records)} record(s), 0..{len(records) - 1}; got {args.index}")
+    record = records[args.index]
+    try:
+        replay(record)  # a record that does not replay cannot be drawn: say why first
+        if args.out.lower().endswith(".gif"):
+            save_gif(record, args.out, fps=args.fps)
+        elif args.out.lower().endswith(".png"):
+            save_strip(record, args.out, every=args.every)
+        else:
+            parser.error(f"--out must end in .gif or .png; got {args.out!r}")
+    except RecordError as err:
+        print(f"contack render: {args.file} record {args.index}: {err}", file=sys.stderr)
+        return 1
+    except ValueError as err:
+        parser.error(str(err))
+    print(f"wrote {args.out}")
+    return 0

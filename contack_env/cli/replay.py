@@ -1,0 +1,29 @@
+"""``contack replay --check``: replay game records and check them against the rules (docs/records.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    rep = sub.add_parser("replay", help="replay game records and check them against the rules")
+    rep.add_argument("--check", action="store_true", required=True, help="check every record (the only mode so far)")
+    rep.add_argument(
+        "--through-env",
+        action="store_true",
+        help="replay through the environments (contack_v0, the solitaire envs) instead of the engine alone",
+    )
+    rep.add_argument("files", nargs="+", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from contack_env.records.contack import check_paths
+
+    if args.through_env:
+        from contack_env.envs.replay import replay_through_env
+
+        passed, failed = check_paths(args.files, out=sys.stdout, replayer=replay_through_env)
+    else:
+        passed, failed = check_paths(args.files, out=sys.stdout)
+    return 1 if failed else 0
