@@ -26,7 +26,7 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env.contack.figure import Figure, Move, code_to_move, move_code, neighbour_count, split_code
+from contack_env.contack.figure import CELL_MASK, TILE_SHIFT, Figure, Move, code_to_move, move_code, neighbour_count
 from contack_env.contack.grid import CELL_SIDES, cell_index
 
 MAX_HOLES = 18
@@ -73,8 +73,8 @@ class ActionLayout:
 
     def encode_code(self, code: int) -> int:
         """The action of an engine move code."""
-        tile, cell = split_code(code)
-        return self._slot_of[tile] * NUM_CELL_SLOTS + self._cell_slot_of[cell]
+        # Inline: called for every legal move when the mask is built.
+        return self._slot_of[code >> TILE_SHIFT] * NUM_CELL_SLOTS + self._cell_slot_of[code & CELL_MASK]
 
     def encode(self, move: Move) -> int:
         """The action of ``move``; ``KeyError`` if its tile or cell has no slot at this decision."""

@@ -195,7 +195,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
-from contack_env.contack.figure import Move, move_code
+from contack_env.contack.figure import TILE_SHIFT, Move
 from contack_env.contack.multiplayer import ContackGame, check_rules, shuffled_decks
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_HIGH, OBS_LOW, OBS_SIZE, ObservationBuilder, hand_tiles
 
@@ -634,7 +634,7 @@ class raw_env(AECEnv, EzPickle):
             slot, cell_slot = divmod(a, NUM_CELL_SLOTS)
             cell = cells[cell_slot]
             if slot < len(own) and cell is not None:
-                code = move_code(own[slot], cell)
+                code = own[slot] << TILE_SHIFT | cell
         if code is None or code not in codes:
             mask = self._observation()["action_mask"]
             legal = np.flatnonzero(mask).tolist()

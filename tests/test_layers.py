@@ -1,0 +1,139 @@
+"""The import direction between the layers (docs/architecture.md), read from every module's import statements.
+
+Bottom to top: the rules (``contack_env.protocol``, ``contack_env.contack``, ``contack_env.contactix``) ->
+records and rendering -> environments -> the registry of games -> ``agents`` -> ``training`` -> the command line.
+A module may import its own layer and the layers below, never above; imports inside functions count too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("contack_env", "agents", "training")
+
+# (layer, module prefixes); a module belongs to the layer of its longest matching prefix.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("rules", ("contack_env.protocol", "contack_env.atomic", "contack_env.contack", "contack_env.contactix")),
+    ("records and rendering", ("contack_env.records", "contack_env.render")),
+    ("environments", ("contack_env.envs",)),
+    ("registry of games", ("contack_env.games",)),
+    ("agents", ("agents",)),
+    ("training", ("training",)),
+    ("command line", ("contack_env.cli", "contack_env.app")),
+]
+# The package's front door re-exports the rules engine and registers the environments by name (entry-point
+# strings and a lazy module attribute): it may import up to the environments.
+FRONT = {"contack_env": "environments"}
+ORDER = [name for name, _ in LAYERS]
+
+
+def layer_of(module: str) -> str:
+    if module in FRONT:
+        return FRONT[module]
+    best = None
+    for name, prefixes in LAYERS:
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and (best is None or len(prefix) > len(best[1])):
+                best = (name, prefix)
+    if best is None:
+        raise AssertionError(f"{module} belongs to no layer: add it to LAYERS in tests/test_layers.py")
+    return best[0]
+
+
+def modules() -> dict[str, Path]:
+    out = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+def imports_of(module: str, path: Path) -> set[str]:
+    """Every project module ``module`` imports (absolute or relative, at any depth of the code)."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [target] + [f"{target}.{a.name}" for a in node.names]
+        else:
+            continue
+        for name in names:
+            if name.split(".")[0] in PACKAGES:
+                found.add(name)
+    return found
+
+
+ALL = modules()
+
+
+def resolve(name: str) -> str | None:
+    """The project module an imported name refers to (``a.b.c`` may be module ``a.b`` with attribute ``c``)."""
+    while name:
+        if name in ALL:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+@pytest.mark.parametrize("module", sorted(ALL))
+def test_imports_point_down(module):
+    mine = ORDER.index(layer_of(module))
+    for name in sorted(imports_of(module, ALL[module])):
+        target = resolve(name)
+        if target is None or target == module:
+            continue
+        theirs = ORDER.index(layer_of(target))
+        assert theirs <= mine, (
+            f"{module} ({ORDER[mine]}) imports {target} ({ORDER[theirs]}): imports point down the layers "
+            f"{' -> '.join(ORDER)}"
+        )
+
+
+def test_no_cycles_between_subpackages():
+    def unit(module: str) -> str:
+        parts = module.split(".")
+        return ".".join(parts[:2]) if parts[0] == "contack_env" else parts[0]
+
+    graph: dict[str, set[str]] = {}
+    for module, path in ALL.items():
+        for name in imports_of(module, path):
+            target = resolve(name)
+            if target and unit(target) != unit(module):
+                graph.setdefault(unit(module), set()).add(unit(target))
+    # Depth-first search for a back edge.
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycle = trail[trail.index(nxt):] + [nxt] if nxt in trail else trail + [nxt]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt, trail + [nxt])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+
+
+def test_every_module_has_a_layer():
+    for module in ALL:
+        layer_of(module)
