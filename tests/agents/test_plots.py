@@ -1,15 +1,63 @@
-from agents.evaluate import evaluate, write_json
-from agents.plots import main
+"""``python -m agents.plots``: bars of the win rates of ``contack evaluate --json`` files, read back from the PNG."""
+
+import json
+
+import numpy as np
+from PIL import Image
+
+from agents.plots import main, short_name
 
 
-def test_plot_of_evaluations_is_a_png(tmp_path, capsys):
+def _evaluation(players, rates):
+    """A hand-made evaluation JSON with these win rates (intervals of +-0.05)."""
+    return {
+        "players": players,
+        "games": 100,
+        "entries": [
+            {"agent": f"ppo:models/bot{k}.npz" if k == 0 else f"bot{k}", "win_rate": r, "win_rate_ci95": [r - 0.05, r + 0.05]}
+            for k, r in enumerate(rates)
+        ],
+    }
+
+
+def _bar_heights(png, panels):
+    """Heights in pixels of the bars (the plot's bar colour) in each of ``panels`` equal-width panels, left to right."""
+    rgb = np.asarray(Image.open(png).convert("RGB")).astype(int)
+    blue = (np.abs(rgb - np.array([0x4C, 0x72, 0xB0])).sum(axis=2) < 60) | (
+        np.abs(rgb - np.array([0x6F, 0x8E, 0xC1])).sum(axis=2) < 60  # the bar colour at alpha 0.85 on white
+    )
+    columns = blue.sum(axis=0)
+    runs, current = [], []
+    for x, count in enumerate(columns):
+        if count > 3:
+            current.append(count)
+        elif current:
+            runs.append(int(np.median(current)))
+            current = []
+    if current:
+        runs.append(int(np.median(current)))
+    return runs
+
+
+def test_bars_stand_as_high_as_the_win_rates(tmp_path):
     paths = []
-    for k, agents in enumerate((["greedy", "random"], ["greedy", "random", "random"])):
+    for k, ev in enumerate((_evaluation(2, [0.8, 0.2]), _evaluation(4, [0.1, 0.4, 0.3, 0.2]))):
         path = tmp_path / f"ev{k}.json"
-        write_json(str(path), evaluate(agents, 2 * len(agents), seed=k))
+        path.write_text(json.dumps(ev))
         paths.append(str(path))
     out = tmp_path / "plot.png"
     assert main([str(out), "test plot", *paths]) == 0
-    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert main([str(out)]) == 2
+    heights = _bar_heights(out, 2)
+    assert len(heights) == 6, heights  # one bar per entry, both panels
+    rates = [0.8, 0.2, 0.1, 0.4, 0.3, 0.2]
+    # Both panels share the y axis (0..1), so every bar's height is proportional to its win rate.
+    scale = heights[0] / rates[0]
+    for h, r in zip(heights, rates):
+        assert abs(h - r * scale) <= 3, (heights, rates)
+
+
+def test_usage_and_short_names(tmp_path, capsys):
+    assert main([str(tmp_path / "x.png")]) == 2
     assert "usage" in capsys.readouterr().err
+    assert short_name("ppo:models/contack_2p.npz") == "ppo:contack_2p"
+    assert short_name("mcts:200") == "mcts:200"
