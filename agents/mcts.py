@@ -4,7 +4,7 @@ The algorithm is single-observer information-set MCTS (Cowling, Powley and White
 from the decision at hand; its nodes are sequences of moves (move codes, ``state.legal_codes()``), shared by all
 the pile orders the search imagines. Each of the ``N`` iterations:
 
-1. **Determinize**: draw an order of the face-down tiles with ``agents.view.determinize(view, rng)``; every hand
+1. **Determinize**: draw an order of the face-down tiles with ``view.determinize(rng)``; every hand
    is face up in Contack, so that is all a player does not know (the pile of the current hand; Solitaire No. 1's
    pile; Solitaire No. 2's buried stack tiles).
 2. **Select**: from the root, while every move legal in this determinization already has a child, take the child
@@ -40,14 +40,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from contack_env.contactix.rules import ContactixState
-from contack_env.contack.figure import Move, code_to_move, move_to_code
-from contack_env.contack.multiplayer import ContackGame
-from contack_env.contack.state import GameState
 from contack_env.contack.tiles import NUM_TILES
 
 from .base import Agent
-from .view import determinize
 
 DEFAULT_BUDGET = 200
 MAX_BUDGET = 1_000_000
@@ -94,37 +89,28 @@ class MCTSAgent(Agent[Any, Any]):
             self._uniforms = self.rng.random(_BLOCK).tolist()
         return self._uniforms.pop()
 
-    def act(self, state: GameState, legal: Sequence[Move]) -> Move:
+    def act(self, state: Any, legal: Sequence[Any]) -> Any:
         if len(legal) == 1:
             return legal[0]
         root = self.search(state)
-        perfect = isinstance(state, ContactixState)
-        codes = list(legal) if perfect else [move_to_code(m) for m in legal]
+        # ``legal`` is ``state.legal_moves()``, so its codes are ``state.legal_codes()``, in the same order.
         best = max(
-            codes,
+            state.legal_codes(),
             key=lambda c: (root.children[c].visits, root.children[c].total / max(root.children[c].visits, 1), -c)
             if c in root.children
             else (0, 0.0, -c),
         )
-        return best if perfect else code_to_move(best)  # type: ignore[return-value]
+        return state.move_of(best)
 
-    def search(self, view: GameState) -> _Node:
+    def search(self, view: Any) -> _Node:
         """The search tree grown from ``view`` (a public view: the face-down order is sampled, never read)."""
         root = _Node()
-        multiplayer = isinstance(view, ContackGame)
-        hand = view.hand_number if multiplayer else 0
-        base = list(view.scores) if multiplayer else None
-        if multiplayer:
-            # The search ends with the current hand: a copy that stops the game there spares dealing (and
-            # shuffling) hands it will never look at.
-            view = view.clone()
-            view.num_hands = hand + 1
-            view.decks = view.decks[: hand + 1]
-        perfect = isinstance(view, ContactixState)
+        rollout = ROLLOUTS.get(view.game, uniform_rollout)
+        view, base = rollout.start(view)
         c = self.exploration
         uniform = self._uniform
         for _ in range(self.iterations):
-            state = view.clone() if perfect else determinize(view, self.rng)
+            state = view.determinize(self.rng)
             node = root
             path: list[tuple[_Node, int]] = []
             while not state.done:
@@ -157,19 +143,16 @@ class MCTSAgent(Agent[Any, Any]):
                 state.play_code(best_code)
                 path.append((child, mover))
                 node = child
-            rewards = self._rollout(state, base)
+            rewards = rollout.finish(self, state, base)
             for child, mover in path:
                 child.visits += 1
                 child.total += rewards[mover]
         return root
 
-    def _rollout(self, state: GameState, base: list[int] | None) -> list[float]:
-        """Play ``state`` out with the rollout policy; every seat's reward (``base``: the scores at the root, or
-        None in a solitaire)."""
+    def greedy_playout(self, state: Any) -> None:
+        """Play ``state`` (a Contack game or solitaire) out: with probability ``rollout_greedy`` the move that
+        scores the most now (ties to the first in code order), else a uniform one."""
         uniform = self._uniform
-        if isinstance(state, ContactixState):
-            winner = state.random_playout(uniform)
-            return [1.0 if seat == winner else 0.0 for seat in (0, 1)]
         greedy = self.rollout_greedy
         while not state.done:
             codes = state.legal_codes()
@@ -186,14 +169,74 @@ class MCTSAgent(Agent[Any, Any]):
             else:
                 code = codes[int(uniform() * len(codes))]
             state.play_code(code)
-        if base is None:
-            return [len(state.figure) / NUM_TILES + state.points_scored[0] * 1e-5]
+
+
+class Rollout:
+    """How the search starts from a view and what a finished iteration is worth to each seat (one per game;
+    ``uniform_rollout`` for a game with none of its own)."""
+
+    def start(self, view: Any) -> tuple[Any, Any]:
+        """The state the iterations start from, and what ``finish`` needs to know of the root."""
+        return view, None
+
+    def finish(self, agent: MCTSAgent, state: Any, base: Any) -> list[float]:
+        """Play ``state`` to the end and return every seat's reward in [0, 1]."""
+        raise NotImplementedError
+
+
+class UniformRollout(Rollout):
+    """Any game: uniform random play to the end; a seat's reward is its share of the win."""
+
+    def finish(self, agent: MCTSAgent, state: Any, base: Any) -> list[float]:
+        while not state.done:
+            codes = state.legal_codes()
+            state.play_code(codes[int(agent._uniform() * len(codes))])
+        winners = state.winners
+        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(state.num_players)]
+
+
+class ContackRollout(Rollout):
+    """Contack: search the current hand only; the reward is the hand's result relative to the others."""
+
+    def start(self, view: Any) -> tuple[Any, Any]:
+        # The search ends with the current hand: a copy that stops the game there spares dealing (and
+        # shuffling) hands it will never look at.
+        return view.current_hand_only(), list(view.scores)
+
+    def finish(self, agent: MCTSAgent, state: Any, base: Any) -> list[float]:
+        agent.greedy_playout(state)
         n = len(base)
         deltas = [s - b for s, b in zip(state.scores, base)]
         total = sum(deltas)
-        scale = self.reward_scale
+        scale = agent.reward_scale
         out = []
         for d in deltas:
             u = d - (total - d) / (n - 1)
             out.append(1.0 / (1.0 + math.exp(-u / scale)))
         return out
+
+
+class SolitaireRollout(Rollout):
+    """The solitaires: tiles placed / 36 at the end (1 for a win), plus a tiny share of points."""
+
+    def finish(self, agent: MCTSAgent, state: Any, base: Any) -> list[float]:
+        agent.greedy_playout(state)
+        return [len(state.figure) / NUM_TILES + state.points_scored[0] * 1e-5]
+
+
+class ContactixRollout(Rollout):
+    """CON-TAC-TIX: uniform random play to the end, done at once by ``ContactixState.random_playout``."""
+
+    def finish(self, agent: MCTSAgent, state: Any, base: Any) -> list[float]:
+        winner = state.random_playout(agent._uniform)
+        return [1.0 if seat == winner else 0.0 for seat in (0, 1)]
+
+
+uniform_rollout = UniformRollout()
+ROLLOUTS: dict[str, Rollout] = {
+    "contack": ContackRollout(),
+    "solitaire1": SolitaireRollout(),
+    "solitaire2": SolitaireRollout(),
+    "contactix": ContactixRollout(),
+}
+"""The rollout of each game that has one of its own; any other game gets ``uniform_rollout``."""

@@ -52,6 +52,18 @@ class State(Protocol[MoveT]):
         """Make ``move`` for ``current_player`` (a ``ValueError`` saying why if it is not legal)."""
         ...
 
+    def legal_codes(self) -> Sequence[int]:
+        """The same moves as ``legal_moves()``, in the same order, as ints (for searches on a hot path)."""
+        ...
+
+    def play_code(self, code: int) -> Any:
+        """Make the legal move with this code, unchecked (``legal_codes()`` must hold it)."""
+        ...
+
+    def move_of(self, code: int) -> MoveT:
+        """The move a code stands for."""
+        ...
+
     def clone(self) -> "State[MoveT]":
         """An independent copy."""
         ...

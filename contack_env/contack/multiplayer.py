@@ -149,6 +149,13 @@ class ContackGame(GameState):
         return other
 
     # -- the flow of a hand ----------------------------------------------------------------------------------
+    def current_hand_only(self) -> "ContackGame":
+        """A copy whose game ends with the current hand (a search that looks no further spares dealing the rest)."""
+        game = self.clone()
+        game.num_hands = self.hand_number + 1
+        game.decks = game.decks[: self.hand_number + 1]
+        return game
+
     def _hide(self, rng: np.random.Generator | None) -> None:
         # The pile of this hand and the deals of the hands to come are face down.
         h = self.hand_number

@@ -64,6 +64,10 @@ class GameState:
             )
         return self.play_code(code)
 
+    def move_of(self, code: int) -> Move:
+        """The ``Move`` a code of ``legal_codes()`` stands for."""
+        return code_to_move(code)
+
     def play_code(self, code: int) -> int:
         """Make the legal move with this code, unchecked (``legal_codes`` must hold it)."""
         tile = code >> TILE_SHIFT  # inline: this runs once per move of every game

@@ -349,6 +349,10 @@ class ContactixState:
         """1 for the winner, 0 otherwise (all 0 before the end)."""
         return [1 if seat == self.winner else 0 for seat in (BLACK, WHITE)]
 
+    def move_of(self, code: int) -> int:
+        """Moves are their own codes: the hole index."""
+        return code
+
     def public_view(self) -> "ContactixState":
         """A copy: CON-TAC-TIX hides nothing."""
         return self.clone()
