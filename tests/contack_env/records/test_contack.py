@@ -1,4 +1,4 @@
-"""Game records (contack-record/1, shared/RECORDS.md): making, writing, reading, replaying, checking.
+"""Game records (contack-record/1, docs/records.md): making, writing, reading, replaying, checking.
 
 Good records come from games the engine plays with random legal moves from fixed seeds; every bad record is a
 good one with one thing changed, and its test asserts that replay names the hand and event (1-based) and says
@@ -20,19 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contack_env import ContackGame, Figure, Solitaire1, Solitaire2, new_game, new_solitaire1, new_solitaire2
-from contack_env.records.contack import (
-    FORMAT,
-    RecordError,
-    append_record,
-    check_paths,
-    game_record,
-    read_records,
-    replay,
-    write_records,
-)
+from contack_env.records import RecordError, append_record, check_paths, read_records, write_records
+from contack_env.records.contack import FORMAT, game_record, replay
+from contack_env.records.walker import EngineDriver
 from contack_env.contack.tiles import NUM_TILES, TILE_NAMES, tile_id
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 
 
 # -- making games --------------------------------------------------------------------------------------------
@@ -931,12 +924,14 @@ def test_check_paths_counts_an_unreadable_file_as_one_failure(tmp_path, rich) ->
     assert lines[3:] == ["OK", "1 passed, 3 failed"]
 
 
-def test_check_paths_uses_the_given_replayer(tmp_path, rich) -> None:
+def test_check_paths_plays_through_the_given_driver(tmp_path, rich) -> None:
     path = tmp_path / "four.jsonl"
     write_records(path, [rich] * 4)
     seen = []
 
-    def replayer(record: dict) -> None:
+    def through(record: dict, setup):
+        # A driver maker standing in for an environment: the first record plays on the engine, the others fail
+        # the three ways a driver can.
         seen.append(record)
         if len(seen) == 2:
             raise RecordError("the environment disagrees", "hand 1, event 2 (place)")
@@ -944,9 +939,10 @@ def test_check_paths_uses_the_given_replayer(tmp_path, rich) -> None:
             raise RecordError("something with no place")
         if len(seen) == 4:
             raise ValueError("a plain ValueError: with a colon")
+        return EngineDriver(record, setup)
 
     out = io.StringIO()
-    assert check_paths([path], out=out, replayer=replayer) == (1, 3)
+    assert check_paths([path], out=out, through=through) == (1, 3)
     assert seen == [rich] * 4
     lines = out.getvalue().splitlines()
     assert lines == [

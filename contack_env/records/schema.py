@@ -1,0 +1,106 @@
+"""The structure checks of both record formats, from the JSON Schema files shipped in ``schemas/``.
+
+Each schema node that can fail carries an ``errorMessage`` (the convention of ajv-errors): the sentence a user
+reads, saying what is allowed, either one template or one per failing keyword. In a template ``{value}`` is the
+offending value (Python ``repr``), ``{kind}`` its JSON kind (``an array``), ``{json}`` its JSON text, ``{index}``
+its 1-based position in its list, ``{missing}`` / ``{unknown}`` the keys missing or not allowed. Of several
+errors the first in the record's own order is reported, so a message names the earliest thing wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any, Callable, Sequence
+
+import jsonschema
+from jsonschema.validators import extend
+
+from contack_env.records.errors import RecordError
+from contack_env.records.values import is_int, json_kind, show
+
+__all__ = ["check_structure", "load_schema", "SCHEMA_FILES"]
+
+SCHEMA_FILES = {
+    "contack-record/1": "contack-record-1.schema.json",
+    "contactix-record/1": "contactix-record-1.schema.json",
+}
+"""The schema file (in ``contack_env/records/schemas/``) of each record format."""
+
+# JSON Schema counts 1.0 as an integer; a record never does (a seat, a score or a size is written 1, not 1.0).
+# A record made in Python may hold tuples where JSON has arrays (a cell as (x, y)): they are arrays.
+_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+    {
+        "integer": lambda _checker, value: is_int(value),
+        "array": lambda _checker, value: isinstance(value, (list, tuple)),
+    }
+)
+_Validator = extend(jsonschema.Draft202012Validator, type_checker=_TYPES)
+
+
+def load_schema(fmt: str) -> dict[str, Any]:
+    """The JSON Schema of the record format ``fmt`` (``contack-record/1`` or ``contactix-record/1``)."""
+    return json.loads(json.dumps(_schema(fmt)))  # a copy: the cached one stays as shipped
+
+
+@lru_cache(maxsize=None)
+def _schema(fmt: str) -> dict[str, Any]:
+    return json.loads(files("contack_env.records").joinpath("schemas", SCHEMA_FILES[fmt]).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def _validator(fmt: str) -> Any:
+    return _Validator(_schema(fmt))
+
+
+def check_structure(record: Any, fmt: str, where: Callable[[Sequence[str | int], Any], str]) -> None:
+    """Check ``record`` against the schema of ``fmt``; raise ``RecordError`` for the first thing wrong in the
+    record's order. ``where(path, record)`` names the place of a path (keys and indices) for the message."""
+    errors = list(_validator(fmt).iter_errors(record))
+    if not errors:
+        return
+    error = min(errors, key=lambda e: _document_order(record, list(e.absolute_path)))
+    path = list(error.absolute_path)
+    raise RecordError(_message(error), where(path, record))
+
+
+def _document_order(record: Any, path: list[str | int]) -> tuple[int, ...]:
+    """Where ``path`` is in the record as written: keys by their position in their object, items by index."""
+    order = []
+    node = record
+    for step in path:
+        if isinstance(node, dict):
+            keys = list(node)
+            order.append(keys.index(step) if step in node else len(keys))
+        else:
+            order.append(step if isinstance(step, int) else 0)
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            break
+    return tuple(order)
+
+
+def _message(error: jsonschema.ValidationError) -> str:
+    instance = error.instance
+    template = error.schema.get("errorMessage") if isinstance(error.schema, dict) else None
+    if isinstance(template, dict):
+        template = template.get(error.validator)
+    if error.validator == "required" and template is None:
+        missing = [k for k in error.validator_value if isinstance(instance, dict) and k not in instance]
+        return f"missing key {missing[0]!r}" if missing else error.message
+    if template is None:
+        return error.message  # jsonschema's own words: a schema node without an errorMessage
+    missing = unknown = ""
+    if isinstance(instance, dict):
+        if error.validator == "required":
+            missing = ", ".join(repr(k) for k in error.validator_value if k not in instance)
+        if error.validator == "additionalProperties":
+            known = set(error.schema.get("properties", {}))
+            unknown = ", ".join(repr(k) for k in sorted(instance) if k not in known)
+    path = list(error.absolute_path)
+    index = path[-1] + 1 if path and isinstance(path[-1], int) else ""
+    return template.format(
+        value=repr(instance), kind=json_kind(instance), json=show(instance, 40), index=index, missing=missing, unknown=unknown
+    )
