@@ -164,14 +164,14 @@ def summarize(records: Sequence[dict]) -> str:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from contack_env.records.contack import check_paths
+    from contack_env.records import check_paths
 
+    through = None
     if args.through_env:
-        from contack_env.envs.replay import replay_through_env
+        from contack_env.envs.replay import through_env
 
-        passed, failed = check_paths(args.files, out=sys.stdout, replayer=replay_through_env)
-    else:
-        passed, failed = check_paths(args.files, out=sys.stdout)
+        through = through_env
+    passed, failed = check_paths(args.files, out=sys.stdout, through=through)
     return 1 if failed else 0
 
 
@@ -326,8 +326,8 @@ def _add_render(sub: argparse._SubParsersAction) -> None:
 
 
 def _render(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from contack_env.records.contack import RecordError, read_records, replay
-    from contack_env.render.image import save_gif, save_strip
+    from contack_env.records import RecordError, read_records, replay
+    from contack_env.render.pictures import save_gif, save_strip
 
     try:
         records = read_records(args.file)
