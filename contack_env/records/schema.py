@@ -1,6 +1,9 @@
 """The structure checks of both record formats, from the JSON Schema files shipped in ``schemas/``.
 
-Each schema node that can fail carries an ``errorMessage`` (the convention of ajv-errors): the sentence a user
+The files are JSON Schema draft-07, which both validators used here read: ``fastjsonschema`` (compiled, fast)
+says whether a record is valid, and only a record it refuses, or one holding a float (which JSON Schema counts as
+an integer when whole, and a record never does), goes to ``jsonschema``, slower but exact, which finds the error
+to report. Each schema node that can fail carries an ``errorMessage`` (the convention of ajv-errors): the sentence a user
 reads, saying what is allowed, either one template or one per failing keyword. In a template ``{value}`` is the
 offending value (Python ``repr``), ``{kind}`` its JSON kind (``an array``), ``{json}`` its JSON text, ``{index}``
 its 1-based position in its list, ``{missing}`` / ``{unknown}`` the keys missing or not allowed. Of several
@@ -14,6 +17,7 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any, Callable, Sequence
 
+import fastjsonschema
 import jsonschema
 from jsonschema.validators import extend
 
@@ -30,13 +34,13 @@ SCHEMA_FILES = {
 
 # JSON Schema counts 1.0 as an integer; a record never does (a seat, a score or a size is written 1, not 1.0).
 # A record made in Python may hold tuples where JSON has arrays (a cell as (x, y)): they are arrays.
-_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+_TYPES = jsonschema.Draft7Validator.TYPE_CHECKER.redefine_many(
     {
         "integer": lambda _checker, value: is_int(value),
         "array": lambda _checker, value: isinstance(value, (list, tuple)),
     }
 )
-_Validator = extend(jsonschema.Draft202012Validator, type_checker=_TYPES)
+_Validator = extend(jsonschema.Draft7Validator, type_checker=_TYPES)
 
 
 def load_schema(fmt: str) -> dict[str, Any]:
@@ -54,9 +58,30 @@ def _validator(fmt: str) -> Any:
     return _Validator(_schema(fmt))
 
 
+@lru_cache(maxsize=None)
+def _fast(fmt: str) -> Callable[[Any], Any]:
+    return fastjsonschema.compile(_schema(fmt))
+
+
+def _holds_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_float(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_holds_float(v) for v in value)
+    return False
+
+
 def check_structure(record: Any, fmt: str, where: Callable[[Sequence[str | int], Any], str]) -> None:
     """Check ``record`` against the schema of ``fmt``; raise ``RecordError`` for the first thing wrong in the
     record's order. ``where(path, record)`` names the place of a path (keys and indices) for the message."""
+    if not _holds_float(record):
+        try:
+            _fast(fmt)(record)
+            return
+        except fastjsonschema.JsonSchemaException:
+            pass  # invalid: jsonschema finds the first error in the record's order
     errors = list(_validator(fmt).iter_errors(record))
     if not errors:
         return

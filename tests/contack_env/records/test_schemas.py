@@ -33,12 +33,13 @@ CONTACTIX = schema("contactix-record-1.schema.json")
 
 
 def valid(record: dict, against: dict) -> bool:
-    return jsonschema.Draft202012Validator(against).is_valid(record)
+    return jsonschema.Draft7Validator(against).is_valid(record)
 
 
 @pytest.mark.parametrize("doc", [CONTACK, CONTACTIX], ids=["contack", "contactix"])
 def test_the_schemas_are_valid_json_schemas_with_a_message_on_every_check(doc):
-    jsonschema.Draft202012Validator.check_schema(doc)
+    assert doc["$schema"] == "http://json-schema.org/draft-07/schema#"  # what fastjsonschema reads too
+    jsonschema.Draft7Validator.check_schema(doc)
     unexplained = []
 
     def visit(node, path, quiet):
@@ -52,7 +53,7 @@ def test_the_schemas_are_valid_json_schemas_with_a_message_on_every_check(doc):
         if not quiet and _KEYWORDS & set(node) and "errorMessage" not in node:
             unexplained.append("/".join(path))
         for key, value in node.items():
-            if key in ("properties", "$defs"):  # maps of names to schemas
+            if key in ("properties", "definitions"):  # maps of names to schemas
                 for name, sub in value.items():
                     visit(sub, path + [key, name], quiet)
             elif isinstance(value, (dict, list)) and key not in ("errorMessage", "enum", "const", "required"):
@@ -63,7 +64,7 @@ def test_the_schemas_are_valid_json_schemas_with_a_message_on_every_check(doc):
 
 
 def test_the_schemas_name_the_engines_tiles_and_options():
-    assert CONTACK["$defs"]["tile"]["enum"] == list(TILE_NAMES)
+    assert CONTACK["definitions"]["tile"]["enum"] == list(TILE_NAMES)
     rules = CONTACK["allOf"][0]["then"]["properties"]["rules"]["properties"]
     assert rules["enclosed_end"]["enum"] == list(ENCLOSED_END_OPTIONS)
 
