@@ -23,7 +23,7 @@ from contack_env.records.errors import RecordError
 # The one reader and writer of both formats, also reachable from here as before.
 from contack_env.records.files import append_record, read_records, write_records
 from contack_env.records.schema import check_structure
-from contack_env.records.values import json_kind, plain, same_json, show
+from contack_env.records.values import is_int, json_kind, plain, same_json, show
 from contack_env.records.walker import Driver, Setup, Step, Through, Walk
 
 FORMAT = "contack-record/1"
@@ -225,7 +225,8 @@ class ContackCodec:
     def setup(self, record: Any, trace_check: bool = True) -> Setup:
         """Everything but the events checked, and the engine state made from the decks. ``trace_check=False``
         skips comparing the records' optional ``legal`` lists with the true legal moves."""
-        check_structure(record, FORMAT, _where)
+        players = record.get("players") if isinstance(record, dict) else None
+        check_structure(record, FORMAT, _where, {"seats": f" ({players})" if is_int(players) else ""})
         game = _GAMES[record["game"]]
         players = record["players"]
         agents = record.get("agents")

@@ -6,7 +6,8 @@ an integer when whole, and a record never does), goes to ``jsonschema``, slower 
 to report. Each schema node that can fail carries an ``errorMessage`` (the convention of ajv-errors): the sentence a user
 reads, saying what is allowed, either one template or one per failing keyword. In a template ``{value}`` is the
 offending value (Python ``repr``), ``{kind}`` its JSON kind (``an array``), ``{json}`` its JSON text, ``{index}``
-its 1-based position in its list, ``{missing}`` / ``{unknown}`` the keys missing or not allowed. Of several
+its 1-based position in its list, ``{missing}`` / ``{unknown}`` the keys missing or not allowed; a format's
+reader may give more (``{seats}``: `` (3)``, the seat count, where the record has a valid one). Of several
 errors the first in the record's own order is reported, so a message names the earliest thing wrong.
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib.resources import files
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import fastjsonschema
 import jsonschema
@@ -73,9 +74,15 @@ def _holds_float(value: Any) -> bool:
     return False
 
 
-def check_structure(record: Any, fmt: str, where: Callable[[Sequence[str | int], Any], str]) -> None:
+def check_structure(
+    record: Any,
+    fmt: str,
+    where: Callable[[Sequence[str | int], Any], str],
+    context: Mapping[str, str] | None = None,
+) -> None:
     """Check ``record`` against the schema of ``fmt``; raise ``RecordError`` for the first thing wrong in the
-    record's order. ``where(path, record)`` names the place of a path (keys and indices) for the message."""
+    record's order. ``where(path, record)`` names the place of a path (keys and indices) for the message;
+    ``context`` fills the templates' other fields (e.g. ``{seats}``), which a schema alone cannot know."""
     if not _holds_float(record):
         try:
             _fast(fmt)(record)
@@ -87,7 +94,7 @@ def check_structure(record: Any, fmt: str, where: Callable[[Sequence[str | int],
         return
     error = min(errors, key=lambda e: _document_order(record, list(e.absolute_path)))
     path = list(error.absolute_path)
-    raise RecordError(_message(error), where(path, record))
+    raise RecordError(_message(error, context or {}), where(path, record))
 
 
 def _document_order(record: Any, path: list[str | int]) -> tuple[int, ...]:
@@ -107,7 +114,7 @@ def _document_order(record: Any, path: list[str | int]) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _message(error: jsonschema.ValidationError) -> str:
+def _message(error: jsonschema.ValidationError, context: Mapping[str, str]) -> str:
     instance = error.instance
     template = error.schema.get("errorMessage") if isinstance(error.schema, dict) else None
     if isinstance(template, dict):
@@ -126,6 +133,14 @@ def _message(error: jsonschema.ValidationError) -> str:
             unknown = ", ".join(repr(k) for k in sorted(instance) if k not in known)
     path = list(error.absolute_path)
     index = path[-1] + 1 if path and isinstance(path[-1], int) else ""
-    return template.format(
-        value=repr(instance), kind=json_kind(instance), json=show(instance, 40), index=index, missing=missing, unknown=unknown
+    return template.format_map(
+        {
+            **context,
+            "value": repr(instance),
+            "kind": json_kind(instance),
+            "json": show(instance, 40),
+            "index": index,
+            "missing": missing,
+            "unknown": unknown,
+        }
     )

@@ -39,6 +39,7 @@ def _changed(name: str, change) -> dict:
 # Structure errors a record can have, and what both paths must say.
 BROKEN = [
     ("contack_4p.jsonl", lambda r: r.update(agents=r["agents"][:3]), "agents", "agents is null or one name per seat (4); got "),
+    ("contack_2p.jsonl", lambda r: r.update(agents="greedy"), "agents", "agents is null or one name per seat (2); got 'greedy'"),
     ("contack_2p.jsonl", lambda r: r.update(seed="abc"), "seed", "seed is an integer or null; got 'abc'"),
     ("contack_2p.jsonl", lambda r: r.update(seed=math.nan), "seed", "seed is an integer or null; got nan"),
     ("solitaire2.jsonl", lambda r: r.update(players=2), "players", "a solitaire has 1 player; got 2"),
