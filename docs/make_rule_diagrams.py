@@ -20,6 +20,7 @@ from typing import Any, Sequence
 from PIL import Image, ImageDraw
 
 from contack_env.render import image as render
+from contack_env.render.pictures import save_strip
 from contack_env.contack.figure import Figure, Move, code_to_move, move_code
 from contack_env.contack.grid import cell_index, cell_xy, is_up, neighbour, orientation_colours
 from contack_env.contack.multiplayer import ContackGame
@@ -617,7 +618,7 @@ def example_record() -> dict[str, Any]:
 
 def record_diagram(path: Path) -> Path:
     """The example record drawn as ``contack render record.jsonl --out strip.png --every 1`` draws it."""
-    render.save_strip(example_record(), path, every=1, columns=3, size=(460, 320))
+    save_strip(example_record(), path, every=1, columns=3, size=(460, 320))
     with Image.open(path) as strip:
         strip.load()
     return _save(strip.resize((strip.width * SS, strip.height * SS), Image.Resampling.NEAREST), path)

@@ -16,8 +16,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from contack_env.records.contack import RecordError, read_records, replay
-    from contack_env.render.image import save_gif, save_strip
+    from contack_env.records import RecordError, read_records, replay
+    from contack_env.render.pictures import save_gif, save_strip
 
     try:
         records = read_records(args.file)

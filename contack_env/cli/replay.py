@@ -18,12 +18,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from contack_env.records.contack import check_paths
+    from contack_env.records import check_paths
 
+    through = None
     if args.through_env:
-        from contack_env.envs.replay import replay_through_env
+        from contack_env.envs.replay import through_env
 
-        passed, failed = check_paths(args.files, out=sys.stdout, replayer=replay_through_env)
-    else:
-        passed, failed = check_paths(args.files, out=sys.stdout)
+        through = through_env
+    passed, failed = check_paths(args.files, out=sys.stdout, through=through)
     return 1 if failed else 0

@@ -93,8 +93,8 @@ Rendering and records
 ---------------------
 ``render_mode="ansi"`` returns ``text.render_text(state)``, ``"rgb_array"`` ``render.render_rgb(state)``.
 ``game_record(agents=None)`` is the finished episode's ``contack-record/1`` record, with the episode seed.
-``replay_solitaire_through_env(record)`` plays a solitaire record through the environment, action by action, and
-checks it (``contack replay --check --through-env``).
+``contack_env.envs.replay.replay_through_env(record)`` plays a solitaire record through the environment, action by
+action, and checks it (``contack replay --check --through-env``).
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ from contack_env.contack.figure import Move
 from contack_env.contack.grid import CELL_SIDES, OFFSET, SPAN, cell_index
 from contack_env.contack.solitaire import NUM_STACKS, STACK6_SIZE, Solitaire1, Solitaire2
 from contack_env.contack.state import GameState
-from contack_env.contack.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_NAMES, TILE_VALUES, tile_id
+from contack_env.contack.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_VALUES, tile_id
 
 __all__ = [
     "ENV_IDS",
@@ -118,7 +118,6 @@ __all__ = [
     "Solitaire1Env",
     "Solitaire2Env",
     "register_envs",
-    "replay_solitaire_through_env",
 ]
 
 ENV_IDS = {"contack/Solitaire1-v0": "Solitaire1Env", "contack/Solitaire2-v0": "Solitaire2Env"}
@@ -607,162 +606,3 @@ def register_envs() -> None:
     for env_id, cls in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point=f"{__name__}:{cls}")
-
-
-# -- replaying a record through the environment ----------------------------------------------------------------
-def replay_solitaire_through_env(record: dict[str, Any]) -> None:
-    """Play a solitaire record through ``Solitaire1Env`` / ``Solitaire2Env`` and check it.
-
-    Resets with the record's deck (and cut), turns every ``place`` event into an action, checks that the action
-    is in the mask and decodes back to the same move, steps, and finally compares the environment's own record
-    (``game_record()``) with the given one: every event (keys of the environment's events; ``legal`` lists as
-    sets), the scores and the winners. Raises ``records.RecordError`` naming the hand and event (1-based) on the
-    first problem.
-    """
-    from contack_env.records.contack import RecordError
-
-    if not isinstance(record, dict):
-        raise RecordError(f"a record is a JSON object; got {type(record).__name__}", "record")
-    game = record.get("game")
-    if game not in ("solitaire1", "solitaire2"):
-        raise RecordError(f"only solitaire records go through a Gymnasium env (solitaire1, solitaire2); this is {game!r}", "game")
-    hands = record.get("hands")
-    if not isinstance(hands, list) or len(hands) != 1 or not isinstance(hands[0], dict):
-        raise RecordError("a solitaire record has one hand (a JSON object with 'deck' and 'events')", "hands")
-    hand = hands[0]
-    events = hand.get("events")
-    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-        raise RecordError("events is a list of JSON objects", "hand 1")
-    options: dict[str, Any] = {"deck": hand.get("deck")}
-    if game == "solitaire2":
-        if "cut" not in hand:
-            raise RecordError("missing key 'cut'", "hand 1")
-        options["cut"] = hand["cut"]
-    trace = any("legal" in e for e in events)
-    env: _SolitaireEnv = (Solitaire1Env if game == "solitaire1" else Solitaire2Env)(trace=trace, illegal_action="raise")
-    try:
-        env.reset(options=options)
-    except ValueError as e:
-        raise RecordError(f"the deal is not playable: {e}", "hand 1, deck") from None
-
-    checked = 0  # events [0, checked) agree with the environment's log
-
-    def where(j: int) -> str:
-        kind = events[j].get("type") if j < len(events) else None
-        return f"hand 1, event {j + 1} ({kind})" if kind is not None else f"hand 1, event {j + 1}"
-
-    def compare_upto(stop: int) -> None:
-        nonlocal checked
-        mine = env.state.hand_events[0]
-        for j in range(checked, stop):
-            if j >= len(mine):
-                raise RecordError(
-                    f"the environment has no such event: the game {_end_words(mine)}; "
-                    f"the record goes on with {_event_words(events[j])}",
-                    where(j),
-                )
-            why = _event_difference(mine[j], events[j])
-            if why:
-                raise RecordError(why, where(j))
-        checked = max(checked, stop)
-
-    for j, event in enumerate(events):
-        if event.get("type") != "place":
-            continue
-        compare_upto(j)
-        if len(env.state.hand_events[0]) != j:
-            # The environment's log has more forced events before its next decision than the record.
-            theirs = _event_words(env.state.hand_events[0][j])
-            raise RecordError(f"the record places a tile where the environment has {theirs}", where(j))
-        if not env._decision:
-            raise RecordError("the game is over: no tile can be placed", where(j))
-        move = _place_move(event, where(j))
-        try:
-            action = env.encode_move(move)
-        except ValueError as e:
-            raise RecordError(str(e), where(j)) from None
-        if not env.action_masks()[action]:
-            raise RecordError(f"{move} has action {action}, which the mask does not allow", where(j))
-        if env.decode_action(action) != move:
-            raise RecordError(f"action {action} decodes to {env.decode_action(action)}, not {move}", where(j))
-        if isinstance(event.get("legal"), list):
-            allowed = {env.decode_action(a) for a in np.flatnonzero(env.action_masks())}
-            listed = {_hashable(m) for m in event["legal"]}
-            if {_hashable([TILE_NAMES[m.tile], m.x, m.y]) for m in allowed} != listed:  # type: ignore[union-attr]
-                raise RecordError(f"the legal list is not the {len(allowed)} move(s) the action mask allows", where(j))
-        env.step(action)
-    compare_upto(len(events))
-    mine = env.state.hand_events[0]
-    if len(mine) > len(events):
-        raise RecordError(f"missing event: the environment goes on with {_event_words(mine[len(events)])}", where(len(events)))
-    if not env.state.done:
-        raise RecordError(f"the record stops before the game ends: {env._what_is_legal()}", where(len(events)))
-    mine_record = env.game_record()
-    for key in ("deck", "cut"):
-        if key in mine_record["hands"][0] and hand.get(key) != mine_record["hands"][0][key]:
-            raise RecordError(f"the environment's record has another {key}", f"hand 1, {key}")
-    for key in ("scores", "winners"):
-        if record.get(key) != mine_record[key]:
-            raise RecordError(f"the game ends with {key} {mine_record[key]}, not {record.get(key)!r}", key)
-
-
-def _place_move(event: dict[str, Any], where: str) -> Move:
-    from contack_env.records.contack import RecordError
-
-    try:
-        tile = tile_id(event.get("tile"))  # type: ignore[arg-type]
-    except ValueError as e:
-        raise RecordError(str(e), where) from None
-    cell = event.get("cell")
-    if not isinstance(cell, list) or len(cell) != 2 or not all(isinstance(c, int) and not isinstance(c, bool) for c in cell):
-        raise RecordError(f"'cell' is [x, y], two integers; got {cell!r}", where)
-    return Move(tile, cell[0], cell[1])
-
-
-def _event_difference(mine: dict[str, Any], theirs: dict[str, Any]) -> str | None:
-    """What differs between the environment's event and the record's (None if they agree)."""
-    for key, value in mine.items():
-        if key not in theirs:
-            return f"missing key {key!r} (the environment has {_event_words(mine)})"
-        other = theirs[key]
-        if key == "legal":
-            if not isinstance(other, list) or {_hashable(m) for m in value} != {_hashable(m) for m in other}:
-                return f"the legal list differs from the {len(value)} legal move(s) the environment has"
-            continue
-        if not _same(value, other):
-            if key == "type":
-                return f"the environment has {_event_words(mine)}, the record {_event_words(theirs)}"
-            return f"{key!r} is {other!r}, the environment has {value!r} ({_event_words(mine)})"
-    return None
-
-
-def _hashable(value: Any) -> Any:
-    """A JSON value as something a set can hold (lists become tuples; anything else odd, its repr)."""
-    if isinstance(value, (list, tuple)):
-        return tuple(_hashable(v) for v in value)
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return (type(value).__name__, value)  # keep 1 and True apart, as JSON does
-    return repr(value)
-
-
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return type(a) is type(b) and a == b
-
-
-def _event_words(event: dict[str, Any]) -> str:
-    kind = event.get("type")
-    if kind in ("open", "place"):
-        return f"{'an' if kind == 'open' else 'a'} {kind} of {event.get('tile')} at {tuple(event.get('cell') or ())}"
-    if kind in ("draw", "discard"):
-        return f"a {kind} of {event.get('tile')}"
-    if kind == "end":
-        return f"the end ({event.get('reason')})"
-    return f"a {kind} event"
-
-
-def _end_words(events: list[dict[str, Any]]) -> str:
-    if events and events[-1].get("type") == "end":
-        return f"ended ({events[-1].get('reason')})"
-    return "waits for a placement"

@@ -1,27 +1,30 @@
-"""Game records in the ``contack-record/1`` format (shared/RECORDS.md): make, write, read, replay and check.
+"""Game records in the ``contack-record/1`` format (docs/records.md): make a record, and the format's codec.
 
-A record carries every deal, so ``replay`` rebuilds the game from the decks alone and walks the record's events
-against what the engine does: every forced event (open, draw, discard, pass, end) must be the one the engine
-generates, every ``place`` must be a legal move of the seat to move with the points it really scores, and the
-final scores and winners must agree. Anything wrong raises ``RecordError`` naming the hand and event (both
-1-based) and what is wrong there.
+A record carries every deal, so the codec rebuilds the game from the decks alone and the walker
+(``contack_env.records.walker``) walks the record's events against what the engine does: every forced event
+(open, draw, discard, pass, end) must be the one the engine generates, every ``place`` must be a legal move of
+the seat to move with the points it really scores, and the final scores and winners must agree. Anything wrong
+raises ``RecordError`` naming the hand and event (both 1-based) and what is wrong there.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-from typing import Any, Callable, Iterable, Sequence, TextIO
+from typing import Any, Sequence
 
 import numpy as np
 
 from contack_env.contack.figure import Move
 from contack_env.contack.grid import cell_index
-from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, ContackGame
-from contack_env.contack.solitaire import STACK6_SIZE, Solitaire1, Solitaire2
+from contack_env.contack.multiplayer import ContackGame
+from contack_env.contack.solitaire import Solitaire1, Solitaire2
 from contack_env.contack.state import GameState
 from contack_env.contack.tiles import NUM_TILES, TILE_NAMES
+from contack_env.records.errors import RecordError
+# The one reader and writer of both formats, also reachable from here as before.
+from contack_env.records.files import append_record, read_records, write_records
+from contack_env.records.schema import check_structure
+from contack_env.records.values import is_int, json_kind, plain, same_json, show
+from contack_env.records.walker import Driver, Setup, Step, Through, Walk
 
 FORMAT = "contack-record/1"
 GAMES = ("contack", "solitaire1", "solitaire2")
@@ -35,26 +38,18 @@ _SOURCES = {"pile": "the face-down pile", "discard": "the discard pile"}
 _MAX_LISTED = 12
 
 __all__ = [
+    "CODEC",
+    "EVENT_TYPES",
     "FORMAT",
     "GAMES",
+    "ContackCodec",
     "RecordError",
     "append_record",
-    "check_paths",
     "game_record",
     "read_records",
     "replay",
     "write_records",
 ]
-
-
-class RecordError(ValueError):
-    """A record that is malformed or does not replay. ``where`` says where (e.g. ``hand 2, event 14 (place)``,
-    or a file and line), ``why`` what is wrong; ``str()`` is ``"where: why"``."""
-
-    def __init__(self, why: str, where: str = "") -> None:
-        self.where = where
-        self.why = why
-        super().__init__(f"{where}: {why}" if where else why)
 
 
 # -- making a record -----------------------------------------------------------------------------------------
@@ -115,132 +110,254 @@ def game_record(state: GameState, *, seed: int | None = None, agents: Sequence[s
 
 def _tidy(event: dict[str, Any]) -> dict[str, Any]:
     # A fresh dict (and fresh lists) so the record never aliases the engine's log.
-    out = {k: _plain(event[k]) for k in _EVENT_KEY_ORDER if k in event}
-    out.update((k, _plain(v)) for k, v in event.items() if k not in out)
+    out = {k: plain(event[k]) for k in _EVENT_KEY_ORDER if k in event}
+    out.update((k, plain(v)) for k, v in event.items() if k not in out)
     return out
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.integer):
-        return int(value)
-    return value
+# -- the codec -----------------------------------------------------------------------------------------------
+def _where(path: Sequence[str | int], record: Any) -> str:
+    """The place of a path into a record, as messages name it: ``players``, ``rules.hands``, ``hand 2, deck[4]``,
+    ``hand 1, event 3 (place)``; ``record`` for the record itself."""
+    if not path:
+        return "record"
+    if path[0] != "hands" or len(path) < 2:
+        return ".".join(str(p) for p in path[:2] if isinstance(p, str)) or "record"
+    h = path[1]
+    text = f"hand {h + 1}"
+    if len(path) == 2:
+        return text
+    if path[2] == "events" and len(path) >= 4:
+        event = record["hands"][h]["events"][path[3]]
+        return _event_where(h, path[3], event)
+    if path[2] == "deck" and len(path) >= 4:
+        return f"{text}, deck[{path[3]}]"
+    return f"{text}, {path[2]}"
 
 
-# -- files ---------------------------------------------------------------------------------------------------
-def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> int:
-    """Write ``records`` to ``path`` as JSON lines, one record a line, replacing the file atomically (a
-    temporary file beside it, then ``os.replace``): a reader never sees half a file. Returns the count."""
-    path = os.fspath(path)
-    lines = []
-    for n, record in enumerate(records, 1):
-        if not isinstance(record, dict):
-            raise TypeError(f"record {n}: a record is a dict; got {type(record).__name__}")
-        lines.append(json.dumps(record, allow_nan=False) + "\n")
-    directory, name = os.path.split(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    # os.open with mode 0o666 lets the umask decide the final permissions, as for a file opened plainly.
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.writelines(lines)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return len(lines)
+def _event_where(h: int, j: int, event: Any = None) -> str:
+    text = f"hand {h + 1}, event {j + 1}"
+    if isinstance(event, dict) and event.get("type") in EVENT_TYPES:
+        text += f" ({event['type']})"
+    return text
 
 
-def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
-    """Add one record as a line at the end of the JSON-lines file ``path`` (created if missing).
-
-    For long runs that save games as they finish; the line goes out in one write, but unlike ``write_records``
-    an interrupted append can leave a partial last line.
-    """
-    if not isinstance(record, dict):
-        raise TypeError(f"a record is a dict; got {type(record).__name__}")
-    line = json.dumps(record, allow_nan=False) + "\n"
-    with open(path, "a+b") as f:
-        f.seek(0, os.SEEK_END)
-        if f.tell() > 0:
-            f.seek(-1, os.SEEK_END)
-            if f.read(1) != b"\n":
-                line = "\n" + line
-        f.write(line.encode("utf-8"))
+def _make_contack(record: dict[str, Any], decks: list[list[int]], trace: bool) -> GameState:
+    rules = record["rules"]
+    return ContackGame(decks, record["players"], rules["hands"], rules["enclosed_end"], trace=trace, log=True)
 
 
-def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The records in ``path``: a single JSON object, a JSON array of objects, or JSON lines (one object a
-    line, blank lines skipped). Malformed JSON raises ``RecordError`` naming the file and line; a file that
-    cannot be opened raises ``OSError``."""
-    name = os.fspath(path)
-    with open(path, "rb") as f:
-        data = f.read()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise RecordError(f"not UTF-8 text (byte {e.start}); records are JSON", f"{name}, line {line}") from None
-    if not text.strip():
-        return []
-    try:
-        whole = json.loads(text)
-    except json.JSONDecodeError as e:
-        if not e.msg.startswith("Extra data"):
-            # Not a valid first value: the error is where the decoder stopped (a pretty-printed object or an
-            # array is one value over many lines, so its line is the one to report).
-            raise RecordError(f"invalid JSON: {e.msg} (column {e.colno})", f"{name}, line {e.lineno}") from None
-        return _read_lines(name, text)
-    if isinstance(whole, dict):
-        return [whole]
-    if isinstance(whole, list):
-        for k, item in enumerate(whole, 1):
-            if not isinstance(item, dict):
-                raise RecordError(f"item {k} of the array is {_json_kind(item)}; a record is a JSON object", name)
-        return whole
-    raise RecordError(f"the file holds {_json_kind(whole)}; records are JSON objects (one, an array, or one a line)", name)
+def _make_solitaire1(record: dict[str, Any], decks: list[list[int]], trace: bool) -> GameState:
+    return Solitaire1(decks[0], trace=trace, log=True)
 
 
-def _read_lines(name: str, text: str) -> list[dict[str, Any]]:
-    records = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"invalid JSON: {e.msg} (column {e.colno})", f"{name}, line {lineno}") from None
-        if not isinstance(value, dict):
-            raise RecordError(f"the line holds {_json_kind(value)}; a record is a JSON object", f"{name}, line {lineno}")
-        records.append(value)
-    return records
+def _make_solitaire2(record: dict[str, Any], decks: list[list[int]], trace: bool) -> GameState:
+    return Solitaire2(decks[0], record["hands"][0]["cut"], trace=trace, log=True)
 
 
-def _json_kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if value is None:
-        return "null"
-    return type(value).__name__
+def _to_do_contack(state: Any, seat: int, moves: str) -> str:
+    if state.forced_tile is not None:
+        return f"seat {seat} must place the drawn tile {TILE_NAMES[state.forced_tile]} ({moves})"
+    return f"seat {seat} is to place a tile ({moves})"
 
 
-# -- replaying -----------------------------------------------------------------------------------------------
-def replay(record: dict[str, Any], *, trace_check: bool = True) -> GameState:
-    """Rebuild the game of ``record`` from its decks and check every event against the engine.
+def _to_do_solitaire1(state: Any, seat: int, moves: str) -> str:
+    return f"{TILE_NAMES[state.forced_tile]} from {_SOURCES[state.source]} must be placed ({moves})"
+
+
+def _to_do_solitaire2(state: Any, seat: int, moves: str) -> str:
+    return f"seat {seat} is to place a tile ({moves})"
+
+
+def _no_key_check(state: Any, got: dict[str, Any], tile: int) -> str | None:
+    return None
+
+
+def _from_check(state: Any, got: dict[str, Any], tile: int) -> str | None:
+    source = got.get("from")
+    if source != state.source:
+        return f"'from' should be {show(state.source)} (the tile comes from {_SOURCES[state.source]}), not {show(source)}"
+    return None
+
+
+def _stack_check(state: Any, got: dict[str, Any], tile: int) -> str | None:
+    stack = state.stack_of(tile)
+    if not same_json(got.get("stack"), stack):
+        return f"{TILE_NAMES[tile]} is the top of stack {stack}, not {show(got.get('stack'))}"
+    return None
+
+
+def _outcome_contack(state: Any) -> tuple[list[int], list[int]]:
+    return list(state.scores), list(state.winners)
+
+
+def _outcome_solitaire(state: Any) -> tuple[list[int], list[int]]:
+    return [state.score], [0] if state.won else []
+
+
+class _Game:
+    """What differs between the games of the format: how the engine state is made, what a decision asks for,
+    the key a place event of the game adds, and the outcome."""
+
+    def __init__(self, make: Any, hands_text: str | None, to_do: Any, key_check: Any, outcome: Any, forced: bool, passes: bool) -> None:
+        self.make = make
+        self.hands_text = hands_text  # how the count of hands is stated (None: rules.hands says it)
+        self.to_do = to_do
+        self.key_check = key_check
+        self.outcome = outcome
+        self.forced = forced  # whether the engine can force a drawn tile (``forced_tile``)
+        self.passes = passes  # whether a seat can pass
+
+
+_GAMES = {
+    "contack": _Game(_make_contack, None, _to_do_contack, _no_key_check, _outcome_contack, forced=True, passes=True),
+    "solitaire1": _Game(_make_solitaire1, "a solitaire is one hand", _to_do_solitaire1, _from_check, _outcome_solitaire, forced=True, passes=False),
+    "solitaire2": _Game(_make_solitaire2, "a solitaire is one hand", _to_do_solitaire2, _stack_check, _outcome_solitaire, forced=False, passes=True),
+}
+_END_OF_LIST = object()  # the step after a hand's last event: the engine's hand must end there too
+
+
+class ContackCodec:
+    """The ``contack-record/1`` format (Contack for 2 to 7 players and both solitaires) for the walker."""
+
+    format = FORMAT
+
+    def setup(self, record: Any, trace_check: bool = True) -> Setup:
+        """Everything but the events checked, and the engine state made from the decks. ``trace_check=False``
+        skips comparing the records' optional ``legal`` lists with the true legal moves."""
+        players = record.get("players") if isinstance(record, dict) else None
+        check_structure(record, FORMAT, _where, {"seats": f" ({players})" if is_int(players) else ""})
+        game = _GAMES[record["game"]]
+        players = record["players"]
+        agents = record.get("agents")
+        if agents is not None and len(agents) != players:
+            raise RecordError(f"agents is null or one name per seat ({players}); got {agents!r}", "agents")
+        hands = record["hands"]
+        num_hands = record["rules"]["hands"] if game.hands_text is None else 1
+        if len(hands) != num_hands:
+            what = game.hands_text or f"rules.hands is {num_hands}"
+            raise RecordError(f"{what} but the record has {len(hands)} hand(s)", "hands")
+        decks = [_deck(hand["deck"], f"hand {h}") for h, hand in enumerate(hands, 1)]
+        trace = any("legal" in e for hand in hands for e in hand["events"])
+        steps = []
+        for h, hand in enumerate(hands):
+            events = hand["events"]
+            steps.extend(Step(_event_where(h, j, e), e, (h, j)) for j, e in enumerate(events))
+            steps.append(Step(_event_where(h, len(events)), _END_OF_LIST, (h, len(events))))
+        state = game.make(record, decks, trace)
+        return Setup(record["game"], state, steps, {"trace_check": trace_check, "game": game})
+
+    def apply(self, setup: Setup, driver: Driver, step: Step) -> bool:
+        state = driver.state
+        log = state.hand_events
+        h, j = step.index
+        logged = log[h] if h < len(log) else []
+        if step.event is _END_OF_LIST:
+            if j < len(logged):
+                raise RecordError(f"missing event: expected {_describe(logged[j])}", step.where)
+            if not state.done and h == len(log) - 1:
+                raise RecordError(f"missing event: {self._to_do(setup, driver)}", step.where)
+            return False
+        got = step.event
+        if j < len(logged):  # an event the engine generated: the record must hold the same
+            self._compare(logged[j], got, step.where)
+            return False
+        if logged and logged[-1]["type"] == "end":
+            raise RecordError(f"extra event after the end of the hand: {_describe(got)}", step.where)
+        if h != len(log) - 1 or j != len(logged):
+            raise RuntimeError(f"replay out of step with the engine at {step.where}")  # a bug here, not in the record
+        step.move = self._decision(setup, driver, got, step.where)
+        driver.play(step.move)
+        return True
+
+    def finish(self, record: dict[str, Any], setup: Setup, driver: Driver) -> None:
+        scores, winners = setup.options["game"].outcome(driver.state)
+        if not same_json(record["scores"], scores):
+            raise RecordError(f"the game ends with scores {show(scores)}, not {show(record['scores'])}", "scores")
+        got = record["winners"]
+        if len(got) != len(set(got)) or sorted(got) != winners:
+            what = f"seats {show(winners)} win" if winners else "nobody wins (the solitaire is lost)"
+            raise RecordError(f"{what}, not {show(got)}", "winners")
+
+    @staticmethod
+    def _compare(expected: dict[str, Any], got: dict[str, Any], where: str) -> None:
+        if got["type"] != expected["type"]:
+            raise RecordError(f"expected {_describe(expected)}, got {_describe(got)}", where)
+        for key, value in expected.items():
+            if key not in got:
+                raise RecordError(f"missing key {key!r} (it should be {show(value)})", where)
+            if same_json(got[key], value):
+                continue
+            if key in ("seat", "tile"):
+                why = f"expected {_describe(expected)}, got {_describe(got)}"
+            elif key == "reason":
+                why = f"the hand ends {show(value)}, not {show(got[key])}"
+            elif key == "penalties":
+                why = f"the hand's penalties are {show(value)}, not {show(got[key])}"
+            elif key == "scores":
+                why = f"the running scores after the hand are {show(value)}, not {show(got[key])}"
+            else:
+                why = f"{key!r} should be {show(value)}, not {show(got[key])}"
+            raise RecordError(why, where)
+
+    @staticmethod
+    def _to_do(setup: Setup, driver: Driver) -> str:
+        state = driver.state
+        moves = _count(len(driver.legal()), "legal move")
+        return setup.options["game"].to_do(state, state.current_player, moves)
+
+    def _decision(self, setup: Setup, driver: Driver, got: dict[str, Any], where: str) -> Move:
+        """The engine waits for a placement by ``current_player``: ``got`` must be that placement."""
+        game = setup.options["game"]
+        state = driver.state
+        seat = state.current_player
+        legal = driver.legal()
+        forced = state.forced_tile if game.forced else None
+        kind = got["type"]
+        if kind != "place":
+            who = got.get("seat")
+            if kind == "pass" and who == seat and game.passes:
+                why = f"seat {seat} passed but could play {_count(len(legal), 'move')}"
+                if forced is not None:
+                    why += f" (the drawn tile {TILE_NAMES[forced]})"
+            elif kind == "draw" and who == seat and forced is None:
+                why = f"seat {seat} drew {_text(got.get('tile'))} but could play {_count(len(legal), 'move')}"
+            else:
+                why = f"got {_describe(got)}, but {self._to_do(setup, driver)}"
+            raise RecordError(why, where)
+        if got["seat"] != seat:
+            raise RecordError(f"seat {got['seat']} placed but it is seat {seat}'s turn", where)
+        tile = _ID_BY_NAME[got["tile"]]
+        move = Move(tile, got["cell"][0], got["cell"][1])
+        if move not in set(legal):
+            listed = f"legal: {_moves_text(legal)}"
+            refusal = driver.refusal(move)
+            if refusal:
+                listed = f"{refusal}; {listed}"
+            why = f"{move} is not legal here; {listed}"
+            if game.passes and forced is not None and tile != forced:  # Contack: the drawn tile or nothing
+                why = f"{move} is not legal here: seat {seat} must place the drawn tile {TILE_NAMES[forced]}; {listed}"
+            raise RecordError(why, where)
+        points = state.figure.points_for(tile, cell_index(move.x, move.y))
+        if not same_json(got["points"], points):
+            raise RecordError(f"{move} scores {points} points, not {show(got['points'])}", where)
+        why = game.key_check(state, got, tile)
+        if why:
+            raise RecordError(why, where)
+        if setup.options["trace_check"] and "legal" in got:
+            _check_legal(got["legal"], legal, driver.legal_source, where)
+        refusal = driver.refusal(move)
+        if refusal:  # legal by the driver's own list, yet refused by it: the environment contradicts itself
+            raise RecordError(f"{move} is in the legal moves, but {refusal}", where)
+        return move
+
+
+CODEC = ContackCodec()
+
+
+def replay(record: dict[str, Any], *, trace_check: bool = True, through: Through | None = None) -> GameState:
+    """Rebuild the game of ``record`` from its decks and check every event against the engine (or, with
+    ``through``, against what an environment's driver plays; see ``contack_env.envs.replay``).
 
     Returns the finished engine state (it logs a ``legal`` list on every place if the record carries any).
     ``trace_check=False`` skips comparing the records' optional ``legal`` lists with the true legal moves.
@@ -248,99 +365,11 @@ def replay(record: dict[str, Any], *, trace_check: bool = True) -> GameState:
     format, game or tile, a deck that is not a permutation of the 36 tiles, ...) or an event the engine does
     not reproduce, naming the hand and event (1-based) and what is wrong.
     """
-    state, hands = _setup(record)
-    _Walker(state, hands, trace_check).run()
-    _check_totals(record, state)
-    return state
+    return Walk(record, CODEC, through, trace_check=trace_check).run()
 
 
-def _setup(record: Any) -> tuple[GameState, list[list[Any]]]:
-    """Validate everything but the events, and make the engine state from the decks."""
-    if not isinstance(record, dict):
-        raise RecordError(f"a record is a JSON object; got {_json_kind(record)}", "record")
-    fmt = _need(record, "format", "record")
-    if fmt != FORMAT:
-        raise RecordError(f"unknown format {fmt!r}; this reader knows {FORMAT!r}", "format")
-    game = _need(record, "game", "record")
-    if game not in GAMES:
-        raise RecordError(f"unknown game {game!r}; games are {', '.join(GAMES)}", "game")
-    players = _need(record, "players", "record")
-    rules = _need(record, "rules", "record")
-    if not isinstance(rules, dict):
-        raise RecordError(f"rules is a JSON object; got {_json_kind(rules)}", "rules")
-    if game == "contack":
-        if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise RecordError(f"Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players!r}", "players")
-        num_hands = _need(rules, "hands", "rules")
-        if not _is_int(num_hands) or num_hands < 1:
-            raise RecordError(f"a game has 1 or more hands; got {num_hands!r}", "rules.hands")
-        enclosed_end = _need(rules, "enclosed_end", "rules")
-        if enclosed_end not in ENCLOSED_END_OPTIONS:
-            raise RecordError(
-                f"unknown option {enclosed_end!r}; enclosed_end is one of {', '.join(map(repr, ENCLOSED_END_OPTIONS))}",
-                "rules.enclosed_end",
-            )
-    else:
-        if players != 1 or not _is_int(players):
-            raise RecordError(f"a solitaire has 1 player; got {players!r}", "players")
-        num_hands = 1
-    if "seed" in record and record["seed"] is not None and not _is_int(record["seed"]):
-        raise RecordError(f"seed is an integer or null; got {record['seed']!r}", "seed")
-    agents = record.get("agents")
-    if agents is not None and (
-        not isinstance(agents, list) or len(agents) != players or not all(isinstance(a, str) for a in agents)
-    ):
-        raise RecordError(f"agents is null or one name per seat ({players}); got {agents!r}", "agents")
-    for key in ("scores", "winners"):
-        value = _need(record, key, "record")
-        if not isinstance(value, list) or not all(_is_int(v) for v in value):
-            raise RecordError(f"{key} is a list of integers; got {value!r}", key)
-
-    hands = _need(record, "hands", "record")
-    if not isinstance(hands, list):
-        raise RecordError(f"hands is a list; got {_json_kind(hands)}", "hands")
-    if len(hands) != num_hands:
-        what = f"rules.hands is {num_hands}" if game == "contack" else "a solitaire is one hand"
-        raise RecordError(f"{what} but the record has {len(hands)} hand(s)", "hands")
-    decks = []
-    events = []
-    for h, hand in enumerate(hands, 1):
-        where = f"hand {h}"
-        if not isinstance(hand, dict):
-            raise RecordError(f"a hand is a JSON object with 'deck' and 'events'; got {_json_kind(hand)}", where)
-        decks.append(_deck(_need(hand, "deck", where), where))
-        hand_events = _need(hand, "events", where)
-        if not isinstance(hand_events, list):
-            raise RecordError(f"events is a list; got {_json_kind(hand_events)}", where)
-        events.append(hand_events)
-
-    state: GameState
-    if game == "contack":
-        state = ContackGame(decks, players, num_hands, enclosed_end, trace=_has_legal(events), log=True)
-    elif game == "solitaire1":
-        state = Solitaire1(decks[0], trace=_has_legal(events), log=True)
-    else:
-        cut = _need(hands[0], "cut", "hand 1")
-        if not _is_int(cut) or not 0 <= cut < STACK6_SIZE:
-            raise RecordError(f"the cut is a position in stack 6, 0..{STACK6_SIZE - 1}; got {cut!r}", "hand 1, cut")
-        state = Solitaire2(decks[0], cut, trace=_has_legal(events), log=True)
-    return state, events
-
-
-def _need(obj: dict[str, Any], key: str, where: str) -> Any:
-    if key not in obj:
-        raise RecordError(f"missing key {key!r}", where)
-    return obj[key]
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _deck(deck: Any, where: str) -> list[int]:
-    if not isinstance(deck, list):
-        raise RecordError(f"a deck is a list of the 36 tile names; got {_json_kind(deck)}", f"{where}, deck")
-    ids = [_tile(name, f"{where}, deck[{k}]") for k, name in enumerate(deck)]
+def _deck(deck: list[str], where: str) -> list[int]:
+    ids = [_ID_BY_NAME[name] for name in deck]  # the schema let only tile names through
     if sorted(ids) != list(range(NUM_TILES)):
         counts = [0] * NUM_TILES
         for t in ids:
@@ -363,53 +392,42 @@ def _deck(deck: Any, where: str) -> list[int]:
 _ID_BY_NAME = {name: t for t, name in enumerate(TILE_NAMES)}
 
 
-def _tile(name: Any, where: str) -> int:
-    t = _ID_BY_NAME.get(name) if isinstance(name, str) else None
-    if t is None:
-        raise RecordError(
-            f"no tile is called {name!r}; a tile name is its blue-red-gold values, two digits each (e.g. '09-02-08')",
-            where,
-        )
-    return t
-
-
-def _has_legal(events: list[list[Any]]) -> bool:
-    return any(isinstance(e, dict) and "legal" in e for hand in events for e in hand)
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal as JSON values, lists and tuples alike, but never ``True == 1`` or ``1.0 == 1``."""
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return type(a) is type(b) and a == b
-
-
-def _show(value: Any) -> str:
-    try:
-        return json.dumps(_plain(value))
-    except (TypeError, ValueError):
-        return repr(value)
+def _check_legal(listed: list[list[Any]], legal: list[Move], source: str, where: str) -> None:
+    seen: set[Move] = set()
+    for item in listed:  # the schema made every item [tile name, int, int]
+        move = Move(_ID_BY_NAME[item[0]], item[1], item[2])
+        if move in seen:
+            raise RecordError(f"the legal list holds {move} twice", where)
+        seen.add(move)
+    true = set(legal)
+    missing = sorted(true - seen)
+    extra = sorted(seen - true)
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append(f"lacks {_moves_text(missing)}")
+        if extra:
+            parts.append(f"holds {_moves_text(extra)}, not legal")
+        raise RecordError(f"the legal list {' and '.join(parts)} ({_count(len(legal), 'legal move')} {source})", where)
 
 
 def _text(value: Any) -> str:
     """A string as it is (tile names read better unquoted), anything else as JSON."""
-    return value if isinstance(value, str) else _show(value)
+    return value if isinstance(value, str) else show(value)
 
 
 def _cell_text(cell: Any) -> str:
     if isinstance(cell, (list, tuple)) and len(cell) == 2:
-        return f"({_show(cell[0])}, {_show(cell[1])})"
-    return _show(cell)
+        return f"({show(cell[0])}, {show(cell[1])})"
+    return show(cell)
 
 
 def _describe(event: Any) -> str:
     """An event in words, for messages (tolerant of malformed values)."""
     if not isinstance(event, dict):
-        return _json_kind(event)
+        return json_kind(event)
     kind = event.get("type")
-    seat = _show(event.get("seat"))
+    seat = show(event.get("seat"))
     tile = _text(event.get("tile"))
     if kind == "open":
         return f"the opening of {tile} by seat {seat}"
@@ -422,8 +440,8 @@ def _describe(event: Any) -> str:
     if kind == "pass":
         return f"a pass by seat {seat}"
     if kind == "end":
-        return f"the end of the hand ({_show(event.get('reason'))})"
-    return f"an event of unknown type {_show(kind)}"
+        return f"the end of the hand ({show(event.get('reason'))})"
+    return f"an event of unknown type {show(kind)}"
 
 
 def _moves_text(moves: Sequence[Move]) -> str:
@@ -435,239 +453,3 @@ def _moves_text(moves: Sequence[Move]) -> str:
 
 def _count(n: int, what: str) -> str:
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
-
-
-class _Walker:
-    """Walks a record's events alongside the engine. ``h`` and ``j`` (0-based) point at the next event of both:
-    the engine logs every event the record should hold, so while they agree the two logs stay in step."""
-
-    def __init__(self, state: GameState, hands: list[list[Any]], trace_check: bool) -> None:
-        self.state = state
-        self.hands = hands
-        self.trace_check = trace_check
-        self.h = 0
-        self.j = 0
-
-    def where(self, event: Any = None) -> str:
-        text = f"hand {self.h + 1}, event {self.j + 1}"
-        if isinstance(event, dict) and event.get("type") in EVENT_TYPES:
-            text += f" ({event['type']})"
-        return text
-
-    def fail(self, why: str, event: Any = None) -> RecordError:
-        return RecordError(why, self.where(event))
-
-    def record_event(self) -> Any:
-        """The record's event at the cursor, or None past the end of the hand's list."""
-        events = self.hands[self.h]
-        if self.j >= len(events):
-            return None
-        event = events[self.j]
-        if not isinstance(event, dict):
-            raise self.fail(f"an event is a JSON object; got {_json_kind(event)}")
-        kind = event.get("type")
-        if kind not in EVENT_TYPES:
-            raise self.fail(f"unknown event type {_show(kind)}; types are {', '.join(EVENT_TYPES)}", event)
-        return event
-
-    def run(self) -> None:
-        state = self.state
-        while True:
-            self.forced_events()
-            if state.done:
-                return
-            self.decision()
-
-    # Everything the engine generated since the last decision: each must be the record's next event.
-    def forced_events(self) -> None:
-        logged = self.state.hand_events
-        while self.h < len(logged) and self.j < len(logged[self.h]):
-            expected = logged[self.h][self.j]
-            got = self.record_event()
-            if got is None:
-                raise self.fail(f"missing event: expected {_describe(expected)}")
-            self.compare(expected, got)
-            self.j += 1
-            if expected["type"] == "end":
-                events = self.hands[self.h]
-                if self.j < len(events):
-                    extra = self.record_event()
-                    raise self.fail(f"extra event after the end of the hand: {_describe(extra)}", extra)
-                self.h += 1
-                self.j = 0
-
-    def compare(self, expected: dict[str, Any], got: dict[str, Any]) -> None:
-        if got["type"] != expected["type"]:
-            raise self.fail(f"expected {_describe(expected)}, got {_describe(got)}", got)
-        for key, value in expected.items():
-            if key not in got:
-                raise self.fail(f"missing key {key!r} (it should be {_show(value)})", got)
-            if _same(got[key], value):
-                continue
-            if key in ("seat", "tile"):
-                raise self.fail(f"expected {_describe(expected)}, got {_describe(got)}", got)
-            if key == "reason":
-                raise self.fail(f"the hand ends {_show(value)}, not {_show(got[key])}", got)
-            if key == "penalties":
-                raise self.fail(f"the hand's penalties are {_show(value)}, not {_show(got[key])}", got)
-            if key == "scores":
-                raise self.fail(f"the running scores after the hand are {_show(value)}, not {_show(got[key])}", got)
-            raise self.fail(f"{key!r} should be {_show(value)}, not {_show(got[key])}", got)
-
-    # The engine waits for a placement by ``current_player``: the record's next event must be that placement.
-    def decision(self) -> None:
-        state = self.state
-        seat = state.current_player
-        legal = state.legal_moves()
-        if self.h >= len(state.hand_events) or self.j != len(state.hand_events[self.h]):
-            raise RuntimeError(f"replay out of step with the engine at hand {self.h + 1}, event {self.j + 1}")  # a bug here
-        forced = state.forced_tile if isinstance(state, (ContackGame, Solitaire1)) else None
-        moves = _count(len(legal), "legal move")
-        if isinstance(state, Solitaire1):
-            to_do = f"{TILE_NAMES[forced]} from {_SOURCES[state.source]} must be placed ({moves})"
-        elif forced is not None:
-            to_do = f"seat {seat} must place the drawn tile {TILE_NAMES[forced]} ({moves})"
-        else:
-            to_do = f"seat {seat} is to place a tile ({moves})"
-        got = self.record_event()
-        if got is None:
-            raise self.fail(f"missing event: {to_do}")
-        kind = got["type"]
-        if kind != "place":
-            who = got.get("seat")
-            if kind == "pass" and who == seat and not isinstance(state, Solitaire1):
-                why = f"seat {seat} passed but could play {_count(len(legal), 'move')}"
-                if forced is not None:
-                    why += f" (the drawn tile {TILE_NAMES[forced]})"
-            elif kind == "draw" and who == seat and forced is None:
-                why = f"seat {seat} drew {_text(got.get('tile'))} but could play {_count(len(legal), 'move')}"
-            else:
-                why = f"got {_describe(got)}, but {to_do}"
-            raise self.fail(why, got)
-        move = self.check_place(got, seat, legal, forced)
-        state.play(move)
-        self.j += 1  # the engine has logged the same place event
-
-    def check_place(self, got: dict[str, Any], seat: int, legal: list[Move], forced: int | None) -> Move:
-        state = self.state
-        for key in ("seat", "tile", "cell", "blue", "points"):
-            if key not in got:
-                raise self.fail(f"missing key {key!r}", got)
-        if not _is_int(got["seat"]):
-            raise self.fail(f"'seat' is a seat number; got {_show(got['seat'])}", got)
-        if got["seat"] != seat:
-            raise self.fail(f"seat {got['seat']} placed but it is seat {seat}'s turn", got)
-        tile = _tile(got["tile"], self.where(got))
-        cell = got["cell"]
-        if not isinstance(cell, (list, tuple)) or len(cell) != 2 or not all(_is_int(c) for c in cell):
-            raise self.fail(f"'cell' is [x, y], two integers; got {_show(cell)}", got)
-        if got["blue"] != "B":
-            raise self.fail(f"'blue' is 'B' (every tile is placed with blue on B, RULES.md 2); got {_show(got['blue'])}", got)
-        move = Move(tile, int(cell[0]), int(cell[1]))
-        if move not in set(legal):
-            why = f"{move} is not legal here; legal: {_moves_text(legal)}"
-            if isinstance(state, ContackGame) and forced is not None and tile != forced:
-                why = f"{move} is not legal here: seat {seat} must place the drawn tile {TILE_NAMES[forced]}; legal: {_moves_text(legal)}"
-            raise self.fail(why, got)
-        points = state.figure.points_for(tile, cell_index(move.x, move.y))
-        if not _same(got["points"], points):
-            raise self.fail(f"{move} scores {points} points, not {_show(got['points'])}", got)
-        if isinstance(state, Solitaire1):
-            source = got.get("from")
-            if source != state.source:
-                raise self.fail(f"'from' should be {_show(state.source)} (the tile comes from {_SOURCES[state.source]}), not {_show(source)}", got)
-        elif isinstance(state, Solitaire2):
-            stack = state.stack_of(tile)
-            if not _same(got.get("stack"), stack):
-                raise self.fail(f"{TILE_NAMES[tile]} is the top of stack {stack}, not {_show(got.get('stack'))}", got)
-        if self.trace_check and "legal" in got:
-            self.check_legal(got, legal)
-        return move
-
-    def check_legal(self, got: dict[str, Any], legal: list[Move]) -> None:
-        listed = got["legal"]
-        if not isinstance(listed, list):
-            raise self.fail(f"'legal' is a list of [tile, x, y]; got {_json_kind(listed)}", got)
-        seen: set[Move] = set()
-        for k, item in enumerate(listed):
-            if (
-                not isinstance(item, (list, tuple))
-                or len(item) != 3
-                or not _is_int(item[1])
-                or not _is_int(item[2])
-            ):
-                raise self.fail(f"'legal' item {k + 1} is not [tile, x, y]: {_show(item)}", got)
-            move = Move(_tile(item[0], self.where(got)), item[1], item[2])
-            if move in seen:
-                raise self.fail(f"the legal list holds {move} twice", got)
-            seen.add(move)
-        true = set(legal)
-        missing = sorted(true - seen)
-        extra = sorted(seen - true)
-        if missing or extra:
-            parts = []
-            if missing:
-                parts.append(f"lacks {_moves_text(missing)}")
-            if extra:
-                parts.append(f"holds {_moves_text(extra)}, not legal")
-            raise self.fail(f"the legal list {' and '.join(parts)} ({_count(len(legal), 'legal move')} in truth)", got)
-
-
-def _check_totals(record: dict[str, Any], state: GameState) -> None:
-    if isinstance(state, ContackGame):
-        scores, winners = list(state.scores), list(state.winners)
-    else:
-        scores, winners = [state.score], [0] if state.won else []  # type: ignore[attr-defined]
-    if not _same(record["scores"], scores):
-        raise RecordError(f"the game ends with scores {_show(scores)}, not {_show(record['scores'])}", "scores")
-    got = record["winners"]
-    if len(got) != len(set(got)) or sorted(got) != winners:
-        what = f"seats {_show(winners)} win" if winners else "nobody wins (the solitaire is lost)"
-        raise RecordError(f"{what}, not {_show(got)}", "winners")
-
-
-# -- checking files ------------------------------------------------------------------------------------------
-def check_paths(
-    paths: Iterable[str | os.PathLike[str]],
-    out: TextIO = sys.stdout,
-    replayer: Callable[[dict[str, Any]], Any] = replay,
-) -> tuple[int, int]:
-    """Replay every record of every file, printing one line per record, ``OK`` or ``FAIL <where>: <why>``, then
-    ``N passed, M failed``. ``<where>`` is ``<file>:<n>`` (n counts records from 1 in its file) followed by the
-    place in the record (e.g. ``games.jsonl:2 hand 1, event 3 (place)``); the first ``": "`` of a FAIL line ends
-    it. A file that cannot be read, or holds no record, counts as one failure (``FAIL <file>: <why>``, or
-    ``FAIL <file>, line <k>: <why>`` for malformed JSON). ``replayer`` replays one record and raises
-    ``RecordError`` (or another ``ValueError``) when it is wrong. Returns (passed, failed)."""
-    passed = failed = 0
-    for path in paths:
-        name = os.fspath(path)
-        try:
-            records = read_records(path)
-        except RecordError as e:
-            print(f"FAIL {e.where or name}: {e.why}", file=out)
-            failed += 1
-            continue
-        except OSError as e:
-            reason = e.strerror or str(e)
-            print(f"FAIL {name}: cannot read: {reason}", file=out)
-            failed += 1
-            continue
-        if not records:
-            print(f"FAIL {name}: no records in the file", file=out)
-            failed += 1
-            continue
-        for n, record in enumerate(records, 1):
-            try:
-                replayer(record)
-            except RecordError as e:
-                where = f"{name}:{n} {e.where}" if e.where else f"{name}:{n}"
-                print(f"FAIL {where}: {e.why}", file=out)
-                failed += 1
-            except ValueError as e:
-                print(f"FAIL {name}:{n}: {e}", file=out)
-                failed += 1
-            else:
-                print("OK", file=out)
-                passed += 1
-    print(f"{passed} passed, {failed} failed", file=out)
-    return passed, failed

@@ -1,4 +1,4 @@
-"""CON-TAC-TIX game records, format ``contactix-record/1``: make, write, read, replay.
+"""CON-TAC-TIX game records, format ``contactix-record/1``: make a record, and the format's codec.
 
 A record is one JSON object::
 
@@ -14,26 +14,29 @@ A record is one JSON object::
 - optional: ``agents`` (``[black's, white's]``, strings or null) and ``seed`` (an int or null) that the game
   was played from; replay ignores them.
 
-``replay`` plays the moves on a fresh board and checks everything; anything wrong raises ``RecordError`` (from
-``contack_env.records.contack``) naming the move (1-based) and what is wrong, e.g. ``move 5 ([3, 4]): hole (3, 4)
-already holds a white peg``. Files are written and read as ``contack_env.records.contack`` does: JSON lines, or one
-object, or an array.
+``replay`` plays the moves on a fresh board and checks everything; anything wrong raises ``RecordError`` naming
+the move (1-based) and what is wrong, e.g. ``move 5 ([3, 4]): hole (3, 4) already holds a white peg``. Files are
+read and written by ``contack_env.records.files``, as for every format.
 """
 
 from __future__ import annotations
 
-import os
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
-from contack_env.contactix.rules import COLOUR_NAMES, MAX_SIZE, MIN_SIZE, ContactixState, IllegalMoveError, cell_rc
-from contack_env.records.contack import RecordError, read_records as _read_records, write_records as _write_records
+from contack_env.contactix.rules import COLOUR_NAMES, ContactixState, IllegalMoveError, cell_rc
+from contack_env.records.errors import RecordError
+# The one reader and writer of both formats, also reachable from here as before.
+from contack_env.records.files import read_records, write_records
+from contack_env.records.schema import check_structure
+from contack_env.records.values import show
+from contack_env.records.walker import Driver, Setup, Step, Through, Walk
 
 FORMAT = "contactix-record/1"
 SWAP = "swap"
-_KEYS = ("format", "size", "swap", "moves", "winner")
-_OPTIONAL = ("agents", "seed")
 
-__all__ = ["FORMAT", "RecordError", "SWAP", "game_record", "move_text", "read_records", "replay", "write_records"]
+__all__ = [
+    "CODEC", "FORMAT", "SWAP", "ContactixCodec", "RecordError", "game_record", "move_text", "read_records", "replay", "write_records",
+]
 
 
 def move_text(state: ContactixState, index: int) -> list[int] | str:
@@ -69,75 +72,69 @@ def game_record(
     return record
 
 
-def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> int:
-    """Write ``records`` as JSON lines (atomically, as ``contack_env.records.contack.write_records``); the count."""
-    return _write_records(path, records)
+def _where(path: Sequence[str | int], record: Any) -> str:
+    """The place of a path into a record: ``move 3 ([1, 2])`` for a move, else the key (``size``)."""
+    if len(path) >= 2 and path[0] == "moves":
+        k = int(path[1])
+        return _move_where(k + 1, record["moves"][k])
+    return str(path[0]) if path else ""
 
 
-def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The records in ``path`` (one JSON object, an array, or JSON lines); malformed JSON raises ``RecordError``."""
-    return _read_records(path)
+def _move_where(k: int, move: Any) -> str:
+    return f"move {k} ({show(move, 40)})"
 
 
-def replay(record: Any) -> ContactixState:
-    """The final state of ``record``, every move checked; ``RecordError`` says what is wrong and where."""
-    if not isinstance(record, dict):
-        raise RecordError(f"a record is a JSON object; got {type(record).__name__}")
-    missing = [k for k in _KEYS if k not in record]
-    if missing:
-        raise RecordError(f"missing key(s) {', '.join(map(repr, missing))}; a record has {', '.join(_KEYS)}")
-    unknown = sorted(set(record) - set(_KEYS) - set(_OPTIONAL))
-    if unknown:
-        raise RecordError(f"unknown key(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(_KEYS + _OPTIONAL)}")
-    if record["format"] != FORMAT:
-        raise RecordError(f"format is {FORMAT!r}; got {record['format']!r}")
-    size = record["size"]
-    if isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
-        raise RecordError(f"size is a whole number {MIN_SIZE}..{MAX_SIZE}; got {size!r}")
-    if not isinstance(record["swap"], bool):
-        raise RecordError(f"swap is true or false; got {record['swap']!r}")
-    moves = record["moves"]
-    if not isinstance(moves, list):
-        raise RecordError(f"moves is a list of [r, c] pairs (and \"swap\"); got {type(moves).__name__}")
-    winner = record["winner"]
-    if winner not in (*COLOUR_NAMES, None):
-        raise RecordError(f"winner is \"black\", \"white\" or null; got {winner!r}")
-    _check_optional(record)
+class ContactixCodec:
+    """The ``contactix-record/1`` format for the walker: one step per move, every move a decision."""
 
-    state = ContactixState(size, record["swap"])
-    for k, move in enumerate(moves, 1):
-        where = f"move {k} ({_show(move)})"
+    format = FORMAT
+
+    def setup(self, record: Any) -> Setup:
+        check_structure(record, FORMAT, _where)
+        state = ContactixState(record["size"], record["swap"])
+        steps = [Step(_move_where(k, move), move, (k,)) for k, move in enumerate(record["moves"], 1)]
+        return Setup("contactix", state, steps)
+
+    def apply(self, setup: Setup, driver: Driver, step: Step) -> bool:
+        state = driver.state
+        (k,) = step.index
         if state.done:
+            left = len(setup.steps) - k + 1
             raise RecordError(
-                f"the game ended at move {k - 1} ({COLOUR_NAMES[state.winner]} joined their sides); "
-                f"the record has {len(moves) - k + 1} more",
-                where,
+                f"the game ended at move {k - 1} ({COLOUR_NAMES[state.winner]} joined their sides); the record has {left} more",
+                step.where,
             )
-        state_move = _decode(move, state, where)
-        try:
-            state.play(state_move)
-        except IllegalMoveError as err:
-            raise RecordError(str(err), where) from None
-    found = None if state.winner is None else COLOUR_NAMES[state.winner]
-    if found != winner:
-        said = "no winner (null)" if winner is None else f"{winner} won"
-        real = "nobody has won yet" if found is None else f"{found} won on the last move"
-        raise RecordError(f"the record says {said}, but after its {len(moves)} moves {real}", "winner")
-    return state
+        cell = _decode(step.event, state, step.where)
+        if cell not in set(driver.legal()):
+            raise RecordError(_why_illegal(state, cell, driver), step.where)
+        refusal = driver.refusal(cell)
+        if refusal:
+            raise RecordError(f"the move is legal, but {refusal}", step.where)
+        step.move = cell
+        driver.play(cell)
+        return True
+
+    def finish(self, record: dict[str, Any], setup: Setup, driver: Driver) -> None:
+        state = driver.state
+        found = None if state.winner is None else COLOUR_NAMES[state.winner]
+        winner = record["winner"]
+        if found != winner:
+            said = "no winner (null)" if winner is None else f"{winner} won"
+            real = "nobody has won yet" if found is None else f"{found} won on the last move"
+            raise RecordError(f"the record says {said}, but after its {len(record['moves'])} moves {real}", "winner")
 
 
-def _check_optional(record: dict[str, Any]) -> None:
-    agents = record.get("agents")
-    if agents is not None and (
-        not isinstance(agents, list) or len(agents) != 2 or not all(a is None or isinstance(a, str) for a in agents)
-    ):
-        raise RecordError(f"agents is [black's, white's], two strings (or nulls); got {agents!r}")
-    seed = record.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise RecordError(f"seed is a whole number or null; got {seed!r}")
+CODEC = ContactixCodec()
+
+
+def replay(record: Any, *, through: Through | None = None) -> ContactixState:
+    """The final state of ``record``, every move checked (on the rules engine, or with ``through`` on an
+    environment's driver); ``RecordError`` says what is wrong and where."""
+    return Walk(record, CODEC, through).run()
 
 
 def _decode(move: Any, state: ContactixState, where: str) -> int:
+    """The cell a move fills (the swap: Black's first peg's), or ``RecordError``."""
     n = state.size
     if move == SWAP:
         if not state.swap_rule:
@@ -145,13 +142,7 @@ def _decode(move: Any, state: ContactixState, where: str) -> int:
         if not state.can_swap:
             raise RecordError("\"swap\" is only legal as White's first move (move 2)", where)
         return state.moves[0]
-    if (
-        not isinstance(move, list)
-        or len(move) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in move)
-    ):
-        raise RecordError(f"a move is [r, c] (two whole numbers) or \"swap\"; got {_show(move)}", where)
-    r, c = move
+    r, c = move  # the schema made it [r, c], two integers
     if not (0 <= r < n and 0 <= c < n):
         raise RecordError(f"hole ({r}, {c}) is off the {n}x{n} board: rows and columns are 0..{n - 1}", where)
     cell = r * n + c
@@ -161,11 +152,10 @@ def _decode(move: Any, state: ContactixState, where: str) -> int:
     return cell
 
 
-def _show(value: Any) -> str:
-    import json
-
+def _why_illegal(state: ContactixState, cell: int, driver: Driver) -> str:
+    """Why ``cell`` is not among the driver's legal moves: the rules' reason, or the driver's own."""
     try:
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+        state.clone().play(cell)
+    except IllegalMoveError as err:
+        return str(err)
+    return driver.refusal(cell) or f"the move is not among the {len(driver.legal())} legal moves {driver.legal_source}"

@@ -18,11 +18,14 @@ its colour (black, white), pegs as discs, the last peg ringed, the winning chain
 from __future__ import annotations
 
 import math
+from typing import Any, Mapping
 
 import numpy as np
 from PIL import Image, ImageDraw
 
 from contack_env.contactix.rules import BLACK, COLOUR_NAMES, EMPTY, WHITE, ContactixState, cell_rc
+from contack_env.records.contactix import CODEC
+from contack_env.records.walker import Walk
 from contack_env.render.image import _font
 
 RGB = tuple[int, int, int]
@@ -43,7 +46,7 @@ INK: RGB = (40, 30, 20)
 SQRT3 = math.sqrt(3.0)
 DEFAULT_HEIGHT = 640
 
-__all__ = ["DEFAULT_HEIGHT", "hole_centre", "render_rgb", "render_text"]
+__all__ = ["DEFAULT_HEIGHT", "hole_centre", "record_to_frames", "render_rgb", "render_text"]
 
 
 # -- text ----------------------------------------------------------------------------------------------------
@@ -226,3 +229,12 @@ def _short_status(state: ContactixState) -> str:
 def _centred(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font: object) -> None:
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
     draw.text((xy[0] - (left + right) / 2, xy[1] - (top + bottom) / 2), text, font=font, fill=INK)
+
+
+# -- records -------------------------------------------------------------------------------------------------
+def record_to_frames(record: Mapping[str, Any], height: int = DEFAULT_HEIGHT, supersample: int = 2) -> list[np.ndarray]:
+    """The game of ``record`` (a ``contactix-record/1`` mapping) drawn move by move: the empty board, then one
+    frame per move, each ``render_rgb`` of the position. The record is walked and checked by the records'
+    walker; one that does not replay raises ``RecordError`` (a ``ValueError``) naming the move."""
+    walk = Walk(record, CODEC)
+    return [render_rgb(walk.state, height, supersample) for _ in walk.steps()]

@@ -6,8 +6,8 @@ white outline and the empty cells where the player to move may place a tile are 
 the figure holds the hands (tile names, each number in its side's colour), scores, pile size, hand number and
 the seat to move. The figure is scaled to fit whatever its extent.
 
-``record_to_frames``, ``save_gif`` and ``save_strip`` replay a ``contack-record/1`` game record (RECORDS.md)
-through the engine move by move and draw it.
+``record_to_frames`` replays a ``contack-record/1`` game record (docs/records.md) through the records' walker
+move by move and draws it; ``contack_env.render.pictures`` makes a GIF or a PNG strip of it.
 
 Geometry: a cell ``(x, y)`` of RULES.md section 2 has its corners on the lattice points ``(u, v)``; an up cell's
 are ``(x-1, y)``, ``(x+1, y)``, ``(x, y+1)``, a down cell's ``(x-1, y+1)``, ``(x+1, y+1)``, ``(x, y)``. A lattice
@@ -25,12 +25,13 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from contack_env.contack.figure import Move
 from contack_env.contack.grid import cell_xy, is_up, side_colour
 from contack_env.contack.multiplayer import ContackGame
 from contack_env.contack.solitaire import Solitaire1, Solitaire2
 from contack_env.contack.state import GameState
-from contack_env.contack.tiles import BLUE, GOLD, RED, TILE_NAMES, TILE_VALUES, tile_id, tiles_in
+from contack_env.contack.tiles import BLUE, GOLD, RED, TILE_NAMES, TILE_VALUES, tiles_in
+from contack_env.records.contack import CODEC
+from contack_env.records.walker import Walk
 
 RGB = tuple[int, int, int]
 Bounds = tuple[int, int, int, int]
@@ -376,7 +377,7 @@ def _render_view(view: _View, size: tuple[int, int], bounds: Bounds | None, supe
     return np.asarray(image, dtype=np.uint8).copy()
 
 
-def _check_size(size: int | tuple[int, int]) -> tuple[int, int]:
+def check_size(size: int | tuple[int, int]) -> tuple[int, int]:
     if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
         size = (int(size), int(round(size * DEFAULT_SIZE[1] / DEFAULT_SIZE[0])))
     try:
@@ -408,7 +409,7 @@ def render_rgb(
     antialiased edges (1 draws directly).
     """
     _check_supersample(supersample)
-    return _render_view(_view(state), _check_size(size), bounds, int(supersample))
+    return _render_view(_view(state), check_size(size), bounds, int(supersample))
 
 
 def render_layout(
@@ -417,7 +418,7 @@ def render_layout(
     """Where ``render_rgb`` with the same arguments puts the figure, in the returned image's pixels: use
     ``Layout.corners``, ``sides`` and ``centre`` to find a cell (e.g. to mark it, or to read its colours)."""
     _check_supersample(supersample)
-    width, height = _check_size(size)
+    width, height = check_size(size)
     ss = int(supersample)
     draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     lay, _ = _layout(draw, _view(state), width * ss, height * ss, bounds, ss)
@@ -477,58 +478,29 @@ def render_tiles(
 
 
 # -- records -------------------------------------------------------------------------------------------------
-def _replay(record: Mapping[str, Any]) -> list[tuple[GameState, str | None, int]]:
-    """Every frame's state of a record: (state, note, hand index). Frames are the position after each hand's
-    opening and after each placement; a placement that ends a hand before the last one is shown twice: the
-    finished figure, then the next hand's opening."""
-    try:
-        game = record["game"]
-        hands = record["hands"]
-    except (KeyError, TypeError):
-        raise ValueError("a game record is a mapping with 'game' and 'hands' (RECORDS.md)") from None
-    if game not in ("contack", "solitaire1", "solitaire2"):
-        raise ValueError(f"unknown game {game!r}: records hold 'contack', 'solitaire1' or 'solitaire2'")
-    try:
-        decks = [[tile_id(name) for name in hand["deck"]] for hand in hands]
-        if game == "contack":
-            rules = record.get("rules", {})
-            state: GameState = ContackGame(
-                decks, int(record["players"]), int(rules.get("hands", len(decks))), rules.get("enclosed_end", "1939")
-            )
-        elif game == "solitaire1":
-            state = Solitaire1(decks[0])
+def _frame_states(record: Mapping[str, Any]) -> list[tuple[GameState, str | None, int]]:
+    """Every frame's state of a ``contack-record/1`` record, walked and checked by the records' walker:
+    (state, note, hand index). Frames are the position after each hand's opening and after each placement; a
+    placement that ends a hand before the last one is shown twice: the finished figure, then the next hand's
+    opening. A record that does not replay raises ``RecordError`` (a ``ValueError``) naming where."""
+    walk = Walk(record, CODEC)
+    frames: list[tuple[GameState, str | None, int]] = []
+    for step in walk.steps():
+        state = walk.state
+        if step.move is None:  # the start: the first hand's opening
+            frames.append((state.clone(), None, 0))
+            continue
+        before, _, h = frames[-1]
+        if len(state.hand_events) > step.index[0] + 1:  # the move ended its hand and the next was dealt
+            # The engine dealt the next hand inside play(); to show the finished figure, play the move again on
+            # the position before it, on a copy that believes this hand is the last.
+            ending = before.clone()
+            ending.num_hands = ending.hand_number + 1
+            ending.play(step.move)
+            frames.append((ending, f"Hand {ending.hand_number + 1} over ({ending.end_reasons[-1]})", h))
+            frames.append((state.clone(), None, h + 1))
         else:
-            state = Solitaire2(decks[0], int(hands[0]["cut"]))
-    except (KeyError, TypeError, IndexError) as err:
-        raise ValueError(f"the record cannot set up its game ({type(err).__name__}: {err}); see RECORDS.md") from None
-
-    frames: list[tuple[GameState, str | None, int]] = [(state.clone(), None, 0)]
-    for h, hand in enumerate(hands):
-        for i, event in enumerate(hand.get("events", [])):
-            if event.get("type") != "place":
-                continue
-            try:
-                move = Move(tile_id(event["tile"]), int(event["cell"][0]), int(event["cell"][1]))
-                ending: GameState | None = None
-                if isinstance(state, ContackGame) and state.hand_number + 1 < state.num_hands:
-                    # The engine deals the next hand inside play(); to show the finished figure, play the move on
-                    # a copy that believes this hand is the last.
-                    probe = state.clone()
-                    probe.num_hands = probe.hand_number + 1
-                    probe.play(move)
-                    if probe.done:
-                        ending = probe
-                state.play(move)
-            except (KeyError, TypeError, IndexError, ValueError) as err:
-                where = f"hand {h + 1}, event {i + 1} (place {event.get('tile')!r} at {event.get('cell')!r})"
-                raise ValueError(f"{where}, counted from 1: cannot replay it: {err}") from None
-            if ending is not None:
-                assert isinstance(ending, ContackGame)
-                note = f"Hand {ending.hand_number + 1} over ({ending.end_reasons[-1]})"
-                frames.append((ending, note, h))
-                frames.append((state.clone(), None, h + 1))
-            else:
-                frames.append((state.clone(), None, h))
+            frames.append((state.clone(), None, h))
     return frames
 
 
@@ -551,73 +523,18 @@ def record_to_frames(
     """The game of ``record`` (a ``contack-record/1`` mapping) drawn move by move: one frame per hand opening,
     one per placement, and for every hand but the last one more showing its finished figure. Within a hand the
     scale is fixed, so tiles stay put from frame to frame."""
+    return [image for image, _ in record_to_held_frames(record, size, supersample)]
+
+
+def record_to_held_frames(
+    record: Mapping[str, Any], size: int | tuple[int, int] = (720, 450), supersample: int = 2
+) -> list[tuple[np.ndarray, bool]]:
+    """``record_to_frames`` with, for each frame, whether an animation should hold it longer (a finished hand)."""
     _check_supersample(supersample)
-    frames = _replay(record)
+    wh = check_size(size)
+    frames = _frame_states(record)
     bounds = _hand_bounds(frames)
-    wh = _check_size(size)
-    return [_render_view(_view(state, note), wh, bounds[h], supersample) for state, note, h in frames]
-
-
-def _check_path(path: str | Path, suffix: str) -> Path:
-    path = Path(path)
-    if path.suffix.lower() != suffix:
-        raise ValueError(f"the file name must end in {suffix}; got {str(path)!r}")
-    return path
-
-
-def save_gif(
-    record: Mapping[str, Any], path: str | Path, fps: float = 2.0, size: int | tuple[int, int] = (720, 450)
-) -> Path:
-    """Write the game of ``record`` as an animated GIF (one frame per move, ``fps`` frames a second; the last
-    frame and finished hands are held longer). Returns the path."""
-    path = _check_path(path, ".gif")
-    if not fps > 0:
-        raise ValueError(f"fps must be positive; got {fps!r}")
-    frames = _replay(record)
-    bounds = _hand_bounds(frames)
-    wh = _check_size(size)
-    images = [Image.fromarray(_render_view(_view(s, note), wh, bounds[h], 2)) for s, note, h in frames]
-    # One palette for all frames keeps colours steady and unchanged areas identical, which the GIF writer then
-    # skips; it is taken from a few frames together (the last has no target outlines, the first few tiles).
-    # 64 colours are plenty for flat tiles and keep the file small.
-    sample = [images[0], images[len(images) // 2], images[-1]]
-    sheet = Image.new("RGB", (wh[0], wh[1] * len(sample)))
-    for k, im in enumerate(sample):
-        sheet.paste(im, (0, k * wh[1]))
-    palette = sheet.quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    paletted = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in images]
-    step = 1000.0 / fps
-    durations = [int(step * (3 if note else 1)) for _, note, _ in frames]
-    durations[-1] = int(step * 4)
-    paletted[0].save(path, save_all=True, append_images=paletted[1:], duration=durations, loop=0, optimize=False, disposal=1)
-    return path
-
-
-def save_strip(
-    record: Mapping[str, Any],
-    path: str | Path,
-    every: int = 5,
-    columns: int = 4,
-    size: int | tuple[int, int] = (480, 300),
-) -> list[int]:
-    """Write a PNG grid of every ``every``-th frame of ``record`` (``record_to_frames``), plus the final one,
-    ``columns`` frames a row, each ``size`` pixels. Returns the indices of the frames shown."""
-    path = _check_path(path, ".png")
-    for name, value in (("every", every), ("columns", columns)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} is a positive integer; got {value!r}")
-    frames = record_to_frames(record, size=size)
-    chosen = list(range(0, len(frames), every))
-    if chosen[-1] != len(frames) - 1:
-        chosen.append(len(frames) - 1)
-    width, height = _check_size(size)
-    cols = min(columns, len(chosen))
-    rows = math.ceil(len(chosen) / cols)
-    strip = Image.new("RGB", (cols * width, rows * height), PANEL)
-    for k, index in enumerate(chosen):
-        strip.paste(Image.fromarray(frames[index]), ((k % cols) * width, (k // cols) * height))
-    strip.save(path, optimize=True)
-    return chosen
+    return [(_render_view(_view(state, note), wh, bounds[h], supersample), note is not None) for state, note, h in frames]
 
 
 # -- the example pictures in docs/img ------------------------------------------------------------------------
@@ -635,8 +552,9 @@ def write_examples(folder: str | Path = "docs/img") -> list[Path]:
     """Draw the example pictures of the documentation from seeded random play (``python -m
     contack_env.render.image [FOLDER]``); returns the files written."""
     from contack_env.contack.multiplayer import new_game
-    from contack_env.records.contack import game_record
     from contack_env.contack.solitaire import new_solitaire1, new_solitaire2
+    from contack_env.records.contack import game_record
+    from contack_env.render.pictures import save_gif
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

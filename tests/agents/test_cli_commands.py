@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from contack_env.cli import main
-from contack_env.records.contack import check_paths
+from contack_env.records import check_paths
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 

@@ -18,7 +18,7 @@ _spec.loader.exec_module(ex)
 from contack_env.envs.replay import replay_through_env
 from contack_env.contack.grid import neighbours, side_colour
 from contack_env.records.contack import RecordError, game_record, replay
-from contack_env.envs.solitaire_v0 import Solitaire2Env, replay_solitaire_through_env
+from contack_env.envs.solitaire_v0 import Solitaire2Env
 from contack_env.contack.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_VALUES
 
 SOLITAIRE = ex.extreme_solitaire2_deals()
@@ -127,7 +127,7 @@ def test_solitaire_extreme_is_a_won_legal_game(name):
     assert all(-35 <= x <= 34 and -17 <= y <= 17 for x, y in cells_of(moves))
     record = game_record(game)
     assert replay(record).figure.placed == game.figure.placed
-    replay_solitaire_through_env(record)
+    replay_through_env(record)
 
 
 @pytest.mark.parametrize("name", ex.SOLITAIRE_EXTREMES)
@@ -145,7 +145,7 @@ def test_solitaire_extreme_through_the_environment(name):
         total += reward
         assert obs in env.observation_space
     assert terminated and info["is_success"] and total == 1.0
-    replay_solitaire_through_env(env.game_record())
+    replay_through_env(env.game_record())
 
 
 @pytest.mark.parametrize("name", ex.MULTIPLAYER_EXTREMES)

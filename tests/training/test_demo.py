@@ -5,7 +5,7 @@ import json
 import pytest
 
 from contack_env.cli import main
-from contack_env.records.contack import check_paths
+from contack_env.records import check_paths
 from training.config import TrainConfig
 from training.train import train
 

@@ -1,4 +1,4 @@
-"""Game records (contack-record/1, shared/RECORDS.md): making, writing, reading, replaying, checking.
+"""Game records (contack-record/1, docs/records.md): making, writing, reading, replaying, checking.
 
 Good records come from games the engine plays with random legal moves from fixed seeds; every bad record is a
 good one with one thing changed, and its test asserts that replay names the hand and event (1-based) and says
@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import io
 import json
-import os
 from pathlib import Path
 from typing import Any, Callable
 
@@ -20,19 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contack_env import ContackGame, Figure, Solitaire1, Solitaire2, new_game, new_solitaire1, new_solitaire2
-from contack_env.records.contack import (
-    FORMAT,
-    RecordError,
-    append_record,
-    check_paths,
-    game_record,
-    read_records,
-    replay,
-    write_records,
-)
+from contack_env.records import RecordError, check_paths, read_records, write_records
+from contack_env.records.contack import FORMAT, game_record, replay
+from contack_env.records.walker import EngineDriver
 from contack_env.contack.tiles import NUM_TILES, TILE_NAMES, tile_id
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 
 
 # -- making games --------------------------------------------------------------------------------------------
@@ -304,89 +296,6 @@ def test_game_record_checks_seed_and_agents() -> None:
         game_record(game, agents=["random"])
     with pytest.raises(ValueError, match="one name per seat"):
         game_record(game, agents="random")  # type: ignore[arg-type]
-
-
-# -- files ---------------------------------------------------------------------------------------------------
-def test_write_records_is_json_lines_and_replaces_atomically(tmp_path, rich) -> None:
-    path = tmp_path / "out.jsonl"
-    path.write_text("old content that must go\n")
-    _, small = multiplayer(2, 1, seed=5)
-    assert write_records(path, [small, rich]) == 2
-    lines = path.read_text().splitlines()
-    assert [json.loads(line) for line in lines] == [small, rich]
-    assert os.listdir(tmp_path) == ["out.jsonl"]  # no temporary file left behind
-
-    with pytest.raises(TypeError, match="record 2"):
-        write_records(path, [small, "not a record"])  # type: ignore[list-item]
-    assert read_records(path) == [small, rich]  # a failed write leaves the old file whole
-    assert os.listdir(tmp_path) == ["out.jsonl"]
-
-
-def test_append_record(tmp_path) -> None:
-    path = tmp_path / "log.jsonl"
-    _, a = multiplayer(2, 1, seed=1)
-    _, b = multiplayer(3, 1, seed=2)
-    append_record(path, a)
-    append_record(path, b)
-    assert read_records(path) == [a, b]
-    path.write_text(json.dumps(a))  # a last line without its newline
-    append_record(path, b)
-    assert read_records(path) == [a, b]
-
-
-def test_read_records_accepts_an_object_an_array_and_json_lines(tmp_path) -> None:
-    _, a = multiplayer(2, 1, seed=1)
-    _, b = multiplayer(3, 1, seed=2)
-    single = tmp_path / "one.json"
-    single.write_text(json.dumps(a, indent=2))
-    assert read_records(single) == [a]
-    array = tmp_path / "many.json"
-    array.write_text(json.dumps([a, b], indent=1))
-    assert read_records(array) == [a, b]
-    lines = tmp_path / "many.jsonl"
-    lines.write_text(json.dumps(a) + "\n\n" + json.dumps(b) + "\n")
-    assert read_records(lines) == [a, b]
-    empty = tmp_path / "empty.jsonl"
-    empty.write_text("\n")
-    assert read_records(empty) == []
-
-
-@pytest.mark.parametrize(
-    "text, line, why",
-    [
-        ('{"a": 1}\n{"a": 2}\n{"a": 3,,}\n', 3, "invalid JSON"),
-        ('{"a": 1,\n "b": 2,\n "c": }\n', 3, "invalid JSON"),
-        ('[{"a": 1},\n {"a": 2,}\n]\n', 2, "invalid JSON"),
-        ('[{"a": 1},\n {"a": 2}\n', 3, "invalid JSON"),  # unterminated: the decoder stops at the end
-        ('{"a": 1}\n[1, 2]\n', 2, "holds an array; a record is a JSON object"),
-        ("not json\n", 1, "invalid JSON"),
-    ],
-)
-def test_read_records_names_the_file_and_line_of_bad_json(tmp_path, text, line, why) -> None:
-    path = tmp_path / "bad.jsonl"
-    path.write_text(text)
-    with pytest.raises(RecordError) as info:
-        read_records(path)
-    assert info.value.where == f"{path}, line {line}"
-    assert why in info.value.why
-
-
-def test_read_records_refuses_text_that_is_not_utf8(tmp_path) -> None:
-    path = tmp_path / "binary.jsonl"
-    path.write_bytes(b'{"a": 1}\n{"b": "\xff"}\n')
-    with pytest.raises(RecordError) as info:
-        read_records(path)
-    assert info.value.where == f"{path}, line 2" and info.value.why.startswith("not UTF-8 text")
-
-
-def test_read_records_refuses_arrays_of_non_objects(tmp_path) -> None:
-    path = tmp_path / "bad.json"
-    path.write_text('[{"a": 1}, 2]')
-    with pytest.raises(RecordError, match="item 2 of the array is a number"):
-        read_records(path)
-    path.write_text('"contack"')
-    with pytest.raises(RecordError, match="holds a string"):
-        read_records(path)
 
 
 # -- replay: events that are not what happened ---------------------------------------------------------------
@@ -931,12 +840,14 @@ def test_check_paths_counts_an_unreadable_file_as_one_failure(tmp_path, rich) ->
     assert lines[3:] == ["OK", "1 passed, 3 failed"]
 
 
-def test_check_paths_uses_the_given_replayer(tmp_path, rich) -> None:
+def test_check_paths_plays_through_the_given_driver(tmp_path, rich) -> None:
     path = tmp_path / "four.jsonl"
     write_records(path, [rich] * 4)
     seen = []
 
-    def replayer(record: dict) -> None:
+    def through(record: dict, setup):
+        # A driver maker standing in for an environment: the first record plays on the engine, the others fail
+        # the three ways a driver can.
         seen.append(record)
         if len(seen) == 2:
             raise RecordError("the environment disagrees", "hand 1, event 2 (place)")
@@ -944,9 +855,10 @@ def test_check_paths_uses_the_given_replayer(tmp_path, rich) -> None:
             raise RecordError("something with no place")
         if len(seen) == 4:
             raise ValueError("a plain ValueError: with a colon")
+        return EngineDriver(record, setup)
 
     out = io.StringIO()
-    assert check_paths([path], out=out, replayer=replayer) == (1, 3)
+    assert check_paths([path], out=out, through=through) == (1, 3)
     assert seen == [rich] * 4
     lines = out.getvalue().splitlines()
     assert lines == [

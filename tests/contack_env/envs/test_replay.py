@@ -1,5 +1,6 @@
 """Replaying records through the environments: clean records pass, every kind of tampering fails at the right
-hand and event, and ``contack replay --check --through-env`` reports like ``--check``."""
+hand and event with the engine's words (and the environment's own where it refuses a move), and ``contack replay
+--check --through-env`` reports like ``--check``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from contack_env import Move, new_game, new_solitaire1, new_solitaire2
 from contack_env.envs.actions import ActionLayout
 from contack_env.cli import main
 from contack_env.envs.replay import replay_through_env
-from contack_env.records.contack import RecordError, game_record
+from contack_env.records import RecordError
+from contack_env.records.contack import game_record
 from contack_env.contack.tiles import TILE_NAMES, tiles_in
 
 
@@ -122,14 +124,15 @@ def test_wrong_points_wrong_seat_and_a_wrong_legal_list_fail():
     h, j = _first(record, "place")
     tampered = copy.deepcopy(record)
     tampered["hands"][h]["events"][j]["points"] += 5
-    # The place itself is allowed; the event the environment logs for it differs.
-    _fails(tampered, f"hand {h + 1}, event {j + 1} (place)", "'points' is")
+    # The place itself is allowed; the points it scores differ.
+    _fails(tampered, f"hand {h + 1}, event {j + 1} (place)", "points, not")
     tampered = copy.deepcopy(record)
     tampered["hands"][h]["events"][j]["seat"] = (tampered["hands"][h]["events"][j]["seat"] + 1) % 4
     _fails(tampered, f"hand {h + 1}, event {j + 1} (place)", "but it is seat")
     tampered = copy.deepcopy(record)
     tampered["hands"][h]["events"][j]["legal"].append(["08-09-10", 30, 0])
-    _fails(tampered, f"hand {h + 1}, event {j + 1} (place)", "which the mask does not allow")
+    _fails(tampered, f"hand {h + 1}, event {j + 1} (place)", "the legal list holds 08-09-10 at (30, 0), not legal")
+    _fails(tampered, f"hand {h + 1}, event {j + 1} (place)", "legal moves by the action mask)")
     tampered = copy.deepcopy(record)
     tampered["hands"][h]["events"][j]["legal"] = tampered["hands"][h]["events"][j]["legal"][1:]
     _fails(tampered, f"hand {h + 1}, event {j + 1} (place)", "the legal list lacks")
@@ -162,7 +165,7 @@ def test_an_extra_event_and_a_short_record_fail():
     last_hand = tampered["hands"][-1]["events"]
     h, j = len(tampered["hands"]), max(i for i, e in enumerate(last_hand) if e["type"] == "place")
     del last_hand[j:]
-    _fails(tampered, f"hand {h}, event {j + 1}", "the record stops before the game ends")
+    _fails(tampered, f"hand {h}, event {j + 1}", "missing event: seat ")
 
 
 def test_wrong_totals_fail():
@@ -172,7 +175,7 @@ def test_wrong_totals_fail():
     _fails(tampered, "scores", "the game ends with scores")
     tampered = copy.deepcopy(record)
     tampered["winners"] = [s for s in range(3) if s not in record["winners"]][:1]
-    _fails(tampered, "winners", "the game ends with winners")
+    _fails(tampered, "winners", f"seats {record['winners']} win, not ")
 
 
 @pytest.mark.parametrize(
@@ -181,8 +184,8 @@ def test_wrong_totals_fail():
         (lambda r: r.update(players=8), "players", "2 to 7 players"),
         (lambda r: r["rules"].update(enclosed_end="sometimes"), "rules.enclosed_end", "unknown option"),
         (lambda r: r["rules"].update(hands=2), "hands", "rules.hands is 2"),
-        (lambda r: r["hands"][1]["deck"].pop(), "hand 2, deck", "36 tile names"),
-        (lambda r: r["hands"][0]["deck"].__setitem__(0, "11-12-13"), "hand 1, deck", "no tile is called"),
+        (lambda r: r["hands"][1]["deck"].pop(), "hand 2, deck", "not a permutation of the 36 tiles (35 names"),
+        (lambda r: r["hands"][0]["deck"].__setitem__(0, "11-12-13"), "hand 1, deck[0]", "no tile is called"),
         (lambda r: r["hands"][0]["events"][1].update(cell="here"), "hand 1, event 2 (place)", "'cell' is [x, y]"),
         (lambda r: r.update(game="chess"), "game", "unknown game"),
     ],
@@ -209,7 +212,7 @@ def test_cli_through_env_reports_like_check(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert code == 1
     assert lines[:3] == ["OK", "OK", "OK"]
-    assert lines[3].startswith(f"FAIL {path}:4 hand {h + 1}, event {j + 1} (place): 'points' is")
+    assert lines[3].startswith(f"FAIL {path}:4 hand {h + 1}, event {j + 1} (place): ") and "points, not" in lines[3]
     assert lines[3].split(": ", 1)[0] == f"FAIL {path}:4 hand {h + 1}, event {j + 1} (place)"
     assert lines[4] == "3 passed, 1 failed"
     assert len(lines) == 5

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contack_env.contactix.rules import BLACK, ContactixState, cell_index
-from contack_env.records.contactix import FORMAT, RecordError, game_record, read_records, replay, write_records
+from contack_env.records import RecordError, read_records, write_records
+from contack_env.records.contactix import FORMAT, game_record, replay
 
 
 def _game(moves, n=3, swap=False) -> ContactixState:

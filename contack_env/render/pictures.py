@@ -1,0 +1,108 @@
+"""Game records of either format as pictures: an animated GIF (one frame per move) or a PNG strip of frames.
+
+Each record format has its frames function (``FRAMES``, by the record's ``format``): ``contack-record/1`` through
+``contack_env.render.image.record_to_held_frames``, ``contactix-record/1`` through
+``contack_env.render.contactix.record_to_frames``. Both walk the record with the records' walker, so a record
+that does not replay raises ``RecordError`` naming where, before anything is written.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import numpy as np
+from PIL import Image
+
+from contack_env.records import codec_for
+from contack_env.records.contack import FORMAT as CONTACK_FORMAT
+from contack_env.records.contactix import FORMAT as CONTACTIX_FORMAT
+from contack_env.render import contactix, image
+
+__all__ = ["FRAMES", "record_frames", "save_gif", "save_strip"]
+
+GIF_SIZE = (720, 450)
+STRIP_SIZE = (480, 300)
+
+
+def _contack_frames(record: Mapping[str, Any], size: int | tuple[int, int]) -> list[tuple[np.ndarray, bool]]:
+    return image.record_to_held_frames(record, size)
+
+
+def _contactix_frames(record: Mapping[str, Any], size: int | tuple[int, int]) -> list[tuple[np.ndarray, bool]]:
+    # The board's picture has the shape of its diamond: of the requested size only the height is kept.
+    _, height = image.check_size(size)
+    return [(frame, False) for frame in contactix.record_to_frames(record, height)]
+
+
+FRAMES: dict[str, Callable[[Mapping[str, Any], int | tuple[int, int]], list[tuple[np.ndarray, bool]]]] = {
+    CONTACK_FORMAT: _contack_frames,
+    CONTACTIX_FORMAT: _contactix_frames,
+}
+"""Each record format's frames: ``(image, held)`` pairs, ``held`` for frames an animation shows longer."""
+
+
+def record_frames(record: Mapping[str, Any], size: int | tuple[int, int] = GIF_SIZE) -> list[tuple[np.ndarray, bool]]:
+    """The frames of ``record`` (either format) as ``(image, held)`` pairs; ``held`` marks a frame to show
+    longer (a finished hand). ``size`` is ``(width, height)`` in pixels (CON-TAC-TIX keeps the height only)."""
+    return FRAMES[codec_for(record).format](record, size)
+
+
+def _check_path(path: str | Path, suffix: str) -> Path:
+    path = Path(path)
+    if path.suffix.lower() != suffix:
+        raise ValueError(f"the file name must end in {suffix}; got {str(path)!r}")
+    return path
+
+
+def save_gif(record: Mapping[str, Any], path: str | Path, fps: float = 2.0, size: int | tuple[int, int] = GIF_SIZE) -> Path:
+    """Write the game of ``record`` as an animated GIF (one frame per move, ``fps`` frames a second; the last
+    frame and finished hands are held longer). Returns the path."""
+    path = _check_path(path, ".gif")
+    if not fps > 0:
+        raise ValueError(f"fps must be positive; got {fps!r}")
+    frames = record_frames(record, size)
+    images = [Image.fromarray(frame) for frame, _ in frames]
+    width, height = images[0].size
+    # One palette for all frames keeps colours steady and unchanged areas identical, which the GIF writer then
+    # skips; it is taken from a few frames together (the last has no target outlines, the first few tiles).
+    # 64 colours are plenty for flat tiles and keep the file small.
+    sample = [images[0], images[len(images) // 2], images[-1]]
+    sheet = Image.new("RGB", (width, height * len(sample)))
+    for k, im in enumerate(sample):
+        sheet.paste(im, (0, k * height))
+    palette = sheet.quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    paletted = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in images]
+    step = 1000.0 / fps
+    durations = [int(step * (3 if held else 1)) for _, held in frames]
+    durations[-1] = int(step * 4)
+    paletted[0].save(path, save_all=True, append_images=paletted[1:], duration=durations, loop=0, optimize=False, disposal=1)
+    return path
+
+
+def save_strip(
+    record: Mapping[str, Any],
+    path: str | Path,
+    every: int = 5,
+    columns: int = 4,
+    size: int | tuple[int, int] = STRIP_SIZE,
+) -> list[int]:
+    """Write a PNG grid of every ``every``-th frame of ``record`` (``record_frames``), plus the final one,
+    ``columns`` frames a row. Returns the indices of the frames shown."""
+    path = _check_path(path, ".png")
+    for name, value in (("every", every), ("columns", columns)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} is a positive integer; got {value!r}")
+    frames = [frame for frame, _ in record_frames(record, size)]
+    chosen = list(range(0, len(frames), every))
+    if chosen[-1] != len(frames) - 1:
+        chosen.append(len(frames) - 1)
+    height, width = frames[0].shape[:2]
+    cols = min(columns, len(chosen))
+    rows = math.ceil(len(chosen) / cols)
+    strip = Image.new("RGB", (cols * width, rows * height), image.PANEL)
+    for k, index in enumerate(chosen):
+        strip.paste(Image.fromarray(frames[index]), ((k % cols) * width, (k // cols) * height))
+    strip.save(path, optimize=True)
+    return chosen

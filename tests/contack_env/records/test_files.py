@@ -1,0 +1,100 @@
+"""Record files, for both formats: JSON lines written atomically, appended one record at a time, and read back
+from one object, an array or JSON lines; bad JSON is named by file and line."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from contack_env.records import RecordError, append_record, read_records, write_records
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
+
+
+def sample(k: int) -> dict:
+    """A record of either format: 0 and 1 Contack, 2 CON-TAC-TIX."""
+    name, index = [("contack_2p.jsonl", 0), ("contack_4p.jsonl", 1), ("contactix_5x5.jsonl", 0)][k]
+    return read_records(GOLDEN / name)[index]
+
+
+def test_write_records_is_json_lines_and_replaces_atomically(tmp_path) -> None:
+    small, rich = sample(0), sample(1)
+    path = tmp_path / "out.jsonl"
+    path.write_text("old content that must go\n")
+    assert write_records(path, [small, rich]) == 2
+    lines = path.read_text().splitlines()
+    assert [json.loads(line) for line in lines] == [small, rich]
+    assert os.listdir(tmp_path) == ["out.jsonl"]  # no temporary file left behind
+
+    with pytest.raises(TypeError, match="record 2"):
+        write_records(path, [small, "not a record"])  # type: ignore[list-item]
+    assert read_records(path) == [small, rich]  # a failed write leaves the old file whole
+    assert os.listdir(tmp_path) == ["out.jsonl"]
+
+
+def test_append_record(tmp_path) -> None:
+    path = tmp_path / "log.jsonl"
+    a, b = sample(0), sample(2)
+    append_record(path, a)
+    append_record(path, b)
+    assert read_records(path) == [a, b]
+    path.write_text(json.dumps(a))  # a last line without its newline
+    append_record(path, b)
+    assert read_records(path) == [a, b]
+
+
+def test_read_records_accepts_an_object_an_array_and_json_lines(tmp_path) -> None:
+    a, b = sample(0), sample(2)
+    single = tmp_path / "one.json"
+    single.write_text(json.dumps(a, indent=2))
+    assert read_records(single) == [a]
+    array = tmp_path / "many.json"
+    array.write_text(json.dumps([a, b], indent=1))
+    assert read_records(array) == [a, b]
+    lines = tmp_path / "many.jsonl"
+    lines.write_text(json.dumps(a) + "\n\n" + json.dumps(b) + "\n")
+    assert read_records(lines) == [a, b]
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    assert read_records(empty) == []
+
+
+@pytest.mark.parametrize(
+    "text, line, why",
+    [
+        ('{"a": 1}\n{"a": 2}\n{"a": 3,,}\n', 3, "invalid JSON"),
+        ('{"a": 1,\n "b": 2,\n "c": }\n', 3, "invalid JSON"),
+        ('[{"a": 1},\n {"a": 2,}\n]\n', 2, "invalid JSON"),
+        ('[{"a": 1},\n {"a": 2}\n', 3, "invalid JSON"),  # unterminated: the decoder stops at the end
+        ('{"a": 1}\n[1, 2]\n', 2, "holds an array; a record is a JSON object"),
+        ("not json\n", 1, "invalid JSON"),
+    ],
+)
+def test_read_records_names_the_file_and_line_of_bad_json(tmp_path, text, line, why) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    with pytest.raises(RecordError) as info:
+        read_records(path)
+    assert info.value.where == f"{path}, line {line}"
+    assert why in info.value.why
+
+
+def test_read_records_refuses_text_that_is_not_utf8(tmp_path) -> None:
+    path = tmp_path / "binary.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"b": "\xff"}\n')
+    with pytest.raises(RecordError) as info:
+        read_records(path)
+    assert info.value.where == f"{path}, line 2" and info.value.why.startswith("not UTF-8 text")
+
+
+def test_read_records_refuses_arrays_of_non_objects(tmp_path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('[{"a": 1}, 2]')
+    with pytest.raises(RecordError, match="item 2 of the array is a number"):
+        read_records(path)
+    path.write_text('"contack"')
+    with pytest.raises(RecordError, match="holds a string"):
+        read_records(path)
