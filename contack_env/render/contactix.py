@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 from contack_env.contactix.rules import BLACK, COLOUR_NAMES, EMPTY, WHITE, ContactixState, cell_rc
 from contack_env.records.contactix import CODEC
 from contack_env.records.walker import Walk
-from contack_env.render.image import _font
+from contack_env.render.image import load_font
 
 RGB = tuple[int, int, int]
 
@@ -198,11 +198,11 @@ def render_rgb(state: ContactixState, height: int = DEFAULT_HEIGHT, supersample:
 
     # Row numbers beyond the upper-left band, column numbers beyond the upper-right one, each on its row's
     # (column's) line produced: where hole (k, -t) or (-t, k) would be.
-    font = _font(int(sx * 1.05))
+    font = load_font(int(sx * 1.05))
     for k in range(n):
         _centred(draw, centre(k, -LABEL_STEPS), str(k), font)
         _centred(draw, centre(-LABEL_STEPS, k), str(k), font)
-    title_font = _font(int(title_h * 0.36))
+    title_font = load_font(int(title_h * 0.36))
     _centred(draw, (W / 2, title_h * 0.3), f"CON-TAC-TIX {n}x{n}", title_font)
     _centred(draw, (W / 2, title_h * 0.72), _short_status(state), title_font)
     if ss > 1:

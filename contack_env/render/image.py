@@ -56,7 +56,7 @@ DEFAULT_SIZE = (960, 600)
 
 # -- fonts ---------------------------------------------------------------------------------------------------
 @lru_cache(maxsize=64)
-def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def load_font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's built-in font at ``px`` pixels (Pillow >= 10.1 with FreeType), else its fixed bitmap font, so
     nothing is ever downloaded or looked up on the system."""
     px = max(6, int(px))
@@ -223,7 +223,7 @@ def _draw_tile(draw: ImageDraw.ImageDraw, lay: Layout, tile: int, x: int, y: int
     draw.polygon(pts, fill=FACE)
     inner = {k: (p[0] + (c[0] - p[0]) * BAND, p[1] + (c[1] - p[1]) * BAND) for k, p in corners.items()}
     ends = {"L": ("R", "B"), "R": ("L", "B"), "B": ("R", "L")}
-    font = _font(round(lay.side * NUMBER_SIZE))
+    font = load_font(round(lay.side * NUMBER_SIZE))
     inradius = lay.side / (2 * SQRT3)
     for side, (a, b) in ends.items():
         colour = side_colour(x, y, side)
@@ -307,12 +307,12 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: _View, box: tuple[int, int, int
     px = max(8 * ss, round(min(40 * ss, (bottom - top) / 26)))
     rows = None
     while px > 7 * ss:
-        font = _font(px)
+        font = load_font(px)
         rows = _wrap(draw, view.lines, font, px, width)
         if rows is not None and len(rows) * px * 1.32 <= (bottom - top) - 2 * pad:
             break
         px -= ss
-    font = _font(px)
+    font = load_font(px)
     if rows is None:
         rows = view.lines  # nothing fits even at the smallest size: draw unwrapped, clipped at the edge
     step = px * 1.32
@@ -346,7 +346,7 @@ def _panel_width(draw: ImageDraw.ImageDraw, view: _View, W: int, H: int, ss: int
     """As wide as the panel's lines need at a comfortable font size, within 22% .. 36% of the image, so a short
     panel (a solitaire) leaves the figure more room."""
     px = max(7 * ss, min(H / 34, H * 0.85 / (len(view.lines) * 1.32)))
-    font = _font(round(px))
+    font = load_font(round(px))
     need = max(_line_width(draw, line, font, px) for line in view.lines) / 0.88
     return int(min(max(need, 0.22 * W), 0.36 * W))
 
@@ -459,7 +459,7 @@ def render_tiles(
     slot_w, slot_h = round(1.25 * side), round(1.2 * side)
     image = Image.new("RGB", (cols * slot_w * ss, rows * slot_h * ss), PANEL)
     draw = ImageDraw.Draw(image)
-    font = _font(round(0.15 * side * ss))
+    font = load_font(round(0.15 * side * ss))
     for k, tile in enumerate(tiles):
         if tile is None:
             continue
