@@ -55,7 +55,7 @@ class TrainConfig:
     reward: str = "margin"
     """Contack: win, margin or score (training.seat_env); solitaires: win, tiles or points (solitaire_v0)."""
     total_timesteps: int = 1_500_000
-    """Learner decisions to train for."""
+    """Learner decisions to train for (rounded up to whole rollouts: a multiple of n_steps x n_envs)."""
     n_envs: int = 8
     """Environments stepped together (one batch of policy calls)."""
     vec_env: str = "dummy"
