@@ -21,6 +21,8 @@ import sys
 from collections import Counter
 from typing import Sequence
 
+from contack_env.wording import plural
+
 from .multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 
 GAMES = ("contack", "solitaire1", "solitaire2")
@@ -122,7 +124,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(f"contack simulate: cannot write {args.out}: {err}", file=sys.stderr)
         return 1
     print(summarize(records))
-    print(f"wrote {len(records)} records to {args.out}")
+    print(f"wrote {plural(len(records), 'record')} to {args.out}")
     return 0
 
 
@@ -135,8 +137,8 @@ def summarize(records: Sequence[dict]) -> str:
         seats = first["players"]
         rules = first["rules"]
         lines.append(
-            f"{n} games of contack, {seats} players, {rules['hands']} hands, enclosed_end={rules['enclosed_end']}, "
-            f"seeds {first['seed']}..{records[-1]['seed']}"
+            f"{plural(n, 'game')} of contack, {seats} players, {plural(rules['hands'], 'hand')}, "
+            f"enclosed_end={rules['enclosed_end']}, {_seeds(records)}"
         )
         wins = [0.0] * seats
         totals = [0] * seats
@@ -158,9 +160,14 @@ def summarize(records: Sequence[dict]) -> str:
         won = sum(1 for r in records if r["winners"])
         placed = sum(sum(1 for h in r["hands"] for e in h["events"] if e["type"] in ("open", "place")) for r in records)
         points = sum(r["scores"][0] for r in records)
-        lines.append(f"{n} games of {first['game']}, agent {first['agents'][0]}, seeds {first['seed']}..{records[-1]['seed']}")
+        lines.append(f"{plural(n, 'game')} of {first['game']}, agent {first['agents'][0]}, {_seeds(records)}")
         lines.append(f"won {won} ({won / n:.3f}), mean tiles placed {placed / n:.2f}, mean points {points / n:.2f}")
     return "\n".join(lines)
+
+
+def _seeds(records: Sequence[dict]) -> str:
+    first, last = records[0]["seed"], records[-1]["seed"]
+    return f"seed {first}" if len(records) == 1 else f"seeds {first}..{last}"
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -198,6 +205,9 @@ def _add_evaluate_and_play(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--workers", type=int, default=1, help="worker processes (default 1); the results do not depend on it")
     ev.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
     ev.add_argument("--records", metavar="FILE", help="write every game's record (JSON lines)")
+    ev.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                    help="progress on standard error: a bar on a terminal, elsewhere a plain line every 30 s (auto); "
+                    "on: also a line at the start and at the end off a terminal; off: none")
 
     pl = sub.add_parser("play", help="play Contack (or CON-TAC-TIX) against bots at the terminal")
     pl.add_argument("--game", choices=("contack", "contactix"), default="contack", help="contack (default) or contactix")
@@ -250,7 +260,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     extra = {"board_size": board_size, "swap": args.swap} if contactix else {}
     ev = evaluate(
         agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,
-        workers=args.workers, records=args.records is not None, progress=None, **extra,
+        workers=args.workers, records=args.records is not None, progress=args.progress, **extra,
     )
     print(format_table(ev))
     try:
@@ -261,7 +271,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             from .records import write_records
 
             count = write_records(args.records, records_of(ev.results))
-            print(f"wrote {count} records to {args.records}")
+            print(f"wrote {plural(count, 'record')} to {args.records}")
     except OSError as err:
         print(f"contack evaluate: cannot write: {err}", file=sys.stderr)
         return 1

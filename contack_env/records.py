@@ -16,6 +16,8 @@ from typing import Any, Callable, Iterable, Sequence, TextIO
 
 import numpy as np
 
+from contack_env.wording import plural
+
 from .figure import Move
 from .grid import cell_index
 from .multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, ContackGame
@@ -301,7 +303,7 @@ def _setup(record: Any) -> tuple[GameState, list[list[Any]]]:
         raise RecordError(f"hands is a list; got {_json_kind(hands)}", "hands")
     if len(hands) != num_hands:
         what = f"rules.hands is {num_hands}" if game == "contack" else "a solitaire is one hand"
-        raise RecordError(f"{what} but the record has {len(hands)} hand(s)", "hands")
+        raise RecordError(f"{what} but the record has {plural(len(hands), 'hand')}", "hands")
     decks = []
     events = []
     for h, hand in enumerate(hands, 1):
@@ -632,12 +634,12 @@ def check_paths(
     out: TextIO = sys.stdout,
     replayer: Callable[[dict[str, Any]], Any] = replay,
 ) -> tuple[int, int]:
-    """Replay every record of every file, printing one line per record, ``OK`` or ``FAIL <where>: <why>``, then
-    ``N passed, M failed``. ``<where>`` is ``<file>:<n>`` (n counts records from 1 in its file) followed by the
-    place in the record (e.g. ``games.jsonl:2 hand 1, event 3 (place)``); the first ``": "`` of a FAIL line ends
-    it. A file that cannot be read, or holds no record, counts as one failure (``FAIL <file>: <why>``, or
-    ``FAIL <file>, line <k>: <why>`` for malformed JSON). ``replayer`` replays one record and raises
-    ``RecordError`` (or another ``ValueError``) when it is wrong. Returns (passed, failed)."""
+    """Replay every record of every file, printing one line per record, ``OK <file>:<n>`` or
+    ``FAIL <where>: <why>``, then ``N passed, M failed``. ``n`` counts records from 1 in their file; ``<where>`` is
+    ``<file>:<n>`` followed by the place in the record (e.g. ``games.jsonl:2 hand 1, event 3 (place)``); the first
+    ``": "`` of a FAIL line ends it. A file that cannot be read, or holds no record, counts as one failure
+    (``FAIL <file>: <why>``, or ``FAIL <file>, line <k>: <why>`` for malformed JSON). ``replayer`` replays one
+    record and raises ``RecordError`` (or another ``ValueError``) when it is wrong. Returns (passed, failed)."""
     passed = failed = 0
     for path in paths:
         name = os.fspath(path)
@@ -667,7 +669,7 @@ def check_paths(
                 print(f"FAIL {name}:{n}: {e}", file=out)
                 failed += 1
             else:
-                print("OK", file=out)
+                print(f"OK {name}:{n}", file=out)  # which record passed, as a FAIL line says which failed
                 passed += 1
     print(f"{passed} passed, {failed} failed", file=out)
     return passed, failed

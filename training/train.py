@@ -418,6 +418,8 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         print(f"contack train: {err}", file=sys.stderr)
         return 1
     print(f"wrote {path}")
+    from contack_env.wording import plural
+
     from .monitor import read_csv
 
     rows = read_csv(Run(args.out).eval_csv)
@@ -427,9 +429,9 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
             rate = f"win rate {float(row['win_rate']):.3f} [{float(row['ci_low']):.3f}, {float(row['ci_high']):.3f}]"
             if row["opponent"] == "-":  # a solitaire: the policy and the reference bots on the same deals
                 tiles = f", {float(row['mean_tiles']):.2f} tiles placed on average" if row.get("mean_tiles") else ""
-                print(f"timesteps={last} {row['agent']}: {rate}{tiles}, over {row['games']} deals")
+                print(f"timesteps={last} {row['agent']}: {rate}{tiles}, over {plural(int(row['games']), 'deal')}")
             else:
-                print(f"timesteps={last} vs {row['opponent']}: {rate} over {row['games']} games")
+                print(f"timesteps={last} vs {row['opponent']}: {rate} over {plural(int(row['games']), 'game')}")
     return 0
 
 
