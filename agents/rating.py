@@ -15,7 +15,10 @@ measures the scores).
 
 The 95% interval of each rating is ``R +- 1.96 SE`` with the cluster-robust (sandwich) standard error over deals:
 the games of one deal share its tiles, so the deals are the independent units (as for the win-rate interval,
-``agents.evaluate``). With a single deal there is no spread to measure and the interval is left out.
+``agents.evaluate``). Where that is smaller than the model's own standard error (the inverse Fisher information,
+as if every game were independent), the latter is used: deals that all came out alike (every deal split evenly,
+say) show no spread, which would otherwise give an interval of width 0. With a single deal the interval is left
+out.
 """
 
 from __future__ import annotations
@@ -69,7 +72,8 @@ def fit(deals: Sequence[Sequence[Game]], entries: int) -> list[Rating]:
     scores = np.array([_derivatives(theta, _pool(deal, entries), entries)[0] for deal in deals])  # per deal, per entry
     meat = scores.T @ scores * len(deals) / (len(deals) - 1)  # small-sample correction of the cluster-robust estimate
     bread = np.linalg.pinv(hessian)  # the pseudo-inverse: the zero-sum gauge the ratings are given in
-    se = np.sqrt(np.clip(np.diag(bread @ meat @ bread), 0.0, None))
+    robust = np.clip(np.diag(bread @ meat @ bread), 0.0, None)
+    se = np.sqrt(np.maximum(robust, np.diag(bread)))  # the model's own variance as a floor: see the docstring
     return [Rating(float(ELO * t), (float(ELO * (t - Z95 * s)), float(ELO * (t + Z95 * s)))) for t, s in zip(theta, se)]
 
 

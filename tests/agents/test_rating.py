@@ -100,3 +100,10 @@ def test_the_table_and_json_say_what_the_rating_is():
     assert set(data["entries"][0]["rating"]) == {"elo", "elo_ci95"}
     single = evaluate(["greedy", "random"], 2, seed=1)  # one deal: no spread, no interval
     assert single.entries[0].rating_ci95 is None and "  -" in format_table(single).splitlines()[2]
+
+
+def test_deals_that_all_came_out_alike_still_get_an_interval_of_some_width():
+    # Every deal split 1-1: no spread between deals, yet 20 games cannot pin a rating down to a point.
+    deals = [[Game((0, 1), (1.0, 0.0)), Game((1, 0), (1.0, 0.0))]] * 10
+    a, b = fit(deals, 2)
+    assert a.elo == pytest.approx(0) and a.ci95[1] - a.ci95[0] > 100
