@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, required=True, help="game i is played from seed S+i")
     sim.add_argument("--trace", action="store_true", help="add the list of legal moves to every place event")
     sim.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
-    sim.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
+    sim.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md, section 5)")
     sim.add_argument("--out", required=True, help="where to write the records, one JSON object per line")
 
     rep = sub.add_parser("replay", help="replay game records and check them against the rules")
@@ -201,7 +201,7 @@ def _add_evaluate_and_play(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
     ev.add_argument("--seed", type=int, required=True, help="deal d is played from seed S+d")
     ev.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
-    ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
+    ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md, section 5)")
     ev.add_argument("--workers", type=int, default=1, help="worker processes (default 1); the results do not depend on it")
     ev.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
     ev.add_argument("--records", metavar="FILE", help="write every game's record (JSON lines)")
@@ -222,7 +222,7 @@ def _add_evaluate_and_play(sub: argparse._SubParsersAction) -> None:
     pl.add_argument("--swap", action="store_true", help="contactix: play with the swap (pie) rule")
     pl.add_argument("--seed", type=int, default=None, help="the game's seed (default: a fresh one, printed)")
     pl.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
-    pl.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
+    pl.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md, section 5)")
 
 
 def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -564,7 +564,7 @@ class _Walker:
         if not isinstance(cell, (list, tuple)) or len(cell) != 2 or not all(_is_int(c) for c in cell):
             raise self.fail(f"'cell' is [x, y], two integers; got {_show(cell)}", got)
         if got["blue"] != "B":
-            raise self.fail(f"'blue' is 'B' (every tile is placed with blue on B, RULES.md 2); got {_show(got['blue'])}", got)
+            raise self.fail(f"'blue' is 'B' (every tile is placed with blue on B, docs/rules.md section 2); got {_show(got['blue'])}", got)
         move = Move(tile, int(cell[0]), int(cell[1]))
         if move not in set(legal):
             why = f"{move} is not legal here; legal: {_moves_text(legal)}"

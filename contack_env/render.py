@@ -485,7 +485,7 @@ def _replay(record: Mapping[str, Any]) -> list[tuple[GameState, str | None, int]
         game = record["game"]
         hands = record["hands"]
     except (KeyError, TypeError):
-        raise ValueError("a game record is a mapping with 'game' and 'hands' (RECORDS.md)") from None
+        raise ValueError("a game record is a mapping with 'game' and 'hands' (docs/records.md)") from None
     if game not in ("contack", "solitaire1", "solitaire2"):
         raise ValueError(f"unknown game {game!r}: records hold 'contack', 'solitaire1' or 'solitaire2'")
     try:
@@ -500,7 +500,7 @@ def _replay(record: Mapping[str, Any]) -> list[tuple[GameState, str | None, int]
         else:
             state = Solitaire2(decks[0], int(hands[0]["cut"]))
     except (KeyError, TypeError, IndexError) as err:
-        raise ValueError(f"the record cannot set up its game ({type(err).__name__}: {err}); see RECORDS.md") from None
+        raise ValueError(f"the record cannot set up its game ({type(err).__name__}: {err}); see docs/records.md") from None
 
     frames: list[tuple[GameState, str | None, int]] = [(state.clone(), None, 0)]
     for h, hand in enumerate(hands):

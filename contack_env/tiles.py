@@ -51,7 +51,7 @@ def tile_id(name: str) -> int:
     except (KeyError, TypeError):
         raise ValueError(
             f"no tile is called {name!r}: a tile name is its blue-red-gold values, two digits each, "
-            f"as in RULES.md section 1 (e.g. '01-02-03')"
+            f"as in docs/rules.md, section 1 (e.g. '01-02-03')"
         ) from None
 
 
