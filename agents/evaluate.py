@@ -532,7 +532,7 @@ def format_table(ev: Evaluation) -> str:
             f"win rate: share of games won, 95% CI over deals; as black / as white: win rate with that colour (black "
             f"moves first); mean game length {mean_moves(ev.results):.1f} moves; {RATING_DESCRIPTION}"
         )
-        return "\n".join(lines)
+        return "\n".join(line.rstrip() for line in lines)
     if ev.game == "contack":
         lines.append(
             f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<15}  {'mean score':>10}  {'margin':>8}  "
@@ -558,13 +558,13 @@ def format_table(ev: Evaluation) -> str:
                 f"{e.mean_score:>7.2f}"
             )
         lines.append("win rate: all 36 tiles placed, 95% Wilson interval; tiles placed of 36; points scored by contacts")
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _elo(e: EntryStats) -> str:
     """An entry's rating and its interval, as the table shows them (``-``: no interval from a single deal)."""
     ci = "-" if e.rating_ci95 is None else f"[{e.rating_ci95[0]:+.0f}, {e.rating_ci95[1]:+.0f}]"
-    return f"{e.rating_elo:>+5.0f}  {ci:<12}".rstrip()
+    return f"{e.rating_elo:>+5.0f}  {ci}"
 
 
 def write_json(path: str, ev: Evaluation) -> None:

@@ -107,3 +107,10 @@ def test_deals_that_all_came_out_alike_still_get_an_interval_of_some_width():
     deals = [[Game((0, 1), (1.0, 0.0)), Game((1, 0), (1.0, 0.0))]] * 10
     a, b = fit(deals, 2)
     assert a.elo == pytest.approx(0) and a.ci95[1] - a.ci95[0] > 100
+
+
+def test_table_lines_have_no_trailing_spaces():
+    for game, agents, games in (("contack", ["greedy", "random"], 4), ("contactix", ["random", "random"], 2)):
+        extra = {"board_size": 3} if game == "contactix" else {}
+        table = format_table(evaluate(agents, games, seed=2, game=game, **extra))
+        assert all(line == line.rstrip() for line in table.splitlines()), table
