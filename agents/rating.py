@@ -71,7 +71,10 @@ def fit(deals: Sequence[Sequence[Game]], entries: int) -> list[Rating]:
     _, hessian = _derivatives(theta, games, entries)
     scores = np.array([_derivatives(theta, _pool(deal, entries), entries)[0] for deal in deals])  # per deal, per entry
     meat = scores.T @ scores * len(deals) / (len(deals) - 1)  # small-sample correction of the cluster-robust estimate
-    bread = np.linalg.pinv(hessian)  # the pseudo-inverse: the zero-sum gauge the ratings are given in
+    # The pseudo-inverse, in the zero-sum gauge the ratings are given in. For a matrix whose null space is the
+    # constant vectors this is exact; np.linalg.pinv would invert the rounding error of the zero eigenvalue.
+    flat = np.ones((entries, entries)) / entries
+    bread = np.linalg.inv(hessian + flat) - flat
     robust = np.clip(np.diag(bread @ meat @ bread), 0.0, None)
     se = np.sqrt(np.maximum(robust, np.diag(bread)))  # the model's own variance as a floor: see the docstring
     return [Rating(float(ELO * t), (float(ELO * (t - Z95 * s)), float(ELO * (t + Z95 * s)))) for t, s in zip(theta, se)]
@@ -98,5 +101,8 @@ def _derivatives(theta: np.ndarray, pools: Sequence[tuple[np.ndarray, int, np.nd
         p = np.exp(theta[at] - theta[at].max())
         p /= p.sum()
         gradient[at] += shares - count * p
-        hessian[np.ix_(at, at)] += count * (np.diag(p) - np.outer(p, p))
+        block = -count * np.outer(p, p)
+        np.fill_diagonal(block, 0.0)
+        np.fill_diagonal(block, -block.sum(axis=1))  # p_i (1 - p_i), written so that every row sums to 0 exactly
+        hessian[np.ix_(at, at)] += block
     return gradient, hessian

@@ -114,3 +114,10 @@ def test_table_lines_have_no_trailing_spaces():
         extra = {"board_size": 3} if game == "contactix" else {}
         table = format_table(evaluate(agents, games, seed=2, game=game, **extra))
         assert all(line == line.rstrip() for line in table.splitlines()), table
+
+
+def test_a_clean_sweep_gets_a_finite_rating_with_an_interval_of_some_width():
+    deals = [[Game((0, 1), (1.0, 0.0)), Game((1, 0), (0.0, 1.0))]] * 250  # entry 0 wins all 500 games
+    a, b = fit(deals, 2)
+    assert a.elo - b.elo == pytest.approx(400 * math.log10(500.5 / 0.5), abs=1e-6)
+    assert a.ci95[1] - a.ci95[0] > 100 and b.ci95[1] < a.ci95[0]
