@@ -41,3 +41,23 @@ def test_one_evaluation_per_point_the_last_at_the_steps_trained_and_tensorboard_
     for tag in ("rollout/ep_rew_mean", "rollout/ep_len_mean"):
         assert tag in tags, tags
     assert all(e.value > 0 for e in acc.Scalars("rollout/ep_len_mean"))
+
+
+def test_the_last_evaluation_measures_the_policy_the_run_wrote(tmp_path):
+    # 256 steps are exactly two rollouts of 2 x 64: the last evaluation comes after the last update, not inside
+    # the last rollout (where the weights are those before it).
+    from agents.evaluate import evaluate
+    from training.monitor import EVAL_SEED_OFFSET
+
+    out = tmp_path / "run"
+    options = OPTIONS[:]
+    options[options.index("--total-timesteps") + 1] = "256"
+    options[options.index("--eval-every") + 1] = "128"
+    options[options.index("--eval-games") + 1] = "8"
+    assert main(["--out", str(out), "--progress", "off", *options]) == 0
+    with open(out / "eval.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["timesteps"]) for r in rows] == [0, 128, 256]
+    again = evaluate([f"ppo:{out / 'policy.npz'}", "random"], 8, seed=EVAL_SEED_OFFSET)  # the run's seed is 0
+    assert (float(rows[-1]["win_rate"]), float(rows[-1]["mean_score"])) == (
+        round(again.entries[0].win_rate, 4), round(again.entries[0].mean_score, 2))
