@@ -18,17 +18,16 @@ Per entry:
 - ``mean_score``: the mean final score (three hands, penalties included), with the same kind of interval.
 - ``mean_margin``: the mean of (its final score - the mean final score of the other seats at that table), with
   ``margin_ci95``.
-- ``rating``: an openskill Plackett-Luce rating (``mu``, ``sigma``, ``ordinal = mu - 3 sigma``; everyone starts
-  at mu 25, sigma 8.33), every entry a player of its own, updated once per game in the order (deal, rotation),
-  ranked by final score (equal scores share a rank). The bots do not change between games, so the model's drift
-  term is off (``tau = 0``): every game counts alike instead of the last ones most.
+- ``rating``: an Elo rating with its 95% interval, fitted to all games at once (``agents.rating``): who won each
+  game, every entry a player of its own. It does not depend on the order the games were played, ranks the entries
+  as their win rates do, and the entries' ratings average 0.
 
 **CON-TAC-TIX** (``--game contactix``, heads-up, ``--board-size N``, ``--swap``). The same duplicate format with
 two entries and two colours: ``K / 2`` deals, each played twice, entry 0 Black in rotation 0 and White in
 rotation 1. The game has no deal; deal ``d``'s seed ``S + d`` gives the agents their randomness exactly as above
 (``arena.seed_streams(S + d, 3)``, stream ``s + 1`` for the agent of colour ``s``, Black 0). Per entry: ``win_rate``
 and ``win_rate_ci95`` over deals as above, ``win_rate_black`` and ``win_rate_white`` (its win rate with each
-colour: Black moves first, which matters), and the openskill rating (the winner ranks first). Also the mean game
+colour: Black moves first, which matters), and the Elo rating. Also the mean game
 length in moves.
 
 **Solitaires.** Each entry plays the same ``K`` deals alone (game seed ``S + i`` for game ``i``); the games are
@@ -51,8 +50,12 @@ from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS, check_rule
 from contack_env.games import get_game
 
 from contack_env.contactix.rules import DEFAULT_SIZE, check_size
+from contack_env.wording import plural
 
 from .arena import new_state, play_game, seed_streams
+from .progress import mode_of, reporter
+from .rating import DESCRIPTION as RATING_DESCRIPTION
+from .rating import Game, fit
 from .registry import check_spec, make_agent
 
 Z95 = 1.959963984540054
@@ -83,9 +86,8 @@ class EntryStats:
     score_ci95: tuple[float, float]
     mean_margin: float | None = None
     margin_ci95: tuple[float, float] | None = None
-    rating_mu: float | None = None
-    rating_sigma: float | None = None
-    rating_ordinal: float | None = None
+    rating_elo: float | None = None
+    rating_ci95: tuple[float, float] | None = None
     mean_tiles_placed: float | None = None
     win_rate_black: float | None = None
     win_rate_white: float | None = None
@@ -99,7 +101,7 @@ class EntryStats:
                 "win_rate_ci95": list(self.win_rate_ci95),
                 "win_rate_black": self.win_rate_black,
                 "win_rate_white": self.win_rate_white,
-                "rating": {"mu": self.rating_mu, "sigma": self.rating_sigma, "ordinal": self.rating_ordinal},
+                "rating": self._rating_json(),
             }
         out: dict[str, Any] = {
             "agent": self.agent,
@@ -112,11 +114,14 @@ class EntryStats:
         if self.mean_margin is not None:
             out["mean_margin"] = self.mean_margin
             out["margin_ci95"] = list(self.margin_ci95 or ())
-            out["rating"] = {"mu": self.rating_mu, "sigma": self.rating_sigma, "ordinal": self.rating_ordinal}
+            out["rating"] = self._rating_json()
         if self.mean_tiles_placed is not None:
             out["mean_tiles_placed"] = self.mean_tiles_placed
             out["mean_points"] = self.mean_score
         return out
+
+    def _rating_json(self) -> dict[str, Any]:
+        return {"elo": self.rating_elo, "elo_ci95": None if self.rating_ci95 is None else list(self.rating_ci95)}
 
 
 @dataclass
@@ -146,6 +151,7 @@ class Evaluation:
                 "seed": self.seed,
                 "rules": {"board_size": self.board_size, "swap": self.swap},
                 "interval": _INTERVAL_NOTE[0],
+                "rating": RATING_DESCRIPTION,
                 "mean_moves": mean_moves(self.results),
                 "entries": [e.to_json() for e in self.entries],
             }
@@ -159,6 +165,7 @@ class Evaluation:
             "rules": {"hands": self.hands, "enclosed_end": self.enclosed_end} if self.game == "contack" else {},
             "interval": _INTERVAL_NOTE[self.game != "contack"],
             "margin": "final score minus the mean final score of the other seats" if self.game == "contack" else None,
+            "rating": RATING_DESCRIPTION if self.game == "contack" else None,
             "entries": [e.to_json() for e in self.entries],
         }
 
@@ -257,9 +264,11 @@ def _play_task(task: tuple[_Config, int, int]) -> GameResult:
     return play_one(*task)
 
 
-def _run(config: _Config, tasks: list[tuple[int, int]], workers: int, progress: bool | None, out: TextIO) -> Iterator[GameResult]:
+def _run(
+    config: _Config, tasks: list[tuple[int, int]], workers: int, progress: bool | str | None, out: TextIO
+) -> Iterator[GameResult]:
     jobs = [(config, d, r) for d, r in tasks]
-    bar = _bar(len(jobs), progress, out)
+    bar = reporter(len(jobs), progress, out, "evaluate", "game")
     try:
         if workers <= 1:
             for job in jobs:
@@ -275,13 +284,6 @@ def _run(config: _Config, tasks: list[tuple[int, int]], workers: int, progress: 
                     bar.update(1)
     finally:
         bar.close()
-
-
-def _bar(total: int, progress: bool | None, out: TextIO):
-    from tqdm import tqdm
-
-    disable = None if progress is None else not progress
-    return tqdm(total=total, desc="evaluate", unit="game", disable=disable, file=out, smoothing=0.05)
 
 
 # -- evaluations ---------------------------------------------------------------------------------------------------
@@ -351,15 +353,16 @@ def evaluate(
     enclosed_end: str = "1939",
     workers: int = 1,
     records: bool = False,
-    progress: bool | None = False,
+    progress: bool | str | None = False,
     out: TextIO | None = None,
     board_size: int = DEFAULT_SIZE,
     swap: bool = False,
 ) -> Evaluation:
     """Play the evaluation described in the module docstring and return its statistics (and the games played:
-    ``Evaluation.results``, in play order, with records if ``records``). ``progress``: a progress bar on ``out``
-    (standard error by default); None shows it only on a terminal."""
+    ``Evaluation.results``, in play order, with records if ``records``). ``progress``: ``auto``, ``on`` or ``off``
+    (None, True, False) as ``agents.progress`` says, on ``out`` (standard error by default)."""
     agents = [a.strip() for a in agents]
+    mode_of(progress)  # a bad value is refused before any game is played
     if players is None:
         players = len(agents) if game in ("contack", "contactix") else 1
     check_request(game, players, agents, games, hands, workers, board_size, swap)
@@ -391,8 +394,6 @@ def evaluate(
 
 def contack_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
     """Per-entry statistics of duplicate games (see the module docstring)."""
-    from openskill.models import PlackettLuce
-
     n = len(agents)
     deals = sorted({r.deal for r in results})
     index = {d: i for i, d in enumerate(deals)}
@@ -400,8 +401,7 @@ def contack_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[
     score = np.zeros((len(deals), n))
     margin = np.zeros((len(deals), n))
     count = np.zeros((len(deals), n))
-    model = PlackettLuce(tau=0.0)  # fixed agents do not drift in skill: no dynamics term
-    ratings = [model.rating(name=f"{e}:{a}") for e, a in enumerate(agents)]
+    games: list[list[Game]] = [[] for _ in deals]
     for r in results:
         i = index[r.deal]
         total = sum(r.scores)
@@ -411,15 +411,12 @@ def contack_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[
             score[i, e] += r.scores[seat]
             margin[i, e] += r.scores[seat] - (total - r.scores[seat]) / (n - 1)
             count[i, e] += 1
-        teams = [[ratings[e]] for e in r.seat_entries]
-        # openskill ranks: lower is better; equal scores share a rank.
-        ranks = [sorted(r.scores, reverse=True).index(s) + 1 for s in r.scores]
-        rated = model.rate(teams, ranks=ranks)
-        for (rating,), e in zip(rated, r.seat_entries):
-            ratings[e] = rating
+        games[i].append(Game(r.seat_entries, tuple(1.0 / len(r.winners) if s in r.winners else 0.0
+                                                    for s in range(len(r.seat_entries)))))
     share /= count
     score /= count
     margin /= count
+    ratings = fit(games, n)
     out = []
     for e, agent in enumerate(agents):
         out.append(
@@ -432,9 +429,9 @@ def contack_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[
                 score_ci95=mean_ci(score[:, e]),
                 mean_margin=float(margin[:, e].mean()),
                 margin_ci95=mean_ci(margin[:, e]),
-                rating_mu=float(ratings[e].mu),
-                rating_sigma=float(ratings[e].sigma),
-                rating_ordinal=float(ratings[e].ordinal()),
+                # To 0.1 Elo: a fit by iteration, its last digits are the linear algebra library's, not the games'
+                rating_elo=round(ratings[e].elo, 1),
+                rating_ci95=None if ratings[e].ci95 is None else (round(ratings[e].ci95[0], 1), round(ratings[e].ci95[1], 1)),
             )
         )
     return out
@@ -486,15 +483,20 @@ def describe(ev: Evaluation) -> str:
     """The first line of the table: what was played and what ``games`` means."""
     if ev.game == "contactix":
         return (
-            f"{ev.games} games of contactix {ev.board_size}x{ev.board_size}, swap rule {'on' if ev.swap else 'off'}: "
-            f"{ev.deals} deals (seeds {ev.seed}..{ev.seed + ev.deals - 1}) x 2 colour rotations"
+            f"{plural(ev.games, 'game')} of contactix {ev.board_size}x{ev.board_size}, swap rule "
+            f"{'on' if ev.swap else 'off'}: {plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x 2 colour rotations"
         )
     if ev.game == "contack":
         return (
-            f"{ev.games} games of contack, {ev.players} players, {ev.hands} hands, enclosed_end={ev.enclosed_end}: "
-            f"{ev.deals} deals (seeds {ev.seed}..{ev.seed + ev.deals - 1}) x {ev.rotations} seat rotations"
+            f"{plural(ev.games, 'game')} of contack, {ev.players} players, {plural(ev.hands, 'hand')}, "
+            f"enclosed_end={ev.enclosed_end}: {plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x "
+            f"{ev.rotations} seat rotations"
         )
-    return f"{ev.game}: every agent plays the same {ev.games} deals (seeds {ev.seed}..{ev.seed + ev.games - 1})"
+    return f"{ev.game}: every agent plays the same {plural(ev.games, 'deal')} ({_seeds(ev.seed, ev.games)})"
+
+
+def _seeds(first: int, count: int) -> str:
+    return f"seed {first}" if count == 1 else f"seeds {first}..{first + count - 1}"
 
 
 def format_table(ev: Evaluation) -> str:
@@ -503,34 +505,34 @@ def format_table(ev: Evaluation) -> str:
     if ev.game == "contactix":
         lines.append(
             f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<14}  {'as black':>8}  {'as white':>8}  "
-            f"{'rating mu':>9}  {'sigma':>5}"
+            f"{'Elo':>5}  {'95% CI':<12}"
         )
         for k, e in enumerate(ev.entries, 1):
             lo, hi = e.win_rate_ci95
             lines.append(
                 f"{k:>2}  {e.agent:<{width}}  {e.win_rate:>8.3f}  [{lo:.3f}, {hi:.3f}]  {e.win_rate_black:>8.3f}  "
-                f"{e.win_rate_white:>8.3f}  {e.rating_mu:>9.2f}  {e.rating_sigma:>5.2f}"
+                f"{e.win_rate_white:>8.3f}  {_elo(e)}"
             )
         lines.append(
             f"win rate: share of games won, 95% CI over deals; as black / as white: win rate with that colour (black "
-            f"moves first); mean game length {mean_moves(ev.results):.1f} moves; rating: openskill Plackett-Luce"
+            f"moves first); mean game length {mean_moves(ev.results):.1f} moves; {RATING_DESCRIPTION}"
         )
-        return "\n".join(lines)
+        return "\n".join(line.rstrip() for line in lines)
     if ev.game == "contack":
         lines.append(
             f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<15}  {'mean score':>10}  {'margin':>8}  "
-            f"{'95% CI':<17}  {'rating mu':>9}  {'sigma':>5}"
+            f"{'95% CI':<17}  {'Elo':>5}  {'95% CI':<12}"
         )
         for k, e in enumerate(ev.entries, 1):
             lo, hi = e.win_rate_ci95
             mlo, mhi = e.margin_ci95 or (0.0, 0.0)
             lines.append(
                 f"{k:>2}  {e.agent:<{width}}  {e.win_rate:>8.3f}  [{lo:.3f}, {hi:.3f}]  {e.mean_score:>10.1f}  "
-                f"{e.mean_margin:>+8.1f}  [{mlo:+7.1f}, {mhi:+7.1f}]  {e.rating_mu:>9.2f}  {e.rating_sigma:>5.2f}"
+                f"{e.mean_margin:>+8.1f}  [{mlo:+7.1f}, {mhi:+7.1f}]  {_elo(e)}"
             )
         lines.append(
             "win rate: share of games won (a shared win counts 1/k), 95% CI over deals; margin: final score minus "
-            "the mean of the other seats; rating: openskill Plackett-Luce"
+            f"the mean of the other seats; {RATING_DESCRIPTION}"
         )
     else:
         lines.append(f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<15}  {'tiles placed':>12}  {'points':>7}")
@@ -541,7 +543,13 @@ def format_table(ev: Evaluation) -> str:
                 f"{e.mean_score:>7.2f}"
             )
         lines.append("win rate: all 36 tiles placed, 95% Wilson interval; tiles placed of 36; points scored by contacts")
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _elo(e: EntryStats) -> str:
+    """An entry's rating and its interval, as the table shows them (``-``: no interval from a single deal)."""
+    ci = "-" if e.rating_ci95 is None else f"[{e.rating_ci95[0]:+.0f}, {e.rating_ci95[1]:+.0f}]"
+    return f"{e.rating_elo:>+5.0f}  {ci}"
 
 
 def write_json(path: str, ev: Evaluation) -> None:

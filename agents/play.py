@@ -27,6 +27,7 @@ from contack_env.contack.grid import cell_index
 from contack_env.contack.multiplayer import ContackGame, new_game
 from contack_env.render.text import render_text
 from contack_env.contack.tiles import TILE_NAMES, tile_id
+from contack_env.wording import plural
 
 from .arena import seed_streams
 from .registry import make_agent
@@ -160,7 +161,7 @@ def play_terminal(
     names = [f"seat {s} ({specs[bot_seats.index(s)]})" if s != seat else f"seat {s} (you)" for s in range(players)]
     state = new_game(players, hands, enclosed_end, seed=np.random.default_rng(streams[0]))
     narrator = _Narrator(names, out)
-    print(f"Contack, {players} players, {hands} hand(s); you are seat {seat}. Game seed {seed}.", file=out)
+    print(f"Contack, {players} players, {plural(hands, 'hand')}; you are seat {seat}. Game seed {seed}.", file=out)
     print(HELP, file=out)
     try:
         while not state.done:

@@ -1,4 +1,4 @@
-"""How far a legal figure reaches (RULES.md section 2), with legal games that reach every extreme.
+"""How far a legal figure reaches (docs/rules.md section 2), with legal games that reach every extreme.
 
 The bound
 ---------
@@ -26,7 +26,7 @@ the class of each colour: blue 6 / 15 / 15, red 7 / 14 / 15, gold 6 / 16 / 14.
   ``R`` (from down cells), so the pairs ``(t_2j, t_2j+1)`` are 18 blue contacts covering all 36 tiles; blue
   {1, 4, 6, 9} has 15 tiles. So ``y >= -17``.
 
-Every legal figure therefore lies within ``-35 <= x <= 34`` and ``-17 <= y <= 17`` (RULES.md states the looser
+Every legal figure therefore lies within ``-35 <= x <= 34`` and ``-17 <= y <= 17`` (docs/rules.md states the looser
 ``x <= 35``), and each of the four edges is reached by a Solitaire No. 2 game below (all of them won).
 
 *The multiplayer game reaches less.* A hand ends at once when a player places the last tile of their hand, so
@@ -43,7 +43,7 @@ which are (``Figure.legal_codes``). ``_search`` builds the chain by depth-first 
 random order, fewest onward continuations first) *together with* a two-player deal under which the players,
 always choosing the chain's next tile, must play exactly that chain:
 
-- The opening tile is 01-02-03, the lowest of all (RULES.md 5.2), so its holder, seat 0, opens and seat 1 plays
+- The opening tile is 01-02-03, the lowest of all (docs/rules.md section 5.2), so its holder, seat 0, opens and seat 1 plays
   first.
 - The tiles dealt and drawn are decided lazily. A hand holds *slots*, each an unknown tile with the set of
   tiles it may still be. When the seat to move plays the chain's next tile ``c`` it either holds ``c`` (a slot
@@ -88,7 +88,7 @@ __all__ = [
 
 SOLITAIRE_EXTREMES = ("x=-35", "x=34", "y=17", "y=-17")
 MULTIPLAYER_EXTREMES = ("x=-34", "x=34", "y=17", "y=-17")
-OPENING = tile_id("01-02-03")  # the lowest tile: whoever holds it opens (RULES.md 5.2)
+OPENING = tile_id("01-02-03")  # the lowest tile: whoever holds it opens (docs/rules.md section 5.2)
 HAND_SIZE = 5
 PILE_SIZE = NUM_TILES - 2 * HAND_SIZE
 

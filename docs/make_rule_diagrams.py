@@ -40,7 +40,7 @@ GREY = (120, 120, 112)
 
 Board = Sequence[tuple[str, int, int]]
 
-# Boards of RULES.md section 8 (the same ones tests/contack_env/conftest.py uses); each is a legal game, which
+# Boards of docs/rules.md section 8 (the same ones tests/contack_env/conftest.py uses); each is a legal game, which
 # ``_figure`` re-checks with the engine.
 TWO_SIDED_30: Board = [
     ("10-03-09", 0, 0), ("01-02-03", 1, 0), ("08-01-07", 2, 0),
@@ -60,7 +60,7 @@ WITH_OPEN_HOLE: Board = list(THREE_SIDED_50) + [("01-02-03", 0, 1), ("01-05-06",
 
 # -- building and checking positions -------------------------------------------------------------------------
 def _figure(board: Board) -> Figure:
-    """The figure of ``board``, every tile after the first checked to be a legal placement (RULES.md 4)."""
+    """The figure of ``board``, every tile after the first checked to be a legal placement (docs/rules.md section 4)."""
     figure = Figure()
     for k, (name, x, y) in enumerate(board):
         tile, cell = tile_id(name), cell_index(x, y)
@@ -100,7 +100,7 @@ def _save(image: Image.Image, path: Path) -> Path:
 
 
 def _font(px: float) -> Any:
-    return render._font(round(px * SS))
+    return render.load_font(round(px * SS))
 
 
 def _text(
@@ -170,7 +170,7 @@ def _oriented_tile(draw: ImageDraw.ImageDraw, lay: Layout, x: int, y: int, blue:
     _outline(draw, [corners["R"], corners["L"], corners["B"]], OUTLINE, max(1, lay.side * 0.012))
     if tile is None:
         return
-    font = render._font(round(lay.side * render.NUMBER_SIZE))
+    font = render.load_font(round(lay.side * render.NUMBER_SIZE))
     inradius = lay.side / (2 * math.sqrt(3))
     for side, (a, b) in ends.items():
         colour = colours[side]
@@ -346,7 +346,7 @@ def sides_diagram(path: Path) -> Path:
 
 
 def orientations_diagram(path: Path) -> Path:
-    """The three orientations of a tile on an up and on a down cell (RULES.md 2), and why only blue on B occurs."""
+    """The three orientations of a tile on an up and on a down cell (docs/rules.md section 2), and why only blue on B occurs."""
     W, H = 780, 640
     image, draw = _canvas(W, H)
     _title(draw, W, "Orientation: the side that carries the blue edge (tile 01-02-03)")
@@ -400,7 +400,7 @@ def orientations_diagram(path: Path) -> Path:
 
 
 def contacts_diagram(path: Path) -> Path:
-    """A counting contact, a matching contact and an invalid contact (RULES.md 3 and worked examples 1, 2)."""
+    """A counting contact, a matching contact and an invalid contact (docs/rules.md section 3 and worked examples 1, 2)."""
     W, H = 840, 390
     image, draw = _canvas(W, H)
     _title(draw, W, "Contacts: touching sides share a colour; their numbers must be equal or add up to a multiple of 5")
@@ -440,7 +440,7 @@ def contacts_diagram(path: Path) -> Path:
 
 
 def holes_diagram(path: Path) -> Path:
-    """Where a move may go (RULES.md 4): the last-played tile's free sides and the opportunity openings."""
+    """Where a move may go (docs/rules.md section 4): the last-played tile's free sides and the opportunity openings."""
     W, H = 820, 560
     legend_w = 250
     image, draw = _canvas(W, H)
@@ -504,7 +504,7 @@ def holes_diagram(path: Path) -> Path:
 
 
 def tiles_diagram(path: Path) -> Path:
-    """All 36 tiles with their ids and names, one row per lowest value (the rows of RULES.md section 1)."""
+    """All 36 tiles with their ids and names, one row per lowest value (the rows of docs/rules.md section 1)."""
     rows: list[list[int | None]] = [[] for _ in range(8)]
     for t, values in enumerate(TILE_VALUES):
         rows[min(values) - 1].append(t)
@@ -526,7 +526,7 @@ def tiles_diagram(path: Path) -> Path:
 
 
 def examples_diagram(path: Path) -> Path:
-    """Worked examples 3 and 4 of RULES.md section 8: two two-sided and one three-sided opportunity play."""
+    """Worked examples 3 and 4 of docs/rules.md section 8: two two-sided and one three-sided opportunity play."""
     W, H = 900, 440
     image, draw = _canvas(W, H)
     top, bottom = 36, H - 100
@@ -566,7 +566,7 @@ def examples_diagram(path: Path) -> Path:
 
 
 def turn_diagram(path: Path) -> Path:
-    """A turn with drawing (RULES.md 5.3), set up with ``ContackGame.from_position`` and drawn by render_rgb."""
+    """A turn with drawing (docs/rules.md section 5.3), set up with ``ContackGame.from_position`` and drawn by render_rgb."""
     figure = _figure(TWO_SIDED_30)
     held = ["02-09-10", "03-07-08", "08-09-03"]  # none fits any candidate cell
     pile_top = ["05-06-07", "09-10-07"]  # the first fits nowhere, the second beside the last tile

@@ -45,7 +45,7 @@ class TrainConfig:
     hands: int = 3
     """Hands per game."""
     enclosed_end: str = "1939"
-    """RULES.md section 5 option: 1939, next_player or never."""
+    """When an enclosed figure ends a hand (docs/rules.md, section 5): 1939, next_player or never."""
     opponents: str = "greedy,lookahead,self"
     """Opponent pool: agent specs with optional weights ("greedy*2", "mcts:50*1"), "self" = snapshots of the learner."""
     snapshot_every: int = 100_000
@@ -55,7 +55,7 @@ class TrainConfig:
     reward: str = "margin"
     """Contack: win, margin or score (training.seat_env); solitaires: win, tiles or points (solitaire_v0)."""
     total_timesteps: int = 1_500_000
-    """Learner decisions to train for."""
+    """Learner decisions to train for (rounded up to whole rollouts: a multiple of n_steps x n_envs)."""
     n_envs: int = 8
     """Environments stepped together (one batch of policy calls)."""
     vec_env: str = "dummy"

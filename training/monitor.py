@@ -37,12 +37,15 @@ EVAL_SEED_OFFSET = 1_000_000  # evaluation deals never coincide with the trainin
 class TrainingMonitor(BaseCallback):
     """Progress bar, self-play snapshots, atomic checkpoints and periodic evaluation, by timestep."""
 
-    def __init__(self, cfg: TrainConfig, run: Run, state: dict[str, Any], progress: bool | None) -> None:
+    def __init__(self, cfg: TrainConfig, run: Run, state: dict[str, Any], progress: bool | None,
+                 final_timesteps: int | None = None) -> None:
         super().__init__(verbose=0)
         self.cfg = cfg
         self.run = run
         self.state = state
         self.progress = progress
+        # What training will actually reach: PPO trains in whole rollouts, so total_timesteps rounded up.
+        self.final = cfg.total_timesteps if final_timesteps is None else final_timesteps
         self.bar = None
         self.started = time.time()
         self.wall_before = float(state.get("wall_s", 0.0))
@@ -51,11 +54,11 @@ class TrainingMonitor(BaseCallback):
         from tqdm import tqdm
 
         t = self.num_timesteps
-        self.bar = tqdm(total=self.cfg.total_timesteps, initial=t, unit="step", desc="train", smoothing=0.05,
+        self.bar = tqdm(total=self.final, initial=t, unit="step", desc="train", smoothing=0.05,
                         disable=None if self.progress is None else not self.progress, file=sys.stderr)
         self.next_snapshot = _next(t, self.cfg.snapshot_every)
         self.next_checkpoint = _next(t, self.cfg.checkpoint_every)
-        self.next_eval = _next(t, self.cfg.eval_every) if self.cfg.eval_every else None
+        self.next_eval = self._next_eval(t)
         if self.cfg.game in SELF_PLAY_GAMES and not self.state["snapshots"]:
             self._snapshot()  # "self" plays the initial policy until the first snapshot is due
         if t == 0 and self.cfg.eval_every:
@@ -63,18 +66,26 @@ class TrainingMonitor(BaseCallback):
 
     def _on_step(self) -> bool:
         t = self.num_timesteps
-        self.bar.n = min(t, self.cfg.total_timesteps)
+        self.bar.n = min(t, self.final)
         self.bar.refresh()
         if self.cfg.game in SELF_PLAY_GAMES and t >= self.next_snapshot:
             self._snapshot()
             self.next_snapshot = _next(t, self.cfg.snapshot_every)
         if self.next_eval is not None and t >= self.next_eval:
             self._evaluate()
-            self.next_eval = _next(t, self.cfg.eval_every)
+            self.next_eval = self._next_eval(t)
         if t >= self.next_checkpoint:
             self._checkpoint()
             self.next_checkpoint = _next(t, self.cfg.checkpoint_every)
         return True
+
+    def _next_eval(self, t: int) -> int | None:
+        """The next periodic evaluation after ``t``; None when it would fall at or past total_timesteps, where
+        the final evaluation (at the steps actually trained) takes its place: one evaluation per point."""
+        if not self.cfg.eval_every:
+            return None
+        due = _next(t, self.cfg.eval_every)
+        return due if due < self.cfg.total_timesteps else None
 
     def finish(self, model: Any) -> None:
         """The final policy, evaluation and checkpoint (once training reached total_timesteps)."""
@@ -105,15 +116,25 @@ class TrainingMonitor(BaseCallback):
 
     def _evaluate(self) -> None:
         rows = evaluate_policy(self.model, self.cfg, self.run)
+        self._log_evaluation(rows)
+        draw_learning_curve(self.run.eval_csv, self.run.curve, self.cfg)
+
+    def _log_evaluation(self, rows: list[dict[str, Any]]) -> None:
+        """The evaluation in TensorBoard at the timesteps eval.csv gives it. Written at once: left to SB3's dump
+        at the end of the rollout it would land at a later step, and after the last rollout not at all."""
+        try:
+            logger = self.model.logger
+        except AttributeError:  # a finished run resumed: nothing was trained, so SB3 set up no logger
+            return
         for row in rows:
             if row["agent"] != POLICY:
                 continue
             if row["opponent"] == "-":  # a solitaire
-                self.logger.record("eval/win_rate", row["win_rate"])
-                self.logger.record("eval/mean_tiles", row["mean_tiles"])
+                logger.record("eval/win_rate", row["win_rate"])
+                logger.record("eval/mean_tiles", row["mean_tiles"])
             else:
-                self.logger.record(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"])
-        draw_learning_curve(self.run.eval_csv, self.run.curve, self.cfg)
+                logger.record(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"])
+        logger.dump(step=int(self.model.num_timesteps))
 
 
 def _thousands(x: float, _: Any = None) -> str:

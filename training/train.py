@@ -19,7 +19,14 @@ What a run writes in ``--out`` (default ``runs/train``):
     snapshots/*.npz      the learner's snapshots (self-play opponents)
     eval.csv             the periodic evaluations against the bots, over whole three-hand games
     learning_curve.png   eval.csv drawn
-    tb/                  TensorBoard logs (``tensorboard --logdir DIR/tb``)
+    tb/                  TensorBoard logs (``tensorboard --logdir DIR/tb``): SB3's training scalars with the
+                         episode statistics (rollout/ep_rew_mean, rollout/ep_len_mean: the learner's reward
+                         and decisions per game), and eval/ at the same timesteps as eval.csv
+
+PPO trains in whole rollouts of ``n_steps`` steps in each of the ``n_envs`` environments, so a run trains
+``total_timesteps`` rounded up to a whole rollout (``--total-timesteps 20000`` with 8 x 512-step rollouts:
+20480); the progress bar counts to that number. Evaluations fall every ``eval_every`` timesteps below
+``total_timesteps``, and once more at the end, at the timesteps actually trained.
 
 ``--resume`` continues a run that stopped (killed, or finished and given a larger ``--total-timesteps``)
 from its last checkpoint, with the configuration it was started with (every option but
@@ -142,12 +149,13 @@ def check_config(cfg: TrainConfig) -> None:
 
 
 def _vec_env(cfg: TrainConfig) -> Any:
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     factories = [functools.partial(make_env, cfg, rank) for rank in range(cfg.n_envs)]
-    if cfg.vec_env == "subproc":
-        return SubprocVecEnv(factories)
-    return DummyVecEnv(factories)
+    venv = SubprocVecEnv(factories) if cfg.vec_env == "subproc" else DummyVecEnv(factories)
+    # Episode returns and lengths for SB3's rollout/ep_rew_mean and rollout/ep_len_mean in TensorBoard (SB3 adds
+    # its Monitor only to environments it builds itself, not to a VecEnv it is given).
+    return VecMonitor(venv)
 
 
 # -- the run ------------------------------------------------------------------------------------------------
@@ -273,13 +281,23 @@ def train(
     os.makedirs(run.snapshots, exist_ok=True)
     from .monitor import TrainingMonitor
 
-    monitor = TrainingMonitor(cfg, run, state, progress)
     remaining = cfg.total_timesteps - model.num_timesteps
+    monitor = TrainingMonitor(cfg, run, state, progress, final_timesteps(model.num_timesteps, cfg))
     if remaining > 0:
         model.learn(remaining, callback=monitor, reset_num_timesteps=not resume, tb_log_name="ppo")
     monitor.finish(model)
     venv.close()
     return run.policy
+
+
+def final_timesteps(start: int, cfg: TrainConfig) -> int:
+    """The timesteps a run from ``start`` ends at: PPO collects whole rollouts of ``n_steps`` steps in each of
+    ``n_envs`` environments, so ``total_timesteps`` is rounded up to the next whole rollout."""
+    remaining = cfg.total_timesteps - start
+    if remaining <= 0:
+        return start
+    rollout = cfg.n_steps * cfg.n_envs
+    return start + -(-remaining // rollout) * rollout
 
 
 def new_model(cfg: TrainConfig, venv: Any, tensorboard_log: str | None) -> Any:
@@ -400,6 +418,8 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         print(f"contack train: {err}", file=sys.stderr)
         return 1
     print(f"wrote {path}")
+    from contack_env.wording import plural
+
     from .monitor import read_csv
 
     rows = read_csv(Run(args.out).eval_csv)
@@ -409,9 +429,9 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
             rate = f"win rate {float(row['win_rate']):.3f} [{float(row['ci_low']):.3f}, {float(row['ci_high']):.3f}]"
             if row["opponent"] == "-":  # a solitaire: the policy and the reference bots on the same deals
                 tiles = f", {float(row['mean_tiles']):.2f} tiles placed on average" if row.get("mean_tiles") else ""
-                print(f"timesteps={last} {row['agent']}: {rate}{tiles}, over {row['games']} deals")
+                print(f"timesteps={last} {row['agent']}: {rate}{tiles}, over {plural(int(row['games']), 'deal')}")
             else:
-                print(f"timesteps={last} vs {row['opponent']}: {rate} over {row['games']} games")
+                print(f"timesteps={last} vs {row['opponent']}: {rate} over {plural(int(row['games']), 'game')}")
     return 0
 
 

@@ -7,6 +7,7 @@ import sys
 
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 from contack_env.games import GAME_NAMES
+from contack_env.wording import plural
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -27,10 +28,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
     ev.add_argument("--seed", type=int, required=True, help="deal d is played from seed S+d")
     ev.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
-    ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
+    ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
     ev.add_argument("--workers", type=int, default=1, help="worker processes (default 1); the results do not depend on it")
     ev.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
     ev.add_argument("--records", metavar="FILE", help="write every game's record (JSON lines)")
+    ev.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                    help="progress on standard error: a bar on a terminal, elsewhere a plain line every 30 s (auto); "
+                    "on: also a line at the start and at the end off a terminal; off: none")
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -68,7 +72,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     extra = {"board_size": board_size, "swap": args.swap} if contactix else {}
     ev = evaluate(
         agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,
-        workers=args.workers, records=args.records is not None, progress=None, **extra,
+        workers=args.workers, records=args.records is not None, progress=args.progress, **extra,
     )
     print(format_table(ev))
     try:
@@ -79,7 +83,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             from contack_env.records.contack import write_records
 
             count = write_records(args.records, records_of(ev.results))
-            print(f"wrote {count} records to {args.records}")
+            print(f"wrote {plural(count, 'record')} to {args.records}")
     except OSError as err:
         print(f"contack evaluate: cannot write: {err}", file=sys.stderr)
         return 1

@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     pl.add_argument("--swap", action="store_true", help="contactix: play with the swap (pie) rule")
     pl.add_argument("--seed", type=int, default=None, help="the game's seed (default: a fresh one, printed)")
     pl.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
-    pl.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
+    pl.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from typing import Sequence
 
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 from contack_env.games import get_game
+from contack_env.wording import plural
 
 SIMULATED_GAMES = ("contack", "solitaire1", "solitaire2")
 
@@ -57,7 +58,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(f"contack simulate: cannot write {args.out}: {err}", file=sys.stderr)
         return 1
     print(summarize(records))
-    print(f"wrote {len(records)} records to {args.out}")
+    print(f"wrote {plural(len(records), 'record')} to {args.out}")
     return 0
 
 
@@ -70,8 +71,8 @@ def summarize(records: Sequence[dict]) -> str:
         seats = first["players"]
         rules = first["rules"]
         lines.append(
-            f"{n} games of contack, {seats} players, {rules['hands']} hands, enclosed_end={rules['enclosed_end']}, "
-            f"seeds {first['seed']}..{records[-1]['seed']}"
+            f"{plural(n, 'game')} of contack, {seats} players, {plural(rules['hands'], 'hand')}, "
+            f"enclosed_end={rules['enclosed_end']}, {_seeds(records)}"
         )
         wins = [0.0] * seats
         totals = [0] * seats
@@ -93,6 +94,11 @@ def summarize(records: Sequence[dict]) -> str:
         won = sum(1 for r in records if r["winners"])
         placed = sum(sum(1 for h in r["hands"] for e in h["events"] if e["type"] in ("open", "place")) for r in records)
         points = sum(r["scores"][0] for r in records)
-        lines.append(f"{n} games of {first['game']}, agent {first['agents'][0]}, seeds {first['seed']}..{records[-1]['seed']}")
+        lines.append(f"{plural(n, 'game')} of {first['game']}, agent {first['agents'][0]}, {_seeds(records)}")
         lines.append(f"won {won} ({won / n:.3f}), mean tiles placed {placed / n:.2f}, mean points {points / n:.2f}")
     return "\n".join(lines)
+
+
+def _seeds(records: Sequence[dict]) -> str:
+    first, last = records[0]["seed"], records[-1]["seed"]
+    return f"seed {first}" if len(records) == 1 else f"seeds {first}..{last}"

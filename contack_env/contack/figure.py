@@ -1,4 +1,4 @@
-"""The figure on the table: placed tiles, contacts, scoring and the legal-move generator (RULES.md 3 and 4).
+"""The figure on the table: placed tiles, contacts, scoring and the legal-move generator (docs/rules.md section 3 and 4).
 
 This is the hot path of everything built on the engine, so it is incremental: each empty cell touching the
 figure (the *frontier*) keeps a bitmask of the tiles whose sides are compatible with every placed neighbour,
@@ -16,7 +16,7 @@ from contack_env.contack.tiles import ALL_TILES_MASK, NUM_TILES, TILE_NAMES, TIL
 
 
 class Move(NamedTuple):
-    """A placement: tile id and cell. The orientation is always blue on ``B`` (RULES.md sections 2 and 4)."""
+    """A placement: tile id and cell. The orientation is always blue on ``B`` (docs/rules.md sections 2 and 4)."""
 
     tile: int
     x: int
@@ -158,7 +158,7 @@ class Figure:
         return points
 
     def place_opening(self, tile: int) -> None:
-        """The opening tile goes on the up cell (0, 0), blue on B (RULES.md section 2)."""
+        """The opening tile goes on the up cell (0, 0), blue on B (docs/rules.md section 2)."""
         if self.placed:
             raise ValueError("the opening tile goes on an empty table")
         self.place(tile, ORIGIN)
@@ -167,8 +167,8 @@ class Figure:
     def legal_codes(self, tiles_mask: int) -> list[int]:
         """Codes (``move_code``) of every legal placement of a tile in ``tiles_mask``, sorted.
 
-        Candidates are the empty neighbours of the last-played tile and the holes (RULES.md 4.2); a frontier
-        cell's mask already says which tiles fit every placed neighbour (RULES.md 4.1).
+        Candidates are the empty neighbours of the last-played tile and the holes (docs/rules.md section 4.2); a frontier
+        cell's mask already says which tiles fit every placed neighbour (docs/rules.md section 4.1).
         """
         frontier = self.frontier
         placed = self.placed
@@ -231,7 +231,7 @@ class Figure:
         return False
 
     def is_enclosed(self) -> bool:
-        """The last-played tile has no free side and no empty cell touches two or more tiles (RULES.md 5.4)."""
+        """The last-played tile has no free side and no empty cell touches two or more tiles (docs/rules.md section 5.4)."""
         return not self.holes and not self.last_has_free_side()
 
     def placed_neighbours(self, cell: int) -> int:

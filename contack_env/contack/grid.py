@@ -1,7 +1,7 @@
-"""The triangular grid of the table (RULES.md section 2).
+"""The triangular grid of the table (docs/rules.md section 2).
 
 A cell is ``(x, y)``; it points up when ``x + y`` is even, down when odd. Sides are ``"L"``, ``"R"``, ``"B"``.
-Every placed tile has blue on ``B`` (RULES.md section 2), so an up cell shows red on ``R`` and gold on ``L``, a
+Every placed tile has blue on ``B`` (docs/rules.md section 2), so an up cell shows red on ``R`` and gold on ``L``, a
 down cell red on ``L`` and gold on ``R``; this module holds that table and the neighbour relation.
 
 For speed the engine addresses cells by an integer index (``cell_index``); the public helpers take ``(x, y)``.
@@ -48,7 +48,7 @@ def facing_side(x: int, y: int, side: str) -> str:
 
 
 def orientation_colours(x: int, y: int, blue: str = "B") -> dict[str, int]:
-    """Colour on each side of a tile on ``(x, y)`` whose blue edge is on side ``blue`` (RULES.md section 2).
+    """Colour on each side of a tile on ``(x, y)`` whose blue edge is on side ``blue`` (docs/rules.md section 2).
 
     Colours run blue, red, gold anticlockwise; anticlockwise an up cell's sides run B, R, L and a down
     cell's B, L, R.

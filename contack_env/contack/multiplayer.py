@@ -1,4 +1,4 @@
-"""The Contack game for 2 to 7 players over several hands (RULES.md section 5)."""
+"""The Contack game for 2 to 7 players over several hands (docs/rules.md section 5)."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ class ContackGame(GameState):
         self.winners: list[int] = []
         self.end_reasons: list[str] = []
         self.forced_tile: int | None = None
-        """The drawn tile that must be placed when the decision is about one (RULES.md 5.3), else None."""
+        """The drawn tile that must be placed when the decision is about one (docs/rules.md section 5.3), else None."""
         self._deal(0)
 
     @classmethod
@@ -195,7 +195,7 @@ class ContackGame(GameState):
             self._turn((seat + 1) % self.num_players)
 
     def _turn(self, seat: int) -> None:
-        """Run turns from ``seat`` until one needs a choice (RULES.md 5.3) or the hand ends."""
+        """Run turns from ``seat`` until one needs a choice (docs/rules.md section 5.3) or the hand ends."""
         figure = self.figure
         deck = self.decks[self.hand_number]
         while True:

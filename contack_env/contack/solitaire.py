@@ -1,4 +1,4 @@
-"""The two Contack solitaires (RULES.md sections 6 and 7)."""
+"""The two Contack solitaires (docs/rules.md sections 6 and 7)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 A state always rests at a *decision* (a seat must choose one of ``legal_moves()``) or at the end of the game:
 everything the rules force (openings, draws, passes, discards, hand ends, new deals) happens inside ``play``.
-Events are logged in the vocabulary of RECORDS.md, one list per hand.
+Events are logged in the vocabulary of docs/records.md, one list per hand.
 """
 
 from __future__ import annotations

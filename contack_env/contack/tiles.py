@@ -1,4 +1,4 @@
-"""The 36 Contack tiles (RULES.md section 1).
+"""The 36 Contack tiles (docs/rules.md section 1).
 
 A tile is identified by its id, 0..35, its position in the rules' list. Its name gives its values in the order
 blue-red-gold, two digits each ("01-02-03"). Colours are indexed ``BLUE, RED, GOLD = 0, 1, 2``.
@@ -13,7 +13,7 @@ ALL_TILES_MASK = (1 << NUM_TILES) - 1
 
 
 def _build_values() -> tuple[tuple[int, int, int], ...]:
-    # The list exactly as RULES.md section 1 prints it; tests check it against the rule that generates it
+    # The list exactly as docs/rules.md section 1 prints it; tests check it against the rule that generates it
     # (row `low` holds `low, k+low, k+low+1` anticlockwise) rather than deriving it here.
     printed = """
         01-02-03 03-04-01 05-01-04 01-05-06 06-07-01 08-01-07 01-08-09 09-10-01
@@ -37,7 +37,7 @@ _ID_BY_NAME = {name: i for i, name in enumerate(TILE_NAMES)}
 TILE_TOTALS: tuple[int, ...] = tuple(sum(v) for v in TILE_VALUES)
 """A tile's value: the sum of its three numbers."""
 
-# Rank used to find the opening tile: lowest total first, ties to the smaller sorted values (RULES.md 5.2).
+# Rank used to find the opening tile: lowest total first, ties to the smaller sorted values (docs/rules.md section 5.2).
 OPENING_RANK: tuple[int, ...] = tuple(
     sorted(range(NUM_TILES), key=lambda t: (TILE_TOTALS[t], sorted(TILE_VALUES[t]))).index(t)
     for t in range(NUM_TILES)
@@ -51,7 +51,7 @@ def tile_id(name: str) -> int:
     except (KeyError, TypeError):
         raise ValueError(
             f"no tile is called {name!r}: a tile name is its blue-red-gold values, two digits each, "
-            f"as in RULES.md section 1 (e.g. '01-02-03')"
+            f"as in docs/rules.md, section 1 (e.g. '01-02-03')"
         ) from None
 
 
@@ -61,7 +61,7 @@ def tile_name(tile: int) -> str:
 
 
 def contact_valid(a: int, b: int) -> bool:
-    """Two same-coloured sides showing ``a`` and ``b`` form a valid contact (RULES.md section 3)."""
+    """Two same-coloured sides showing ``a`` and ``b`` form a valid contact (docs/rules.md section 3)."""
     return a == b or (a + b) % 5 == 0
 
 

@@ -1,4 +1,4 @@
-"""CON-TAC-TIX (Piet Hein, 1942): the rules as pure code (RULES.md section 9), no RL machinery.
+"""CON-TAC-TIX (Piet Hein, 1942): the rules as pure code (docs/rules.md section 9), no RL machinery.
 
 The board is a diamond of ``N x N`` holes, ``3 <= N <= 19`` (11 by default). Hole ``(r, c)`` (row ``r``, column
 ``c``, both ``0..N-1``) has the index ``r * N + c``; it touches the six holes ``(r, c-1)``, ``(r, c+1)``,

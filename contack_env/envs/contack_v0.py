@@ -20,7 +20,7 @@ touching sides must be the same colour and show equal values or values adding up
 a sum scores its value. A tile goes beside the last-played tile, or into any "hole" touching two or three tiles
 (an opportunity play). A hand ends when a player places their last tile, when nobody can play, or when the
 figure closes up; tiles left in hand cost 10 points each. A game is several hands (3 by default); the highest
-total wins. The rules this environment follows are the project's `RULES.md` (section 5 for this game).
+total wins. The rules this environment follows are the project's `docs/rules.md` (section 5 for this game).
 
 One episode is one whole game, every hand. Everything the rules force happens inside the environment: the
 opening tile of each hand, draws from the pile while a player cannot play, passes, the ends of hands and the
@@ -36,7 +36,7 @@ the observation.
 |---------------------|-----------------------------------------|----------|------------------------------------------------------------------|
 | `num_players`       | 2 .. 7                                  | 4        | seats; agents `player_0` .. `player_{n-1}`                        |
 | `num_hands`         | an int >= 1                             | 3        | hands in a game (the 1939 rules play 3)                           |
-| `enclosed_end`      | `"1939"`, `"next_player"`, `"never"`    | `"1939"` | when an enclosed figure ends a hand (RULES.md section 5)          |
+| `enclosed_end`      | `"1939"`, `"next_player"`, `"never"`    | `"1939"` | when an enclosed figure ends a hand (docs/rules.md section 5)          |
 | `reward`            | `"win"`, `"score"`                      | `"win"`  | the reward scheme (below)                                         |
 | `auto_single_moves` | `False`, `True`                         | `False`  | play decisions that have exactly one legal move inside the env    |
 | `render_mode`       | `None`, `"ansi"`, `"rgb_array"`         | `None`   | what `render()` returns                                           |
@@ -63,7 +63,7 @@ record's `seed` is then null). Other option keys are ignored (PettingZoo's API t
 values) and `"action_mask"` (int8, 105 values; all zeros for every agent but the one to move, and for everyone
 once the game is over). `action_mask()` gives the mask of the agent to move.
 
-Every hand is face up in Contack (RULES.md 5.1), so the observation shows every hand; the one hidden thing is
+Every hand is face up in Contack (docs/rules.md section 5.1), so the observation shows every hand; the one hidden thing is
 the order of the face-down pile, which no component reveals (two games that differ only in the order of the
 pile give identical observations). Seats are **relative** to the observer: relative seat 0 is the observer,
 1 the seat that plays after them, and so on; per-seat components have room for 7 seats and the ones a smaller
@@ -100,7 +100,7 @@ tile would make there. The
 per-action points are a public, derived feature (any player could count them) that lets a plain MLP see what
 each placement is worth. The constants of `contack_env.envs.observation` hold these ranges.
 
-**Grid bound.** Every cell of a legal figure lies in `-35 <= x <= 35`, `-17 <= y <= 17` (RULES.md section 2;
+**Grid bound.** Every cell of a legal figure lies in `-35 <= x <= 35`, `-17 <= y <= 17` (docs/rules.md section 2;
 `docs/grid_bounds.py` shows that this game reaches exactly `-34 <= x <= 34`, `-17 <= y <= 17`), so `px`, `py`
 of a tile are in [0, 1]. A candidate cell just outside that box can exist (a free neighbour of a tile on the
 edge) but can never be filled; its position is clipped.
@@ -116,8 +116,8 @@ edge) but can never be filled; its position is clipped.
   the last-played tile); `cell_slot` 3 .. 20 are the holes, the empty cells touching two or three tiles, in
   ascending `(x, y)` order.
 
-Why this encoding: a placement is a tile and a cell (the orientation is always blue on B, RULES.md section 2),
-and a legal placement can only go beside the last-played tile or into a hole (RULES.md 4.2). Naming the cell
+Why this encoding: a placement is a tile and a cell (the orientation is always blue on B, docs/rules.md section 2),
+and a legal placement can only go beside the last-played tile or into a hole (docs/rules.md section 4.2). Naming the cell
 among these candidates instead of by absolute coordinates (71 x 35 cells times 36 tiles: some 90,000 actions,
 nearly all never legal) keeps the space small and every action meaningful in every position, while every legal
 placement still has exactly one action: at most 18 holes can exist (a connected figure of k tiles has at most
@@ -127,7 +127,7 @@ keeps the space 5 x 21 instead of 36 x 21.
 #### Legal Actions Mask
 
 The legal moves of the agent to move are the 1s of `action_mask`: exactly the engine's legal moves (the
-placements RULES.md section 4 allows; when the player has just drawn a tile that fits, only that tile's). It is
+placements docs/rules.md section 4 allows; when the player has just drawn a tile that fits, only that tile's). It is
 all zeros for every other agent.
 
 **Illegal actions.** `raw_env.step` raises `ValueError` naming the action and how many actions were legal.
@@ -158,7 +158,7 @@ by moves played at reset (only with `auto_single_moves`) are paid with the rewar
 ### Info
 
 `infos[agent]` holds what happened since that agent's previous step (or since the reset):
-`"events"`: the events in the record vocabulary of RECORDS.md (open, place, draw, pass, end) in order, the
+`"events"`: the events in the record vocabulary of docs/records.md (open, place, draw, pass, end) in order, the
 agent's own placement first; `"drawn"`: names of the tiles this agent drew; `"passed"`: how many times it
 passed; `"auto_moves"`: how many of its placements the environment made (`auto_single_moves`). The events are
 copies: the lists an agent collects at its turns, put end to end, are the whole game's events.
@@ -172,7 +172,7 @@ x, y))` the action of a move (`ValueError` if it has none), `action_layout()` th
 
 ### Records and rendering
 
-`raw_env.game_record(agents=None)` returns the finished episode as a `contack-record/1` record (RECORDS.md),
+`raw_env.game_record(agents=None)` returns the finished episode as a `contack-record/1` record (docs/records.md),
 with the episode's `seed`. `render()` returns the text view (`contack_env.render.text.render_text`) with
 `render_mode="ansi"` and an RGB image (`contack_env.render.image.render_rgb`, uint8, H x W x 3) with `"rgb_array"`.
 

@@ -18,7 +18,7 @@ CON-TAC-TIX (Piet Hein, 1942; better known since as Hex) is a two-player connect
 `N x N` hexagonal holes. Black moves first and wants a chain of black pegs joining rows `0` and `N-1`; White
 joins columns `0` and `N-1`; the four corner holes belong to both sides. The players alternately put a peg into
 any empty hole. The game cannot end in a draw: exactly one player completes a chain. The rules this
-environment follows are the project's `RULES.md` (section 9), implemented in `contack_env.contactix.rules` (pure
+environment follows are the project's `docs/rules.md` (section 9), implemented in `contack_env.contactix.rules` (pure
 Python: a union-find win check, no RL machinery).
 
 Hole `(r, c)` touches `(r, c-1)`, `(r, c+1)`, `(r-1, c)`, `(r+1, c)`, `(r-1, c+1)` and `(r+1, c-1)`.

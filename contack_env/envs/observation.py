@@ -1,6 +1,6 @@
 """The observation vector of the multiplayer game (``contack_v0``), seen by one seat.
 
-Everything is public information (every hand is face up, RULES.md 5.1) except the order of the pile, which no
+Everything is public information (every hand is face up, docs/rules.md section 5.1) except the order of the pile, which no
 component reveals: a tile in the pile is only "unseen". Seats are relative to the observer: relative seat 0 is
 the observer, 1 the next seat to play after them (to their left), and so on; components for relative seats n .. 6
 that a game of n players does not have stay 0, so one vector layout serves 2 to 7 players.
@@ -38,13 +38,13 @@ NUM_SLOTS = HAND_SIZE
 """Hand slots (the action encoding's tile slots)."""
 NUM_ACTIONS = NUM_SLOTS * NUM_CELL_SLOTS
 
-# Grid bound (RULES.md section 2): every placed tile lies in -35 <= x <= 35, -17 <= y <= 17.
+# Grid bound (docs/rules.md section 2): every placed tile lies in -35 <= x <= 35, -17 <= y <= 17.
 X_BOUND = 35
 Y_BOUND = 17
 SCORE_SCALE = 300.0
 """Running scores are divided by this and clipped to [-1, 1] (4-player random play ends between about -75
 and 240)."""
-POINTS_SCALE = 50.0  # the best placement scores 50 (RULES.md section 4)
+POINTS_SCALE = 50.0  # the best placement scores 50 (docs/rules.md section 4)
 VALUE_SCALE = 10.0  # tile values are 1..10
 
 # -- per tile: 36 rows of TILE_FEATURES ------------------------------------------------------------------------
@@ -70,7 +70,7 @@ C_ADJ_LAST = 8  # the cell touches the last-played tile
 HAND_FEATURES = 5
 H_PRESENT = 0
 H_VALUES = 1  # 1, 2, 3: blue, red, gold values / 10
-H_FORCED = 4  # the drawn tile that must be placed (RULES.md 5.3)
+H_FORCED = 4  # the drawn tile that must be placed (docs/rules.md section 5.3)
 
 # -- the blocks -------------------------------------------------------------------------------------------------
 TILES_START = 0
@@ -104,7 +104,7 @@ OBS_LOW = np.zeros(OBS_SIZE, dtype=np.float32)
 OBS_LOW[SCORES_START : LEAD + 1] = -1.0
 OBS_HIGH = np.ones(OBS_SIZE, dtype=np.float32)
 
-# The colour shown on sides L, R, B of an up cell and of a down cell (RULES.md section 2, blue always on B).
+# The colour shown on sides L, R, B of an up cell and of a down cell (docs/rules.md section 2, blue always on B).
 _UP_COLOURS = (GOLD, RED, BLUE)
 _DOWN_COLOURS = (RED, GOLD, BLUE)
 _ENCLOSED_INDEX = {option: i for i, option in enumerate(ENCLOSED_END_OPTIONS)}

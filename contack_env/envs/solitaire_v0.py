@@ -1,4 +1,4 @@
-"""Gymnasium environments for the two Contack solitaires (RULES.md sections 6 and 7).
+"""Gymnasium environments for the two Contack solitaires (docs/rules.md sections 6 and 7).
 
 ``import contack_env`` registers them: ``gymnasium.make("contack/Solitaire1-v0")`` and
 ``gymnasium.make("contack/Solitaire2-v0")`` (or use ``Solitaire1Env`` / ``Solitaire2Env`` directly).
@@ -63,7 +63,7 @@ discard pile (face up) and the pile's size; No. 2 the figure, the stack tops and
 order of the face-down pile, nor what lies under a stack top: two deals that differ only there give identical
 observations. Tile ``t`` always has the same row, so a row is a tile's identity. Positions are
 ``(x + 35) / 70`` and ``(y + 17) / 34`` (every legal figure lies within -35 <= x <= 34, -17 <= y <= 17:
-RULES.md section 2 and ``docs/grid_bounds.py``; a candidate cell just outside is clipped, it is never legal).
+docs/rules.md section 2 and ``docs/grid_bounds.py``; a candidate cell just outside is clipped, it is never legal).
 
 Solitaire No. 1, ``n = 565``:
 
@@ -126,8 +126,8 @@ ILLEGAL_ACTION_OPTIONS = ("lose", "raise")
 ILLEGAL_REWARD = -1.0
 _SEED_BOUND = 2**63  # episode seeds drawn for unseeded resets are ints in [0, 2**63)
 
-X_BOUND, Y_BOUND = 35, 17  # RULES.md section 2
-POINTS_SCALE = 50.0  # the best placement scores 50 (RULES.md section 4)
+X_BOUND, Y_BOUND = 35, 17  # docs/rules.md section 2
+POINTS_SCALE = 50.0  # the best placement scores 50 (docs/rules.md section 4)
 VALUE_SCALE = 10.0
 MAX_HOLES = NUM_CELL_SLOTS - 3
 STACK_HEIGHT = 5  # the most any stack holds once the opening tile is cut out of stack 6
@@ -501,7 +501,7 @@ class _SolitaireEnv(gymnasium.Env):
 
 
 class Solitaire1Env(_SolitaireEnv):
-    """Solitaire No. 1, draw and discard (RULES.md section 6), as a Gymnasium environment (module docstring)."""
+    """Solitaire No. 1, draw and discard (docs/rules.md section 6), as a Gymnasium environment (module docstring)."""
 
     game = "solitaire1"
     num_slots = 1
@@ -542,7 +542,7 @@ class Solitaire1Env(_SolitaireEnv):
 
 
 class Solitaire2Env(_SolitaireEnv):
-    """Solitaire No. 2, seven stacks (RULES.md section 7), as a Gymnasium environment (module docstring)."""
+    """Solitaire No. 2, seven stacks (docs/rules.md section 7), as a Gymnasium environment (module docstring)."""
 
     game = "solitaire2"
     num_slots = NUM_STACKS

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from contack_env.wording import plural
 from contack_env.contack.figure import Move
 from contack_env.contack.grid import cell_index
 from contack_env.contack.multiplayer import ContackGame
@@ -236,7 +237,7 @@ class ContackCodec:
         num_hands = record["rules"]["hands"] if game.hands_text is None else 1
         if len(hands) != num_hands:
             what = game.hands_text or f"rules.hands is {num_hands}"
-            raise RecordError(f"{what} but the record has {len(hands)} hand(s)", "hands")
+            raise RecordError(f"{what} but the record has {plural(len(hands), 'hand')}", "hands")
         decks = [_deck(hand["deck"], f"hand {h}") for h, hand in enumerate(hands, 1)]
         trace = any("legal" in e for hand in hands for e in hand["events"])
         steps = []

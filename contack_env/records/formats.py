@@ -83,7 +83,7 @@ def check_paths(
                 print(f"FAIL {name}:{n}: {e}", file=out)
                 failed += 1
             else:
-                print("OK", file=out)
+                print(f"OK {name}:{n}", file=out)  # which record passed, as a FAIL line says which failed
                 passed += 1
     print(f"{passed} passed, {failed} failed", file=out)
     return passed, failed

@@ -9,7 +9,7 @@ the seat to move. The figure is scaled to fit whatever its extent.
 ``record_to_frames`` replays a ``contack-record/1`` game record (docs/records.md) through the records' walker
 move by move and draws it; ``contack_env.render.pictures`` makes a GIF or a PNG strip of it.
 
-Geometry: a cell ``(x, y)`` of RULES.md section 2 has its corners on the lattice points ``(u, v)``; an up cell's
+Geometry: a cell ``(x, y)`` of docs/rules.md section 2 has its corners on the lattice points ``(u, v)``; an up cell's
 are ``(x-1, y)``, ``(x+1, y)``, ``(x, y+1)``, a down cell's ``(x-1, y+1)``, ``(x+1, y+1)``, ``(x, y)``. A lattice
 point is drawn at pixel ``(ox + u * side / 2, oy - v * side * sqrt(3) / 2)``, so every tile is equilateral.
 """

@@ -1,6 +1,6 @@
 """A text view of a Contack state that a person can read at a terminal (pure Python, no RL imports).
 
-The figure is drawn on the triangular grid of RULES.md section 2 with ``y`` growing upward. Every row of cells
+The figure is drawn on the triangular grid of docs/rules.md section 2 with ``y`` growing upward. Every row of cells
 takes three text lines: the horizontal edge line it shares with the row above, then two lines holding the cells'
 insides; neighbouring up and down cells share their slanted ``/`` and ``\\`` edges. Each cell is 12 columns wide
 at its horizontal side and successive cells of a row are 6 columns apart.

@@ -76,7 +76,7 @@ def test_playable_mask_is_the_tiles_with_some_compatible_empty_cell():
         if t != opening and any(contact_valid(TILE_VALUES[opening][c], TILE_VALUES[t][c]) for c in range(3))
     }
     assert set(tiles_in(playable_mask(figure))) - {opening} == expected  # placed tiles do not matter
-    assert tile_id("09-02-08") in expected  # blue 9 + 1 = 10 (RULES.md 8.1)
+    assert tile_id("09-02-08") in expected  # blue 9 + 1 = 10 (docs/rules.md section 8.1)
 
 
 def test_lookahead_plays_the_solitaires_legally_and_deterministically():

@@ -1,4 +1,4 @@
-"""A slow, obviously-correct reference for RULES.md, written from the text alone.
+"""A slow, obviously-correct reference for docs/rules.md, written from the text alone.
 
 Nothing here imports the engine's tables: the tile list of section 1, the two tables of section 2 and the
 contact rule of section 3 are re-typed below, and a legal placement (section 4) is found by trying every tile
@@ -6,7 +6,7 @@ in every orientation on every empty cell that touches the figure. Orientations a
 ``B``: the generator tries all three, so "every tile ever placed has blue on B" is checked, not presupposed.
 
 Besides the move generator, ``check_contack_hand``, ``check_solitaire1`` and ``check_solitaire2`` replay an
-event log (RECORDS.md vocabulary) from its deal and assert that every event is the one the rules of sections 5,
+event log (docs/records.md vocabulary) from its deal and assert that every event is the one the rules of sections 5,
 6 and 7 force or allow. Cells are ``(x, y)`` tuples; colours are the strings ``"blue"``, ``"red"``, ``"gold"``.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-# -- RULES.md section 1, re-typed ------------------------------------------------------------------------------
+# -- docs/rules.md section 1, re-typed ------------------------------------------------------------------------------
 TILE_LIST = """
 01-02-03 03-04-01 05-01-04 01-05-06 06-07-01 08-01-07 01-08-09 09-10-01
 02-03-04 04-05-02 06-02-05 02-06-07 07-08-02 09-02-08 02-09-10
@@ -56,7 +56,7 @@ def lowest_tile(tiles: Iterable[int]) -> int:
     return min(tiles, key=lambda t: (tile_total(t), sorted(VALUES[t])))
 
 
-# -- RULES.md section 2, re-typed ------------------------------------------------------------------------------
+# -- docs/rules.md section 2, re-typed ------------------------------------------------------------------------------
 def is_up(x: int, y: int) -> bool:
     return (x + y) % 2 == 0
 
@@ -92,7 +92,7 @@ def touched(cell: Cell, side: str) -> tuple[Cell, str]:
     return (cell[0] + dx, cell[1] + dy), other_side
 
 
-# -- RULES.md section 3, re-typed ------------------------------------------------------------------------------
+# -- docs/rules.md section 3, re-typed ------------------------------------------------------------------------------
 def contact_ok(a: int, b: int) -> bool:
     """Matching (equal) or counting (sum a multiple of 5)."""
     return a == b or (a + b) % 5 == 0
@@ -146,7 +146,7 @@ class BruteFigure:
         return out
 
     def placements(self, tiles: Iterable[int]) -> list[tuple[int, int, int, str]]:
-        """Every legal (tile, x, y, blue side) for a tile of ``tiles``, per RULES.md section 4."""
+        """Every legal (tile, x, y, blue side) for a tile of ``tiles``, per docs/rules.md section 4."""
         tiles = sorted(set(tiles))
         out = []
         for cell in sorted(self.empty_touching()):

@@ -67,7 +67,7 @@ def figure_of(board: Board, last: tuple[int, int] | None = None, check: bool = T
 
 
 def brute_of(board: Board, last: tuple[int, int] | None = None) -> bf.BruteFigure:
-    """The brute-force reference's figure for ``board`` (every tile blue on B, as RULES.md section 2 proves)."""
+    """The brute-force reference's figure for ``board`` (every tile blue on B, as docs/rules.md section 2 proves)."""
     fig = bf.BruteFigure({(x, y): (bf.tile_number(name), "B") for name, x, y in board})
     fig.last = last if last is not None else (board[-1][1], board[-1][2])
     return fig

@@ -51,9 +51,9 @@ def test_replay_check_reports_a_broken_record_and_exits_1(tmp_path, capsys):
     code, stdout, _ = _run(capsys, "replay", "--check", str(out))
     assert code == 1
     true_scores = json.loads(second)["scores"]
-    # Per record exactly "OK" or "FAIL <where>: <why>", then the counts (issue 2).
+    # Per record exactly "OK <file>:<n>" or "FAIL <where>: <why>", then the counts.
     assert stdout.splitlines() == [
-        "OK",
+        f"OK {out}:1",
         f"FAIL {out}:2 scores: the game ends with scores {json.dumps(true_scores)}, not {json.dumps(bad['scores'])}",
         "1 passed, 1 failed",
     ]

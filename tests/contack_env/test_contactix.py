@@ -1,4 +1,4 @@
-"""The CON-TAC-TIX rules (RULES.md section 9) in contack_env.contactix.rules: the board, moves, the union-find win check
+"""The CON-TAC-TIX rules (docs/rules.md section 9) in contack_env.contactix.rules: the board, moves, the union-find win check
 against a brute-force flood fill written here from the rules, corners, the swap option, and properties of whole
 games (hypothesis)."""
 
@@ -25,7 +25,7 @@ from contack_env.contactix.rules import (
 SETTINGS = dict(deadline=None, derandomize=True)
 
 
-# -- an independent reference, straight from RULES.md section 9 ------------------------------------------------
+# -- an independent reference, straight from docs/rules.md section 9 ------------------------------------------------
 def hex_neighbours(r: int, c: int, n: int) -> set[tuple[int, int]]:
     around = [(r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c), (r - 1, c + 1), (r + 1, c - 1)]
     return {(a, b) for a, b in around if 0 <= a < n and 0 <= b < n}

@@ -36,7 +36,7 @@ def test_every_deal_is_played_twice_with_the_colours_swapped():
     assert [(r.deal, r.rotation) for r in ev.results] == [(d, k) for d in range(4) for k in range(2)]
     top, bottom = ev.entries
     assert top.win_rate == 1.0 and bottom.win_rate == 0.0  # two_distance never loses to random on 5x5
-    assert top.win_rate_black == top.win_rate_white == 1.0 and top.rating_mu > bottom.rating_mu
+    assert top.win_rate_black == top.win_rate_white == 1.0 and top.rating_elo > bottom.rating_elo
 
 
 def test_win_rates_per_colour_and_the_table():
@@ -49,7 +49,7 @@ def test_win_rates_per_colour_and_the_table():
     assert a.win_rate_black == pytest.approx(1 - b.win_rate_white)
     table = format_table(ev)
     assert table.splitlines()[0] == "20 games of contactix 3x3, swap rule off: 10 deals (seeds 1..10) x 2 colour rotations"
-    assert table.splitlines()[1].split() == ["#", "agent", "win", "rate", "95%", "CI", "as", "black", "as", "white", "rating", "mu", "sigma"]
+    assert table.splitlines()[1].split() == ["#", "agent", "win", "rate", "95%", "CI", "as", "black", "as", "white", "Elo", "95%", "CI"]
     data = ev.to_json()
     assert data["rules"] == {"board_size": 3, "swap": False} and data["game"] == "contactix"
     assert set(data["entries"][0]) == {"agent", "games", "win_rate", "win_rate_ci95", "win_rate_black", "win_rate_white", "rating"}

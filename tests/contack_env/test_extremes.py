@@ -1,4 +1,4 @@
-"""How far a legal figure reaches (docs/grid_bounds.py, RULES.md section 2): the pieces of the bound's proof,
+"""How far a legal figure reaches (docs/grid_bounds.py, docs/rules.md section 2): the pieces of the bound's proof,
 and the stored games that reach every extreme, checked with the engine, the brute-force reference, the records
 and the environments."""
 
@@ -223,7 +223,9 @@ def test_the_multiplayer_extremes_pass_replay_check_through_env(tmp_path, capsys
     path = tmp_path / "extremes.jsonl"
     write_records(path, records)
     assert main(["replay", "--check", "--through-env", str(path)]) == 0
-    assert capsys.readouterr().out.splitlines() == ["OK"] * len(records) + [f"{len(records)} passed, 0 failed"]
+    assert capsys.readouterr().out.splitlines() == [f"OK {path}:{n}" for n in range(1, len(records) + 1)] + [
+        f"{len(records)} passed, 0 failed"
+    ]
 
 
 def _cells(game):

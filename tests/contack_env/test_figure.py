@@ -1,4 +1,4 @@
-"""RULES.md sections 3 and 4 on the figure: contacts, legal placements, scoring, against ``contack_env.contack.figure``.
+"""docs/rules.md sections 3 and 4 on the figure: contacts, legal placements, scoring, against ``contack_env.contack.figure``.
 
 Each rule case is a small board built directly (``figure_of``); expected moves are written out by hand, and
 ``brute_of`` (the reference generator) is asked the same question so a wrong hand-written expectation shows up.

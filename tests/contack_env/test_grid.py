@@ -1,4 +1,4 @@
-"""RULES.md section 2 (the triangular grid, neighbours and orientations), against ``contack_env.contack.grid``.
+"""docs/rules.md section 2 (the triangular grid, neighbours and orientations), against ``contack_env.contack.grid``.
 
 Besides comparing with the tables re-typed in ``bruteforce``, the tables are checked against plane geometry:
 cells are real triangles (a cell's corners computed from ``(x, y)``), two cells touch when they share an edge,
@@ -139,7 +139,7 @@ def test_sides_run_b_r_l_anticlockwise_on_up_cells_and_b_l_r_on_down_cells() -> 
 
 
 def test_every_orientation_runs_blue_red_gold_anticlockwise() -> None:
-    # Tiles are never turned over, so colours always run blue, red, gold anticlockwise (RULES.md section 1).
+    # Tiles are never turned over, so colours always run blue, red, gold anticlockwise (docs/rules.md section 1).
     for cell in [(0, 0), (1, 0), (-3, 5), (4, -1)]:
         order = anticlockwise_sides(*cell)
         for blue in bf.SIDES:
@@ -149,7 +149,7 @@ def test_every_orientation_runs_blue_red_gold_anticlockwise() -> None:
 
 
 def test_blue_is_always_on_b() -> None:
-    # The consequence of RULES.md section 2: next to a tile with blue on B, the only orientation in which the
+    # The consequence of docs/rules.md section 2: next to a tile with blue on B, the only orientation in which the
     # touching sides share a colour is again blue on B, whichever side touches. From the opening tile (blue on
     # B) on, every tile therefore has blue on B.
     for cell, side in itertools.product([(0, 0), (1, 0)], bf.SIDES):
@@ -172,7 +172,7 @@ def test_touching_sides_always_show_the_same_colour_with_blue_on_b() -> None:
 
 # -- the engine's cell indices ---------------------------------------------------------------------------------
 def test_cell_indices_are_distinct_and_round_trip_over_the_reachable_table() -> None:
-    # RULES.md section 2 bounds every legal figure to -35 <= x <= 35, -17 <= y <= 17; their neighbours too.
+    # docs/rules.md section 2 bounds every legal figure to -35 <= x <= 35, -17 <= y <= 17; their neighbours too.
     seen = set()
     for x in range(-36, 37):
         for y in range(-18, 19):

@@ -1,4 +1,4 @@
-"""RULES.md section 5, the game for 2 to 7 players, against ``contack_env.contack.multiplayer``.
+"""docs/rules.md section 5, the game for 2 to 7 players, against ``contack_env.contack.multiplayer``.
 
 Positions are built directly: ``ContackGame(decks, n)`` for deals, ``position(...)`` (conftest) for mid-hand
 situations. On the bare opening board used below (01-02-03 at (0, 0), last-played), these tiles have no legal

@@ -91,7 +91,7 @@ def _hand_rows(obs: np.ndarray) -> np.ndarray:
     return obs[ob.HAND_START : ob.HAND_END].reshape(ob.NUM_SLOTS, ob.HAND_FEATURES)
 
 
-# RULES.md 8.1: 01-02-03 opens at (0, 0); 09-02-08 on (0, -1) scores 10 (blue 1 + blue 9).
+# docs/rules.md section 8.1: 01-02-03 opens at (0, 0); 09-02-08 on (0, -1) scores 10 (blue 1 + blue 9).
 OPENING = [("01-02-03", 0, 0)]
 
 
@@ -162,7 +162,7 @@ def test_hand_slots_and_action_points(three_seats):
             assert points[action] == pytest.approx(game.figure.points_for(m.tile, cell_index(m.x, m.y)) / 50)
         else:
             assert points[action] == 0
-    # RULES.md 8.1: 09-02-08 below the opening scores 10.
+    # docs/rules.md section 8.1: 09-02-08 below the opening scores 10.
     assert points[layout.encode(Move(tile_id("09-02-08"), 0, -1))] == pytest.approx(0.2)
     # Another seat's view has no action points.
     assert observation_vector(game, 0)[ob.POINTS_START : ob.POINTS_END].sum() == 0
@@ -186,7 +186,7 @@ def test_scalars(three_seats):
 
 def test_forced_tile_flag(position):
     # Seat 0 holds nothing that fits beside the opening, draws 10-06-09 ... then 09-02-08, which fits: it must
-    # place that one (RULES.md 5.3).
+    # place that one (docs/rules.md section 5.3).
     game = position(hands=[["03-04-01"], ["01-05-06", "05-06-07"]], board=OPENING, pile_top=["09-02-08"], to_move=0)
     assert game.forced_tile == tile_id("09-02-08")
     assert {m.tile for m in game.legal_moves()} == {tile_id("09-02-08")}

@@ -2,7 +2,7 @@
 that side's colour, the last tile is outlined, target cells are marked; records replay into frames, GIFs and
 strips with the expected number of frames.
 
-Records are built here straight from RECORDS.md (deck names and the engine's event log), so these tests do not
+Records are built here straight from docs/records.md (deck names and the engine's event log), so these tests do not
 lean on the records module.
 """
 

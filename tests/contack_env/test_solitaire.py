@@ -1,4 +1,4 @@
-"""RULES.md sections 6 and 7, the two solitaires, against ``contack_env.contack.solitaire``."""
+"""docs/rules.md sections 6 and 7, the two solitaires, against ``contack_env.contack.solitaire``."""
 
 from __future__ import annotations
 

@@ -65,7 +65,7 @@ class Reading:
 
 
 def expected_numbers(tile: int, x: int, y: int) -> list[int]:
-    """A tile's values as a reader sees them: the value on side L, then B, then R (RULES.md section 2)."""
+    """A tile's values as a reader sees them: the value on side L, then B, then R (docs/rules.md section 2)."""
     return [TILE_VALUES[tile][side_colour(x, y, side)] for side in ("L", "B", "R")]
 
 

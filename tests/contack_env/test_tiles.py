@@ -1,4 +1,4 @@
-"""RULES.md section 1 (the tiles) and section 3 (contacts), against ``contack_env.contack.tiles``."""
+"""docs/rules.md section 1 (the tiles) and section 3 (contacts), against ``contack_env.contack.tiles``."""
 
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ def test_contacts_agree_with_the_rules_for_every_pair_of_values() -> None:
 
 
 def test_values_fall_into_three_classes_that_only_touch_their_own() -> None:
-    # RULES.md section 2: 5 and 10 only touch each other; 1, 4, 6, 9 only each other; 2, 3, 7, 8 only each other.
+    # docs/rules.md section 2: 5 and 10 only touch each other; 1, 4, 6, 9 only each other; 2, 3, 7, 8 only each other.
     classes = [{5, 10}, {1, 4, 6, 9}, {2, 3, 7, 8}]
     for a, b in itertools.product(range(1, 11), repeat=2):
         same_class = any(a in c and b in c for c in classes)

@@ -1,11 +1,11 @@
-"""RULES.md section 8: every worked example, each its own test, on boards built directly.
+"""docs/rules.md section 8: every worked example, each its own test, on boards built directly.
 
 Examples 1 and 2 give their cells. Examples 3 and 4 give only the contacts, so their positions were found by a
 search with the brute-force reference while writing these tests and are hard-coded (``BOARDS`` in conftest.py):
   - fix the target cell and which of its sides must touch which colour and value;
   - enumerate short chains of cells from one required neighbour round the shared corner to the other (for
     example 4, on to the third), that touch the target only at those neighbours;
-  - fill the chain with distinct real tiles by backtracking, each tile a legal placement (RULES.md section 4)
+  - fill the chain with distinct real tiles by backtracking, each tile a legal placement (docs/rules.md section 4)
     after the previous one, with the required values on the target's neighbours, the chain starting at (0, 0);
   - for example 3 add one more tile beyond the chain, so the last-played tile does not touch the target and
     the play is an opportunity play; for example 4 keep the first board after which the play leaves no

@@ -211,7 +211,7 @@ def test_cli_through_env_reports_like_check(tmp_path, capsys):
     code = main(["replay", "--check", "--through-env", str(path)])
     lines = capsys.readouterr().out.splitlines()
     assert code == 1
-    assert lines[:3] == ["OK", "OK", "OK"]
+    assert lines[:3] == [f"OK {path}:1", f"OK {path}:2", f"OK {path}:3"]
     assert lines[3].startswith(f"FAIL {path}:4 hand {h + 1}, event {j + 1} (place): ") and "points, not" in lines[3]
     assert lines[3].split(": ", 1)[0] == f"FAIL {path}:4 hand {h + 1}, event {j + 1} (place)"
     assert lines[4] == "3 passed, 1 failed"

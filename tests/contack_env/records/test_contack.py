@@ -655,7 +655,7 @@ def test_wrong_number_of_hands(rich) -> None:
     record = copy.deepcopy(rich)
     del record["hands"][2]
     err = replay_error(record)
-    assert (err.where, err.why) == ("hands", "rules.hands is 3 but the record has 2 hand(s)")
+    assert (err.where, err.why) == ("hands", "rules.hands is 3 but the record has 2 hands")
     record["rules"]["hands"] = 0
     err = replay_error(record)
     assert err.where == "rules.hands"
@@ -694,7 +694,7 @@ def test_solitaire_with_more_than_one_player(sol1, sol2, game) -> None:
     record["players"] = 1
     record["hands"].append(copy.deepcopy(record["hands"][0]))
     err = replay_error(record)
-    assert (err.where, err.why) == ("hands", "a solitaire is one hand but the record has 2 hand(s)")
+    assert (err.where, err.why) == ("hands", "a solitaire is one hand but the record has 2 hands")
 
 
 # -- replay: the solitaires ----------------------------------------------------------------------------------
@@ -809,13 +809,13 @@ def test_check_paths_lines_and_counts(tmp_path, rich) -> None:
     out = io.StringIO()
     assert check_paths([mixed, array, str(single)], out=out) == (4, 1)
     lines = out.getvalue().splitlines()
-    # One line per record, exactly "OK" or "FAIL <where>: <why>", then the counts (issue 2).
+    # One line per record, exactly "OK <file>:<n>" or "FAIL <where>: <why>", then the counts.
     assert lines == [
-        "OK",
+        f"OK {mixed}:1",
         f"FAIL {mixed}:2 hand {h + 1}, event {j + 1} (place): {err.why}",
-        "OK",
-        "OK",
-        "OK",
+        f"OK {array}:1",
+        f"OK {array}:2",
+        f"OK {single}:1",
         "4 passed, 1 failed",
     ]
     assert fail_parts(lines[1]) == (f"{mixed}:2 {err.where}", err.why)
@@ -837,7 +837,7 @@ def test_check_paths_counts_an_unreadable_file_as_one_failure(tmp_path, rich) ->
     assert fail_parts(lines[1])[0] == str(missing)
     assert fail_parts(lines[1])[1].startswith("cannot read: ")
     assert lines[2] == f"FAIL {empty}: no records in the file"
-    assert lines[3:] == ["OK", "1 passed, 3 failed"]
+    assert lines[3:] == [f"OK {good}:1", "1 passed, 3 failed"]
 
 
 def test_check_paths_plays_through_the_given_driver(tmp_path, rich) -> None:
@@ -862,7 +862,7 @@ def test_check_paths_plays_through_the_given_driver(tmp_path, rich) -> None:
     assert seen == [rich] * 4
     lines = out.getvalue().splitlines()
     assert lines == [
-        "OK",
+        f"OK {path}:1",
         f"FAIL {path}:2 hand 1, event 2 (place): the environment disagrees",
         f"FAIL {path}:3: something with no place",
         f"FAIL {path}:4: a plain ValueError: with a colon",

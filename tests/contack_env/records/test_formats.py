@@ -73,7 +73,7 @@ def test_the_command_line_reports_the_same_failure_either_way(tmp_path, capsys):
         outputs.append(capsys.readouterr().out.splitlines())
     assert outputs[0] == outputs[1]
     lines = outputs[0]
-    assert lines[:2] == ["OK", "OK"]
+    assert lines[:2] == [f"OK {path}:1", f"OK {path}:2"]
     for n, (line, (_, _, where, why)) in enumerate(zip(lines[2:], BROKEN), 3):
         assert line.startswith(f"FAIL {path}:{n} {where}: {why}"), line
     assert lines[-1] == f"2 passed, {len(BROKEN)} failed"
@@ -88,7 +88,7 @@ def test_a_contactix_evaluation_record_file_passes_both_checks_and_renders(tmp_p
     capsys.readouterr()
     for extra in ([], ["--through-env"]):
         assert main(["replay", "--check", *extra, str(path)]) == 0
-        assert capsys.readouterr().out.splitlines() == ["OK"] * 4 + ["4 passed, 0 failed"]
+        assert capsys.readouterr().out.splitlines() == [f"OK {path}:{n}" for n in range(1, 5)] + ["4 passed, 0 failed"]
     assert main(["render", str(path), "--index", "3", "--out", str(tmp_path / "g.gif")]) == 0
     from PIL import Image
 
