@@ -70,35 +70,40 @@ pile give identical observations). Seats are **relative** to the observer: relat
 table does not use are 0. Positions are scaled by the grid bound (below): `px = (x + 35) / 70`,
 `py = (y + 17) / 34`.
 
-| indices   | size     | content                                                                                 |
-|-----------|----------|-----------------------------------------------------------------------------------------|
-| 0-431     | 36 x 12  | per tile (tile id order), 12 values each:                                               |
-|           |          | 0-6: held by relative seat 0..6; 7: on the figure; 8: unseen (in the pile) (one-hot)    |
-|           |          | 9, 10: `px`, `py` of its cell if on the figure, else 0; 11: it is the last-played tile  |
-| 432-620   | 21 x 9   | per cell slot, in the action encoding's order (below), 9 values each:                   |
-|           |          | 0: the slot holds a cell; 1, 2: its `px`, `py` (clipped to [0, 1]); 3: it points up      |
-|           |          | 4: placed neighbours / 3; 5, 6, 7: the value the placed neighbour across side L, R, B    |
-|           |          | shows this cell, / 10 (0 if none); 8: it touches the last-played tile                   |
-| 621-645   | 5 x 5    | per hand slot (the observer's tiles sorted by tile id, as the action encoding's slots): |
-|           |          | 0: present; 1, 2, 3: blue, red, gold values / 10; 4: the drawn tile that must be placed |
-| 646-750   | 105      | per action: the points that placement scores / 50 if it is legal, else 0                |
-| 751       | 1        | pile size / 36                                                                          |
-| 752       | 1        | hand number (0-based) / number of hands                                                 |
-| 753       | 1        | hands still to play after this one / number of hands                                    |
-| 754       | 1        | 1 in the last hand                                                                      |
-| 755-761   | 7        | running score (penalties included) per relative seat / 300, clipped to [-1, 1]          |
-| 762       | 1        | observer's score minus the best other score, / 300, clipped to [-1, 1]                  |
-| 763-769   | 7        | tiles held per relative seat / 5                                                        |
-| 770       | 1        | passes in a row so far / number of players                                              |
-| 771-777   | 7        | one-hot: the relative seat to move (all 0 once the game is over)                        |
-| 778-783   | 6        | one-hot: number of players, 2..7                                                        |
-| 784-786   | 3        | one-hot: `enclosed_end`, in the order "1939", "next_player", "never"                    |
+| indices | piece          | shape   | content                                                                  |
+|---------|----------------|---------|--------------------------------------------------------------------------|
+| 0-431   | `tiles`        | 36 x 12 | per tile, in tile id order: 0-6: held by relative seat 0..6; 7: on the   |
+|         |                |         | figure; 8: unseen (in the pile; with the two before, one-hot); 9: `px`   |
+|         |                |         | of its cell if on the figure, else 0; 10: `py` of its cell if on the     |
+|         |                |         | figure, else 0; 11: it is the last-played tile                           |
+| 432-620 | `cells`        | 21 x 9  | per cell slot, in the action encoding's order: 0: the slot holds a cell; |
+|         |                |         | 1: its `px`; 2: its `py` (both clipped to [0, 1]); 3: it points up; 4:   |
+|         |                |         | placed neighbours / 3; 5-7: the value the placed neighbour across side   |
+|         |                |         | L, R, B shows this cell / 10 (0 if none); 8: it touches the last-played  |
+|         |                |         | tile                                                                     |
+| 621-645 | `hand`         | 5 x 5   | per hand slot (the observer's tiles sorted by tile id, as the action     |
+|         |                |         | encoding's slots): 0: the slot holds a tile; 1-3: its blue, red, gold    |
+|         |                |         | values / 10; 4: the drawn tile that must be placed                       |
+| 646-750 | `points`       | 105     | per action: the points the placement scores / 50 if it is legal, else 0  |
+| 751     | `pile`         | 1       | pile size / 36                                                           |
+| 752     | `hand_number`  | 1       | hand number (0-based) / number of hands                                  |
+| 753     | `hands_left`   | 1       | hands still to play after this one / number of hands                     |
+| 754     | `last_hand`    | 1       | 1 in the last hand                                                       |
+| 755-761 | `scores`       | 7       | running score (penalties included) per relative seat / 300, clipped to   |
+|         |                |         | [-1, 1]                                                                  |
+| 762     | `lead`         | 1       | observer's score minus the best other score, / 300, clipped to [-1, 1]   |
+| 763-769 | `hand_sizes`   | 7       | tiles held per relative seat / 5                                         |
+| 770     | `passes`       | 1       | passes in a row so far / number of players                               |
+| 771-777 | `to_move`      | 7       | one-hot: the relative seat to move (all 0 once the game is over)         |
+| 778-783 | `players`      | 6       | one-hot: number of players, 2..7                                         |
+| 784-786 | `enclosed_end` | 3       | one-hot: `enclosed_end`, in the order "1939", "next_player", "never"     |
 
 The colour of a cell's sides is fixed (every tile lies blue on B: an up cell shows gold on L and red on R, a
 down cell red on L and gold on R), so a cell slot's "points up" value and its facing values say which contacts a
 tile would make there. The
 per-action points are a public, derived feature (any player could count them) that lets a plain MLP see what
-each placement is worth. The constants of `contack_env.envs.observation` hold these ranges.
+each placement is worth. `contack_env.envs.observation.LAYOUT` declares these pieces: `LAYOUT.view(obs, "scores")`
+is a piece in its shape, `LAYOUT.start("pile")` its index.
 
 **Grid bound.** Every cell of a legal figure lies in `-35 <= x <= 35`, `-17 <= y <= 17` (RULES.md section 2;
 `docs/grid_bounds.py` shows that this game reaches exactly `-34 <= x <= 34`, `-17 <= y <= 17`), so `px`, `py`

@@ -1,4 +1,4 @@
-"""Gymnasium environments for the two Contack solitaires (RULES.md sections 6 and 7).
+"""Gymnasium environments for the two Contack solitaires (docs/rules.md sections 6 and 7).
 
 ``import contack_env`` registers them: ``gymnasium.make("contack/Solitaire1-v0")`` and
 ``gymnasium.make("contack/Solitaire2-v0")`` (or use ``Solitaire1Env`` / ``Solitaire2Env`` directly).
@@ -63,31 +63,59 @@ discard pile (face up) and the pile's size; No. 2 the figure, the stack tops and
 order of the face-down pile, nor what lies under a stack top: two deals that differ only there give identical
 observations. Tile ``t`` always has the same row, so a row is a tile's identity. Positions are
 ``(x + 35) / 70`` and ``(y + 17) / 34`` (every legal figure lies within -35 <= x <= 34, -17 <= y <= 17:
-RULES.md section 2 and ``docs/grid_bounds.py``; a candidate cell just outside is clipped, it is never legal).
+docs/rules.md section 2 and ``docs/grid_bounds.py``; a candidate cell just outside is clipped, it is never legal).
 
-Solitaire No. 1, ``n = 565``:
+Solitaire No. 1, ``n = 565`` (``S1_LAYOUT``):
 
-- ``0..323``: per tile ``t`` (36 rows of 9, row ``t`` at ``9t``): 0 on the figure, 1 the tile to place now,
-  2 the top of the discard pile, 3 in the discard pile (top included), 4 depth in the discard pile / 35 (top 0),
-  5 unseen (still in the face-down pile), 6 x and 7 y if on the figure (else 0), 8 the last-played tile.
-- ``324..512``: per cell slot (21 rows of 9, in the action encoding's order): 0 present, 1 x, 2 y, 3 the cell
-  points up, 4 placed neighbours / 3, 5..7 the value the neighbour across side L, R, B shows this cell / 10 (0 if
-  none), 8 touches the last-played tile.
-- ``513..516``: the slot (the tile to place): 0 present, 1..3 its blue, red, gold values / 10.
-- ``517..537``: per action, 1 if legal. ``538..558``: per action, its points / 50 if legal.
-- ``559`` tiles on the figure / 36, ``560`` pile size / 35, ``561`` discard pile size / 35, ``562`` the tile to
-  place comes from the discard pile, ``563`` holes / 18, ``564`` a decision is pending (0 at the end and in a
-  deal with no decision).
+| indices | piece          | shape  | content                                                                  |
+|---------|----------------|--------|--------------------------------------------------------------------------|
+| 0-323   | `tiles`        | 36 x 9 | per tile, in tile id order: 0: on the figure; 1: the tile to place now;  |
+|         |                |        | 2: the top of the discard pile; 3: in the discard pile (top included);   |
+|         |                |        | 4: depth in the discard pile / 35 (top 0); 5: unseen (still in the       |
+|         |                |        | face-down pile); 6: `px` of its cell if on the figure, else 0; 7: `py`   |
+|         |                |        | of its cell if on the figure, else 0; 8: it is the last-played tile      |
+| 324-512 | `cells`        | 21 x 9 | per cell slot, in the action encoding's order: 0: the slot holds a cell; |
+|         |                |        | 1: its `px`; 2: its `py` (both clipped to [0, 1]); 3: it points up; 4:   |
+|         |                |        | placed neighbours / 3; 5-7: the value the placed neighbour across side   |
+|         |                |        | L, R, B shows this cell / 10 (0 if none); 8: it touches the last-played  |
+|         |                |        | tile                                                                     |
+| 513-516 | `slots`        | 1 x 4  | the slot (the tile to place): 0: the slot holds a tile; 1-3: its blue,   |
+|         |                |        | red, gold values / 10                                                    |
+| 517-537 | `legal`        | 21     | per action: 1 if it is legal                                             |
+| 538-558 | `points`       | 21     | per action: its points / 50 if it is legal, else 0                       |
+| 559     | `placed`       | 1      | tiles on the figure / 36                                                 |
+| 560     | `pile`         | 1      | pile size / 35                                                           |
+| 561     | `discard`      | 1      | discard pile size / 35                                                   |
+| 562     | `from_discard` | 1      | 1 if the tile to place comes from the discard pile                       |
+| 563     | `holes`        | 1      | holes / 18                                                               |
+| 564     | `decision`     | 1      | 1 while a decision is pending (0 at the end and in a deal with no        |
+|         |                |        | decision)                                                                |
 
-Solitaire No. 2, ``n = 953``:
+Solitaire No. 2, ``n = 953`` (``S2_LAYOUT``):
 
-- ``0..431``: per tile (36 rows of 12, row ``t`` at ``12t``): 0 on the figure, 1..7 on top of stack 0..6
-  (one-hot), 8 unseen (under a stack top), 9 x and 10 y if on the figure, 11 the last-played tile.
-- ``432..620``: per cell slot, as for No. 1.
-- ``621..648``: per slot (stack, 7 rows of 4): 0 present, 1..3 the top's blue, red, gold values / 10.
-- ``649..795``: per action, 1 if legal. ``796..942``: per action, its points / 50 if legal.
-- ``943`` tiles on the figure / 36, ``944..950`` stack heights / 5 (after the cut no stack holds more than 5),
-  ``951`` holes / 18, ``952`` a decision is pending.
+| indices | piece      | shape   | content                                                                  |
+|---------|------------|---------|--------------------------------------------------------------------------|
+| 0-431   | `tiles`    | 36 x 12 | per tile, in tile id order: 0: on the figure; 1-7: on top of stack 0..6  |
+|         |            |         | (one-hot); 8: unseen (under a stack top); 9: `px` of its cell if on the  |
+|         |            |         | figure, else 0; 10: `py` of its cell if on the figure, else 0; 11: it is |
+|         |            |         | the last-played tile                                                     |
+| 432-620 | `cells`    | 21 x 9  | per cell slot, in the action encoding's order: 0: the slot holds a cell; |
+|         |            |         | 1: its `px`; 2: its `py` (both clipped to [0, 1]); 3: it points up; 4:   |
+|         |            |         | placed neighbours / 3; 5-7: the value the placed neighbour across side   |
+|         |            |         | L, R, B shows this cell / 10 (0 if none); 8: it touches the last-played  |
+|         |            |         | tile                                                                     |
+| 621-648 | `slots`    | 7 x 4   | per slot (stack 0..6): its top tile: 0: the slot holds a tile; 1-3: its  |
+|         |            |         | blue, red, gold values / 10                                              |
+| 649-795 | `legal`    | 147     | per action: 1 if it is legal                                             |
+| 796-942 | `points`   | 147     | per action: its points / 50 if it is legal, else 0                       |
+| 943     | `placed`   | 1       | tiles on the figure / 36                                                 |
+| 944-950 | `heights`  | 7       | stack heights / 5 (after the cut no stack holds more)                    |
+| 951     | `holes`    | 1       | holes / 18                                                               |
+| 952     | `decision` | 1       | 1 while a decision is pending (0 at the end and in a deal with no        |
+|         |            |         | decision)                                                                |
+
+``S1_LAYOUT`` and ``S2_LAYOUT`` (``contack_env.envs.layout``) declare these pieces: ``S2_LAYOUT.view(obs,
+"heights")`` is a piece in its shape, ``S2_LAYOUT.start("decision")`` its index.
 
 Rendering and records
 ---------------------
@@ -105,12 +133,26 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout
 from contack_env.contack.figure import Move
-from contack_env.contack.grid import CELL_SIDES, OFFSET, SPAN, cell_index
+from contack_env.contack.grid import cell_index
 from contack_env.contack.solitaire import NUM_STACKS, STACK6_SIZE, Solitaire1, Solitaire2
 from contack_env.contack.state import GameState
-from contack_env.contack.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_NAMES, TILE_VALUES, tile_id
+from contack_env.contack.tiles import NUM_TILES, TILE_NAMES, tile_id
+from contack_env.envs.actions import MAX_HOLES, NUM_CELL_SLOTS, ActionLayout
+from contack_env.envs.figure_features import (
+    CELLS,
+    LAST_PLAYED,
+    ON_FIGURE,
+    POINTS_SCALE,
+    SLOT_PRESENT,
+    SLOT_VALUES,
+    TILE_VALUE_ROWS,
+    TILE_X,
+    TILE_Y,
+    fill_cell_rows,
+    fill_figure_columns,
+)
+from contack_env.envs.layout import Column, Columns, ObservationLayout, Piece
 
 __all__ = [
     "ENV_IDS",
@@ -127,61 +169,75 @@ ILLEGAL_ACTION_OPTIONS = ("lose", "raise")
 ILLEGAL_REWARD = -1.0
 _SEED_BOUND = 2**63  # episode seeds drawn for unseeded resets are ints in [0, 2**63)
 
-X_BOUND, Y_BOUND = 35, 17  # RULES.md section 2
-POINTS_SCALE = 50.0  # the best placement scores 50 (RULES.md section 4)
-VALUE_SCALE = 10.0
-MAX_HOLES = NUM_CELL_SLOTS - 3
-STACK_HEIGHT = 5  # the most any stack holds once the opening tile is cut out of stack 6
+STACK_HEIGHT = 5
+"""The most tiles any stack holds once the opening tile is cut out of stack 6 (stack heights are divided by it)."""
+DISCARD_SCALE = float(NUM_TILES - 1)
+"""Solitaire No. 1's pile and discard pile sizes and discard depths are divided by this (35: the opening tile
+is never in either)."""
 
-# Cell-slot rows (the same as the multiplayer observation's).
-CELL_FEATURES = 9
-C_PRESENT, C_X, C_Y, C_UP, C_NEIGHBOURS, C_FACING, C_ADJ_LAST = 0, 1, 2, 3, 4, 5, 8
-SLOT_FEATURES = 4  # present, blue, red, gold
-_VALUES = np.array(TILE_VALUES, dtype=np.float32) / VALUE_SCALE
-_UP_COLOURS = (GOLD, RED, BLUE)  # the colour an up cell shows on sides L, R, B (blue always on B)
-_DOWN_COLOURS = (RED, GOLD, BLUE)
-
-# Per-tile rows.
-S1_TILE_FEATURES = 9
-S1_FIGURE, S1_TO_PLACE, S1_DISCARD_TOP, S1_IN_DISCARD, S1_DISCARD_DEPTH, S1_UNSEEN, S1_X, S1_Y, S1_LAST = range(9)
-S2_TILE_FEATURES = 12
-S2_FIGURE, S2_TOP, S2_UNSEEN, S2_X, S2_Y, S2_LAST = 0, 1, 8, 9, 10, 11
+_SLOT = Columns(SLOT_PRESENT, SLOT_VALUES)
+_PRESENT = _SLOT["present"]
+_VALUES = _SLOT.span("values")
 
 
-class ObsLayout:
-    """Index ranges of one solitaire's observation (the module docstring lists them; a test compares)."""
-
-    def __init__(self, tile_features: int, num_slots: int, scalars: Sequence[str]) -> None:
-        self.tile_features = tile_features
-        self.num_slots = num_slots
-        self.num_actions = num_slots * NUM_CELL_SLOTS
-        self.tiles = (0, NUM_TILES * tile_features)
-        self.cells = (self.tiles[1], self.tiles[1] + NUM_CELL_SLOTS * CELL_FEATURES)
-        self.slots = (self.cells[1], self.cells[1] + num_slots * SLOT_FEATURES)
-        self.legal = (self.slots[1], self.slots[1] + self.num_actions)
-        self.points = (self.legal[1], self.legal[1] + self.num_actions)
-        self.scalar: dict[str, int] = {}
-        k = self.points[1]
-        for name in scalars:
-            if name == "heights":
-                self.scalar[name] = k
-                k += NUM_STACKS
-            else:
-                self.scalar[name] = k
-                k += 1
-        self.size = k
+def _solitaire_layout(tile_columns: Columns, num_slots: int, slot_text: str, scalars: Sequence[Piece]) -> ObservationLayout:
+    num_actions = num_slots * NUM_CELL_SLOTS
+    return ObservationLayout(
+        [
+            Piece("tiles", (NUM_TILES, tile_columns.width), "per tile, in tile id order:", columns=tile_columns),
+            CELLS,
+            Piece("slots", (num_slots, _SLOT.width), slot_text, columns=_SLOT),
+            Piece("legal", (num_actions,), "per action: 1 if it is legal"),
+            Piece("points", (num_actions,), "per action: its points / {scale:g} if it is legal, else 0", POINTS_SCALE),
+            Piece("placed", (), "tiles on the figure / {scale:g}", float(NUM_TILES)),
+            *scalars,
+            Piece("holes", (), "holes / {scale:g}", float(MAX_HOLES)),
+            Piece("decision", (), "1 while a decision is pending (0 at the end and in a deal with no decision)"),
+        ]
+    )
 
 
-S1_LAYOUT = ObsLayout(S1_TILE_FEATURES, 1, ("placed", "pile", "discard", "from_discard", "holes", "decision"))
-S2_LAYOUT = ObsLayout(S2_TILE_FEATURES, NUM_STACKS, ("placed", "heights", "holes", "decision"))
-
-
-def _norm_x(x: int) -> float:
-    return min(max((x + X_BOUND) / (2 * X_BOUND), 0.0), 1.0)
-
-
-def _norm_y(y: int) -> float:
-    return min(max((y + Y_BOUND) / (2 * Y_BOUND), 0.0), 1.0)
+S1_TILES = Columns(
+    ON_FIGURE,
+    Column("to_place", "the tile to place now"),
+    Column("discard_top", "the top of the discard pile"),
+    Column("in_discard", "in the discard pile (top included)"),
+    Column("discard_depth", f"depth in the discard pile / {DISCARD_SCALE:g} (top 0)"),
+    Column("unseen", "unseen (still in the face-down pile)"),
+    TILE_X,
+    TILE_Y,
+    LAST_PLAYED,
+)
+S1_LAYOUT = _solitaire_layout(
+    S1_TILES,
+    1,
+    "the slot (the tile to place):",
+    [
+        Piece("pile", (), "pile size / {scale:g}", DISCARD_SCALE),
+        Piece("discard", (), "discard pile size / {scale:g}", DISCARD_SCALE),
+        Piece("from_discard", (), "1 if the tile to place comes from the discard pile"),
+    ],
+)
+"""Solitaire No. 1's observation, piece by piece (the table of the module docstring)."""
+S2_TILES = Columns(
+    ON_FIGURE,
+    Column("top", f"on top of stack 0..{NUM_STACKS - 1} (one-hot)", NUM_STACKS),
+    Column("unseen", "unseen (under a stack top)"),
+    TILE_X,
+    TILE_Y,
+    LAST_PLAYED,
+)
+S2_LAYOUT = _solitaire_layout(
+    S2_TILES,
+    NUM_STACKS,
+    "per slot (stack 0..6): its top tile:",
+    [Piece("heights", (NUM_STACKS,), "stack heights / {scale:g} (after the cut no stack holds more)", float(STACK_HEIGHT))],
+)
+"""Solitaire No. 2's observation, piece by piece (the table of the module docstring)."""
+_S1_FIGURE, _S1_TO_PLACE, _S1_DISCARD_TOP, _S1_IN_DISCARD, _S1_DISCARD_DEPTH, _S1_UNSEEN = (
+    S1_TILES[name] for name in ("figure", "to_place", "discard_top", "in_discard", "discard_depth", "unseen")
+)
+_S2_TOP, _S2_UNSEEN = S2_TILES["top"], S2_TILES["unseen"]
 
 
 class _SolitaireEnv(gymnasium.Env):
@@ -190,7 +246,7 @@ class _SolitaireEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
     game = ""
     num_slots = 0
-    obs_layout: ObsLayout
+    obs_layout: ObservationLayout
 
     def __init__(
         self,
@@ -297,7 +353,8 @@ class _SolitaireEnv(gymnasium.Env):
     def _slots(self) -> list[int | None]:
         raise NotImplementedError
 
-    def _fill_tiles(self, obs: np.ndarray) -> None:
+    def _fill_tiles(self, tiles: np.ndarray) -> None:
+        """Fill the per-tile rows' columns of this solitaire (the figure's columns are filled already)."""
         raise NotImplementedError
 
     def _fill_scalars(self, obs: np.ndarray) -> None:
@@ -442,67 +499,32 @@ class _SolitaireEnv(gymnasium.Env):
     def _observe(self) -> np.ndarray:
         lay = self.obs_layout
         obs = np.zeros(lay.size, dtype=np.float32)
-        self._fill_tiles(obs)
-        self._fill_cells(obs)
-        slots = obs[lay.slots[0] : lay.slots[1]].reshape(self.num_slots, SLOT_FEATURES)
+        figure = self.state.figure
+        tiles = lay.view(obs, "tiles")
+        fill_figure_columns(tiles, figure, lay.columns("tiles"))
+        self._fill_tiles(tiles)
+        fill_cell_rows(lay.view(obs, "cells"), figure, self.layout.cells)
         if self._decision:
+            slots = lay.view(obs, "slots")
             for k, tile in enumerate(self.layout.slots):
                 if tile is not None:
-                    slots[k, 0] = 1.0
-                    slots[k, 1:4] = _VALUES[tile]
-            legal = obs[lay.legal[0] : lay.legal[1]]
-            points = obs[lay.points[0] : lay.points[1]]
-            figure = self.state.figure
+                    slots[k, _PRESENT] = 1.0
+                    slots[k, _VALUES] = TILE_VALUE_ROWS[tile]
+            legal = lay.view(obs, "legal")
+            points = lay.view(obs, "points")
             for action in np.flatnonzero(self._mask):
                 code = self.layout.decode_code(int(action))
                 legal[action] = 1.0
                 points[action] = figure.points_for_code(code) / POINTS_SCALE  # type: ignore[operator]
-        obs[lay.scalar["placed"]] = len(self.state.figure) / NUM_TILES
-        obs[lay.scalar["holes"]] = len(self.state.figure.holes) / MAX_HOLES
-        obs[lay.scalar["decision"]] = 1.0 if self._decision else 0.0
+        obs[lay.start("placed")] = len(figure) / NUM_TILES
+        obs[lay.start("holes")] = len(figure.holes) / MAX_HOLES
+        obs[lay.start("decision")] = 1.0 if self._decision else 0.0
         self._fill_scalars(obs)
         return obs
 
-    def _fill_tile_positions(self, tiles: np.ndarray, col_figure: int, col_x: int, col_y: int, col_last: int) -> None:
-        figure = self.state.figure
-        placed = figure.placed
-        cells = np.fromiter(placed.keys(), dtype=np.int64, count=len(placed))
-        on_figure = np.fromiter(placed.values(), dtype=np.int64, count=len(placed))
-        tiles[on_figure, col_figure] = 1.0
-        tiles[on_figure, col_x] = np.clip((cells // SPAN - OFFSET + X_BOUND) / (2 * X_BOUND), 0.0, 1.0)
-        tiles[on_figure, col_y] = np.clip((cells % SPAN - OFFSET + Y_BOUND) / (2 * Y_BOUND), 0.0, 1.0)
-        if figure.last is not None:
-            tiles[figure.placed[figure.last], col_last] = 1.0
-
-    def _fill_cells(self, obs: np.ndarray) -> None:
-        lay = self.obs_layout
-        block = obs[lay.cells[0] : lay.cells[1]].reshape(NUM_CELL_SLOTS, CELL_FEATURES)
-        figure = self.state.figure
-        placed = figure.placed
-        for k, cell in enumerate(self.layout.cells):
-            if cell is None:
-                continue
-            row = block[k]
-            x, y = cell // SPAN - OFFSET, cell % SPAN - OFFSET
-            up = (x + y) % 2 == 0
-            colours = _UP_COLOURS if up else _DOWN_COLOURS
-            row[C_PRESENT] = 1.0
-            row[C_X] = _norm_x(x)
-            row[C_Y] = _norm_y(y)
-            row[C_UP] = 1.0 if up else 0.0
-            count = 0
-            for side, (neighbour, _) in enumerate(CELL_SIDES[cell]):
-                tile = placed.get(neighbour)
-                if tile is not None:
-                    count += 1
-                    row[C_FACING + side] = TILE_VALUES[tile][colours[side]] / VALUE_SCALE
-                    if neighbour == figure.last:
-                        row[C_ADJ_LAST] = 1.0
-            row[C_NEIGHBOURS] = count / 3.0
-
 
 class Solitaire1Env(_SolitaireEnv):
-    """Solitaire No. 1, draw and discard (RULES.md section 6), as a Gymnasium environment (module docstring)."""
+    """Solitaire No. 1, draw and discard (docs/rules.md section 6), as a Gymnasium environment (module docstring)."""
 
     game = "solitaire1"
     num_slots = 1
@@ -519,31 +541,30 @@ class Solitaire1Env(_SolitaireEnv):
     def _slots(self) -> list[int | None]:
         return [self.state.forced_tile]  # type: ignore[attr-defined]
 
-    def _fill_tiles(self, obs: np.ndarray) -> None:
+    def _fill_tiles(self, tiles: np.ndarray) -> None:
         state: Solitaire1 = self.state  # type: ignore[assignment]
-        tiles = obs[: NUM_TILES * S1_TILE_FEATURES].reshape(NUM_TILES, S1_TILE_FEATURES)
-        self._fill_tile_positions(tiles, S1_FIGURE, S1_X, S1_Y, S1_LAST)
         discard = state.discard
         for depth, tile in enumerate(reversed(discard)):
-            tiles[tile, S1_IN_DISCARD] = 1.0
-            tiles[tile, S1_DISCARD_DEPTH] = depth / (NUM_TILES - 1)
+            tiles[tile, _S1_IN_DISCARD] = 1.0
+            tiles[tile, _S1_DISCARD_DEPTH] = depth / DISCARD_SCALE
         if discard:
-            tiles[discard[-1], S1_DISCARD_TOP] = 1.0
+            tiles[discard[-1], _S1_DISCARD_TOP] = 1.0
         if self._decision:
-            tiles[state.forced_tile, S1_TO_PLACE] = 1.0
+            tiles[state.forced_tile, _S1_TO_PLACE] = 1.0
         # Unseen: neither on the figure, nor in the discard pile, nor the tile to place (drawn from the pile).
-        tiles[:, S1_UNSEEN] = 1.0 - np.maximum.reduce([tiles[:, S1_FIGURE], tiles[:, S1_IN_DISCARD], tiles[:, S1_TO_PLACE]])
+        tiles[:, _S1_UNSEEN] = 1.0 - np.maximum.reduce(
+            [tiles[:, _S1_FIGURE], tiles[:, _S1_IN_DISCARD], tiles[:, _S1_TO_PLACE]]
+        )
 
     def _fill_scalars(self, obs: np.ndarray) -> None:
         state: Solitaire1 = self.state  # type: ignore[assignment]
-        s = S1_LAYOUT.scalar
-        obs[s["pile"]] = state.pile_size / (NUM_TILES - 1)
-        obs[s["discard"]] = len(state.discard) / (NUM_TILES - 1)
-        obs[s["from_discard"]] = 1.0 if self._decision and state.source == "discard" else 0.0
+        obs[S1_LAYOUT.start("pile")] = state.pile_size / DISCARD_SCALE
+        obs[S1_LAYOUT.start("discard")] = len(state.discard) / DISCARD_SCALE
+        obs[S1_LAYOUT.start("from_discard")] = 1.0 if self._decision and state.source == "discard" else 0.0
 
 
 class Solitaire2Env(_SolitaireEnv):
-    """Solitaire No. 2, seven stacks (RULES.md section 7), as a Gymnasium environment (module docstring)."""
+    """Solitaire No. 2, seven stacks (docs/rules.md section 7), as a Gymnasium environment (module docstring)."""
 
     game = "solitaire2"
     num_slots = NUM_STACKS
@@ -564,21 +585,19 @@ class Solitaire2Env(_SolitaireEnv):
     def _slots(self) -> list[int | None]:
         return self.state.tops  # type: ignore[attr-defined]
 
-    def _fill_tiles(self, obs: np.ndarray) -> None:
+    def _fill_tiles(self, tiles: np.ndarray) -> None:
         state: Solitaire2 = self.state  # type: ignore[assignment]
-        tiles = obs[: NUM_TILES * S2_TILE_FEATURES].reshape(NUM_TILES, S2_TILE_FEATURES)
-        self._fill_tile_positions(tiles, S2_FIGURE, S2_X, S2_Y, S2_LAST)
         for k, stack in enumerate(state.stacks):
             if stack:
-                tiles[stack[-1], S2_TOP + k] = 1.0
+                tiles[stack[-1], _S2_TOP + k] = 1.0
                 for tile in stack[:-1]:
-                    tiles[tile, S2_UNSEEN] = 1.0
+                    tiles[tile, _S2_UNSEEN] = 1.0
 
     def _fill_scalars(self, obs: np.ndarray) -> None:
         state: Solitaire2 = self.state  # type: ignore[assignment]
-        start = S2_LAYOUT.scalar["heights"]
+        heights = S2_LAYOUT.view(obs, "heights")
         for k, stack in enumerate(state.stacks):
-            obs[start + k] = len(stack) / STACK_HEIGHT
+            heights[k] = len(stack) / STACK_HEIGHT
 
 
 def _parse_deck(deck: Any) -> list[int]:

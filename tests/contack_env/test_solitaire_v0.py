@@ -4,7 +4,6 @@ the engine's legal moves, rewards, seeding, hidden information, records, and a s
 from __future__ import annotations
 
 import copy
-import re
 import warnings
 
 import gymnasium
@@ -90,24 +89,26 @@ def test_spaces_follow_the_action_encoding():
     assert Solitaire2Env().observation_space.shape == (953,)
 
 
-def test_docstring_index_ranges_match_the_layout():
-    doc = sv.__doc__
-    s1, s2 = sv.S1_LAYOUT, sv.S2_LAYOUT
-    ranges = {
-        "No. 1": [s1.tiles, s1.cells, s1.slots, s1.legal, s1.points],
-        "No. 2": [s2.tiles, s2.cells, s2.slots, s2.legal, s2.points],
+def test_the_card_shows_each_layouts_table():
+    for name, lay in (("No. 1", sv.S1_LAYOUT), ("No. 2", sv.S2_LAYOUT)):
+        assert f"Solitaire {name}, ``n = {lay.size}``" in sv.__doc__
+        assert lay.card_table() in sv.__doc__, f"the table of Solitaire {name} is out of date:\n{lay.card_table()}"
+
+
+def test_the_layouts_are_the_ones_the_shipped_policies_were_trained_on():
+    # Where each piece starts: moving one would feed every trained policy the wrong inputs.
+    starts = {p.name: sv.S1_LAYOUT.start(p.name) for p in sv.S1_LAYOUT}
+    assert starts == {
+        "tiles": 0, "cells": 324, "slots": 513, "legal": 517, "points": 538, "placed": 559, "pile": 560,
+        "discard": 561, "from_discard": 562, "holes": 563, "decision": 564,
     }
-    part1 = doc.split("Solitaire No. 1, ``n = ")[1].split("Solitaire No. 2, ``n = ")[0]
-    part2 = doc.split("Solitaire No. 2, ``n = ")[1].split("Rendering and records")[0]
-    for part, lay, key in ((part1, s1, "No. 1"), (part2, s2, "No. 2")):
-        assert part.startswith(f"{lay.size}``")
-        listed = [(int(a), int(b) + 1) for a, b in re.findall(r"``(\d+)\.\.(\d+)``", part)]
-        assert listed[: len(ranges[key])] == ranges[key]
-    for name, index in s1.scalar.items():
-        assert f"``{index}``" in part1, name
-    assert f"``{s2.scalar['heights']}..{s2.scalar['heights'] + 6}``" in part2
-    for name in ("placed", "holes", "decision"):
-        assert f"``{s2.scalar[name]}``" in part2
+    starts = {p.name: sv.S2_LAYOUT.start(p.name) for p in sv.S2_LAYOUT}
+    assert starts == {
+        "tiles": 0, "cells": 432, "slots": 621, "legal": 649, "points": 796, "placed": 943, "heights": 944,
+        "holes": 951, "decision": 952,
+    }
+    assert [sv.S1_TILES[c] for c in ("figure", "to_place", "discard_top", "in_discard", "discard_depth", "unseen", "x", "y", "last")] == list(range(9))
+    assert [sv.S2_TILES[c] for c in ("figure", "top", "unseen", "x", "y", "last")] == [0, 1, 8, 9, 10, 11]
 
 
 # -- the mask against the engine -------------------------------------------------------------------------------
@@ -370,32 +371,32 @@ def test_observation_blocks_describe_the_position(env_cls):
         obs, info = env.reset(seed=seed)
         lay = env.obs_layout
         state = env.state
-        tiles = obs[: lay.tiles[1]].reshape(NUM_TILES, lay.tile_features)
+        tiles = lay.view(obs, "tiles")
+        col = lay.columns("tiles")
         assert tiles[:, 0].sum() == len(state.figure)
         last_tile = state.figure.placed[state.figure.last]
         assert np.flatnonzero(tiles[:, -1]).tolist() == [last_tile]
-        assert obs[lay.scalar["decision"]] == 1.0
-        legal = obs[lay.legal[0] : lay.legal[1]]
-        assert np.array_equal(legal.astype(bool), env.action_masks())
+        assert lay.view(obs, "decision") == 1.0
+        assert np.array_equal(lay.view(obs, "legal").astype(bool), env.action_masks())
         if env_cls is Solitaire1Env:
-            assert tiles[:, sv.S1_UNSEEN].sum() == state.pile_size
-            assert np.flatnonzero(tiles[:, sv.S1_TO_PLACE]).tolist() == [state.forced_tile]
-            assert tiles[:, sv.S1_IN_DISCARD].sum() == len(state.discard)
-            assert obs[lay.scalar["from_discard"]] == (state.source == "discard")
+            assert tiles[:, col["unseen"]].sum() == state.pile_size
+            assert np.flatnonzero(tiles[:, col["to_place"]]).tolist() == [state.forced_tile]
+            assert tiles[:, col["in_discard"]].sum() == len(state.discard)
+            assert lay.view(obs, "from_discard") == (state.source == "discard")
         else:
             for k, top in enumerate(state.tops):
                 if top is not None:
-                    assert tiles[top, sv.S2_TOP + k] == 1.0
-                    assert obs[lay.slots[0] + 4 * k] == 1.0
-            heights = obs[lay.scalar["heights"] : lay.scalar["heights"] + 7] * 5
+                    assert tiles[top, col["top"] + k] == 1.0
+                    assert lay.view(obs, "slots")[k, 0] == 1.0
+            heights = lay.view(obs, "heights") * 5
             assert heights.tolist() == [len(s) for s in state.stacks]
-            assert tiles[:, sv.S2_UNSEEN].sum() == sum(max(len(s) - 1, 0) for s in state.stacks)
+            assert tiles[:, col["unseen"]].sum() == sum(max(len(s) - 1, 0) for s in state.stacks)
         # Every tile sits in exactly one place.
         if env_cls is Solitaire1Env:
-            where = tiles[:, [sv.S1_FIGURE, sv.S1_IN_DISCARD, sv.S1_UNSEEN]].sum(axis=1)
-            where += tiles[:, sv.S1_TO_PLACE] * (1 - tiles[:, sv.S1_IN_DISCARD])
+            where = tiles[:, [col["figure"], col["in_discard"], col["unseen"]]].sum(axis=1)
+            where += tiles[:, col["to_place"]] * (1 - tiles[:, col["in_discard"]])
         else:
-            where = tiles[:, [sv.S2_FIGURE, sv.S2_UNSEEN]].sum(axis=1) + tiles[:, sv.S2_TOP : sv.S2_TOP + 7].sum(axis=1)
+            where = tiles[:, [col["figure"], col["unseen"]]].sum(axis=1) + tiles[:, col.span("top")].sum(axis=1)
         assert np.all(where == 1.0)
 
 
@@ -406,7 +407,7 @@ def test_a_deal_with_no_decision_is_one_episode_of_one_step():
     obs, info = env.reset(seed=seed)
     assert info["decision"] is False and env.state.done and not env.state.won
     assert np.flatnonzero(env.action_masks()).tolist() == [0]
-    assert obs[env.obs_layout.scalar["decision"]] == 0.0
+    assert env.obs_layout.view(obs, "decision") == 0.0
     obs, reward, terminated, truncated, info = env.step(99)  # any action closes it
     assert (reward, terminated, truncated, info["is_success"]) == (0.0, True, False, False)
     assert replay(env.game_record())  # a lost game's record, with no placement
