@@ -573,13 +573,24 @@ def test_through_env_refuses_a_multiplayer_record():
 
 
 # -- learning --------------------------------------------------------------------------------------------------
+class _InvertedMasks(gymnasium.Wrapper):
+    """The masks turned inside out: every legal action marked illegal and the other way round."""
+
+    def action_masks(self):
+        return 1 - self.env.unwrapped.action_masks()
+
+
 @pytest.mark.parametrize("env_id", list(IDS.values()))
-def test_maskable_ppo_learns_a_little_without_error(env_id):
+def test_maskable_ppo_acts_only_through_the_masks(env_id):
     from sb3_contrib import MaskablePPO
 
-    env = gymnasium.make(env_id, reward="tiles")
+    # With illegal_action="raise" one illegal action in the rollouts would stop the learning with ValueError.
+    env = gymnasium.make(env_id, reward="tiles", illegal_action="raise")
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu")
     model.learn(total_timesteps=256)
-    obs, _ = env.reset(seed=0)
-    action, _ = model.predict(obs, action_masks=env.get_wrapper_attr("action_masks")())
-    assert env.get_wrapper_attr("action_masks")()[int(action)]
+    assert model.num_timesteps == 256
+    # The same learner fed the wrong masks does send illegal actions: the masks are what keeps it legal.
+    wrong = _InvertedMasks(gymnasium.make(env_id, reward="tiles", illegal_action="raise"))
+    model = MaskablePPO("MlpPolicy", wrong, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu")
+    with pytest.raises(ValueError, match="is not legal here"):
+        model.learn(total_timesteps=64)
