@@ -1,9 +1,9 @@
 """The action encoding shared by every Contack environment: a *slot* and a *cell slot*.
 
-A placement is a tile and a cell (the orientation is always blue on ``B``, RULES.md sections 2 and 4). Rather
-than naming the cell by absolute coordinates (71 x 35 cells, RULES.md section 2, times the tiles: tens of
+A placement is a tile and a cell (the orientation is always blue on ``B``, docs/rules.md sections 2 and 4). Rather
+than naming the cell by absolute coordinates (71 x 35 cells, docs/rules.md section 2, times the tiles: tens of
 thousands of actions, nearly all of them never legal), an action names it among the only cells a placement can
-ever go to (RULES.md 4.2):
+ever go to (docs/rules.md 4.2):
 
 - cell slots 0, 1, 2: the free cell across side ``L``, ``R``, ``B`` of the last-played tile, when that cell
   touches only the last-played tile;

@@ -30,6 +30,7 @@ from contack_env.contack.grid import CELL_SIDES, NUM_CELL_INDICES, cell_index
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ContackGame
 from contack_env.contack.tiles import NUM_TILES, tiles_in
 from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
+from contack_env.envs.conventions import MASK_DTYPE
 from contack_env.envs.figure_features import (
     CELL_COLUMNS,
     CELL_PXY,
@@ -398,7 +399,7 @@ class ObservationBuilder:
         self._sync()
         figure = game.figure
         src = self._src
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(NUM_ACTIONS, dtype=MASK_DTYPE)
 
         # Candidate cells: slots 0..2, then the holes (contiguous); the slots after them are empty.
         if cells is None:

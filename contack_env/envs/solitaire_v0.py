@@ -10,7 +10,8 @@ The encoding of every Contack environment (``contack_env.envs.actions``): ``acti
 in ascending ``(x, y)`` order). Solitaire No. 1 has 1 slot, the one tile to place (the drawn tile or the discard
 top: ``state.forced_tile``), so ``Discrete(21)``; Solitaire No. 2 has 7, slot ``k`` = the top of stack ``k`` (empty
 once the stack is), so ``Discrete(147)``. ``action_masks()`` (for sb3-contrib's ``MaskablePPO``) and
-``info["action_mask"]`` give the legal actions as a bool array; every legal move has exactly one action.
+``info["action_mask"]`` give the legal actions as an int8 array (1 = legal); every legal move has exactly one
+action.
 
 Episodes
 --------
@@ -19,7 +20,8 @@ An episode is one deal. ``reset(seed=s)`` deals exactly as ``new_solitaire1(s)``
 int episode seed from the environment's generator (``np_random``: seeded by the last seeded reset, else fresh
 entropy) and deals from it, as the multiplayer environment does, so every episode's record carries a seed that
 regenerates its deal (``episode_seed``). ``reset(options={"deck": [...], "cut": k})`` plays a given deal (tile
-ids or names; ``cut`` only for No. 2, where it is required; the record's seed is then null).
+ids or names; ``cut`` only for No. 2, where it is required; the record's seed is then null). Other option keys
+are ignored with a warning.
 
 Everything the rules force (the opening, draws, discards in No. 1, the end) happens inside ``reset`` and
 ``step``: the agent sees only decisions, one per placement. With ``auto_single_moves=True`` a decision with a
@@ -33,10 +35,11 @@ or re-dealt: ``reset`` returns the final position with ``info["decision"] = Fals
 action 0; the first ``step`` accepts any action, changes nothing and ends the episode (``terminated``) with the
 deal's reward (a win only with ``auto_single_moves``). Every other episode has ``info["decision"] = True``.
 
-An action outside the mask ends the episode as a loss with reward -1 and ``info["illegal_action"] = True``
-(``illegal_action="lose"``, the default, so an agent without masks learns to avoid them and Gymnasium's
-checker, which steps random actions, runs), or raises ``ValueError`` (``illegal_action="raise"``). Such an
-episode has no finished game, so ``game_record()`` refuses it.
+An action outside the mask (an integer outside the action space included) is illegal; the option
+``illegal_action`` says what it does. ``"lose"`` (the default, so an agent without masks learns to avoid them
+and Gymnasium's checker, which steps random actions, runs): the episode ends as a loss with reward -1 and
+``info["illegal_action"] = True``; such an episode has no finished game, so ``game_record()`` refuses it.
+``"raise"``: ``ValueError`` naming the action, and nothing changes.
 
 Info
 ----
@@ -139,6 +142,7 @@ from contack_env.contack.solitaire import NUM_STACKS, STACK6_SIZE, Solitaire1, S
 from contack_env.contack.state import GameState
 from contack_env.contack.tiles import NUM_TILES, TILE_NAMES, tile_id
 from contack_env.envs.actions import MAX_HOLES, NUM_CELL_SLOTS, ActionLayout
+from contack_env.envs.conventions import ILLEGAL_REWARD, MASK_DTYPE, check_illegal_action, reset_options
 from contack_env.envs.figure_features import (
     CELLS,
     LAST_PLAYED,
@@ -165,8 +169,7 @@ __all__ = [
 
 ENV_IDS = {"contack/Solitaire1-v0": "Solitaire1Env", "contack/Solitaire2-v0": "Solitaire2Env"}
 REWARDS = ("win", "tiles", "points")
-ILLEGAL_ACTION_OPTIONS = ("lose", "raise")
-ILLEGAL_REWARD = -1.0
+RESET_OPTIONS = ("deck", "cut")
 _SEED_BOUND = 2**63  # episode seeds drawn for unseeded resets are ints in [0, 2**63)
 
 STACK_HEIGHT = 5
@@ -262,19 +265,17 @@ class _SolitaireEnv(gymnasium.Env):
             raise ValueError(f"reward is one of {', '.join(map(repr, REWARDS))}; got {reward!r}")
         if not isinstance(auto_single_moves, (bool, np.bool_)):
             raise ValueError(f"auto_single_moves is True or False; got {auto_single_moves!r}")
-        if illegal_action not in ILLEGAL_ACTION_OPTIONS:
-            raise ValueError(f"illegal_action is one of {', '.join(map(repr, ILLEGAL_ACTION_OPTIONS))}; got {illegal_action!r}")
         self.render_mode = render_mode
         self.reward_mode = reward
         self.auto_single_moves = bool(auto_single_moves)
         self.trace = bool(trace)
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         size = self.obs_layout.size
         self.observation_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.num_slots * NUM_CELL_SLOTS)
         self._state: GameState | None = None
         self._layout: ActionLayout | None = None
-        self._mask = np.zeros(self.action_space.n, dtype=bool)
+        self._mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
         self._decision = False
         self._over = True
         self._illegal = False
@@ -304,7 +305,7 @@ class _SolitaireEnv(gymnasium.Env):
         return self._layout
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions of the current decision (bool); see the module docstring for episodes with no
+        """The legal actions of the current decision (int8, 1 = legal); see the module docstring for episodes with no
         decision and for finished ones (all False)."""
         return self._mask.copy()
 
@@ -363,12 +364,7 @@ class _SolitaireEnv(gymnasium.Env):
     # -- Gymnasium API -------------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        options = {} if options is None else options
-        if not isinstance(options, dict):
-            raise ValueError(f"options is a dict (keys 'deck' and, for Solitaire No. 2, 'cut'); got {options!r}")
-        unknown = set(options) - {"deck", "cut"}
-        if unknown:
-            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; the options are 'deck' and, for Solitaire No. 2, 'cut'")
+        options = reset_options(options, RESET_OPTIONS)
         if "deck" in options:
             self._state = self._deal_given(_parse_deck(options["deck"]), options)
             self._seed = None
@@ -405,7 +401,7 @@ class _SolitaireEnv(gymnasium.Env):
             self._illegal = True
             self._over = True
             self._decision = False
-            self._mask = np.zeros(self.action_space.n, dtype=bool)
+            self._mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
             info = self._info(0)
             info["illegal_action"] = True
             info["is_success"] = False
@@ -424,7 +420,7 @@ class _SolitaireEnv(gymnasium.Env):
         state = self.state
         self._over = True
         self._decision = False
-        self._mask = np.zeros(self.action_space.n, dtype=bool)
+        self._mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
         reward = self._take_reward(won=bool(state.won))  # type: ignore[attr-defined]
         info = self._info(auto)
         info["is_success"] = bool(state.won)  # type: ignore[attr-defined]
@@ -465,15 +461,15 @@ class _SolitaireEnv(gymnasium.Env):
     def _update_decision(self) -> None:
         state = self.state
         self._layout = ActionLayout(self.num_slots, self._slots(), state.figure)
-        mask = np.zeros(self.action_space.n, dtype=bool)
+        mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
         if state.done:
             self._decision = False
-            mask[0] = True  # a deal with no decision (or one decided by forced moves): action 0 closes it
+            mask[0] = 1  # a deal with no decision (or one decided by forced moves): action 0 closes it
         else:
             self._decision = True
             encode = self._layout.encode_code
             for code in state.legal_codes():
-                mask[encode(code)] = True
+                mask[encode(code)] = 1
         self._mask = mask
 
     def _take_reward(self, won: bool) -> float:
