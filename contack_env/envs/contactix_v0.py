@@ -68,6 +68,9 @@ the observer's and the opponent's pegs, and plane 3 says which pair of sides the
 wants one frame of reference can transpose White's planes 0 to 2 and its actions `r * N + c <-> c * N + r`:
 that mirror keeps every hole's neighbours and exchanges the two players' sides.)
 
+`observation_planes(board, colour)` gives the planes (channels first) of any board, e.g. a rules state's
+(`np.reshape(state.board, (N, N))`): a trained CON-TAC-TIX policy reads the same planes.
+
 `observe` works for either agent at any time, from that agent's point of view. Its mask is all zeros unless the
 agent is the one to move and the game is not over. `action_mask()` gives the mask of the agent to move.
 
@@ -143,6 +146,18 @@ def env(**options: Any) -> AECEnv:
     offender 1 (``illegal_action="lose"`` unless given), behind PettingZoo's ``OrderEnforcingWrapper``."""
     options.setdefault("illegal_action", "lose")
     return wrappers.OrderEnforcingWrapper(raw_env(**options))
+
+
+def observation_planes(board: np.ndarray, colour: int) -> np.ndarray:
+    """The observation planes (channels first: float32 ``(4, N, N)``, the table of the module docstring) of the
+    ``N x N`` array ``board`` (``ContactixState.board`` values: empty, or a colour + 1) seen by ``colour``."""
+    n = board.shape[0]
+    planes = np.empty((NUM_PLANES, n, n), dtype=np.float32)
+    planes[0] = board == colour + 1
+    planes[1] = board == 2 - colour
+    planes[2] = board == EMPTY
+    planes[3] = float(colour == WHITE)
+    return planes
 
 
 class raw_env(AECEnv, EzPickle):
@@ -242,12 +257,7 @@ class raw_env(AECEnv, EzPickle):
 
     def _planes(self, colour: int) -> np.ndarray:
         n = self.board_size
-        board = self._board.reshape(n, n)
-        planes = np.empty((NUM_PLANES, n, n), dtype=np.float32)
-        planes[0] = board == colour + 1
-        planes[1] = board == 2 - colour
-        planes[2] = board == EMPTY
-        planes[3] = float(colour == WHITE)
+        planes = observation_planes(self._board.reshape(n, n), colour)
         return planes if self.channels_first else np.ascontiguousarray(planes.transpose(1, 2, 0))
 
     def _mask(self) -> np.ndarray:
