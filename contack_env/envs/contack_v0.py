@@ -185,6 +185,9 @@ with the episode's `seed`. `render()` returns the text view (`contack_env.render
 ### Version History
 
 * v0: Initial version.
+* v0, revised: the option `illegal_action`; under `env()` an illegal action now terminates every agent without
+  truncating them, tells the offender's info `"illegal_action": True` and an int outside `Discrete(105)` loses
+  like any illegal action (it failed an assertion); unknown reset options warn. Observations are unchanged.
 
 """
 

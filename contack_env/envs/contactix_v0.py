@@ -118,6 +118,9 @@ diamond on a corner, hole `(0, 0)` at the top: Black's sides are the upper-right
 ### Version History
 
 * v0: Initial version.
+* v0, revised: the option `illegal_action`; under `env()` an illegal action now terminates both agents without
+  truncating them, tells the offender's info `"illegal_action": True` and an int outside `Discrete(N * N)`
+  loses like any illegal action (it failed an assertion); reset options warn. Observations are unchanged.
 
 """
 

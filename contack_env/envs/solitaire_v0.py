@@ -126,6 +126,13 @@ Rendering and records
 ``game_record(agents=None)`` is the finished episode's ``contack-record/1`` record, with the episode seed.
 ``replay_solitaire_through_env(record)`` plays a solitaire record through the environment, action by action, and
 checks it (``contack replay --check --through-env``).
+
+Version history
+---------------
+- v0: initial version.
+- v0, revised: action masks (``action_masks()``, ``info["action_mask"]``) are int8, as in every environment of
+  the project (they were bool); unknown reset options are ignored with a warning (they raised ``ValueError``).
+  Observations are unchanged.
 """
 
 from __future__ import annotations
