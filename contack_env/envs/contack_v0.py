@@ -435,8 +435,8 @@ class raw_env(AECEnv, EzPickle):
         # Built once per decision, for the agent to move, and kept until the next step.
         if self._observed is None:
             game = self.game
-            _, cells = self._decision_lists()
-            obs, mask = self._builder.observe(game.current_player, cells, game.legal_codes())
+            own, cells = self._decision_lists()
+            obs, mask = self._builder.observe(game.current_player, cells, game.legal_codes(), own)
             self._observed = {"observation": obs, "action_mask": mask}
         return self._observed
 

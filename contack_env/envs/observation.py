@@ -383,14 +383,19 @@ class ObservationBuilder:
         self._any_score = True
 
     def observe(
-        self, observer: int, cells: list[int | None] | None = None, codes: Sequence[int] | None = None
+        self,
+        observer: int,
+        cells: list[int | None] | None = None,
+        codes: Sequence[int] | None = None,
+        hand: list[int] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The observation of seat ``observer`` and its int8 action mask.
 
-        ``cells`` is ``actions.candidate_cells(figure)`` if the caller has it (else it is computed). For the
-        seat to move, pass the legal move ``codes``: the mask and the points block are filled from them, with
-        the action encoding of ``actions`` (slot = index in the hand sorted by tile id, cell slot = index in
-        ``cells``). For any other seat, or without ``codes``, the mask and the points block are 0.
+        ``cells`` is ``actions.candidate_cells(figure)`` and ``hand`` ``hand_tiles`` of the observer's hand if
+        the caller has them (else they are computed). For the seat to move, pass the legal move ``codes``: the
+        mask and the points block are filled from them, with the action encoding of ``actions`` (slot = index in
+        the hand sorted by tile id, cell slot = index in ``cells``). For any other seat, or without ``codes``,
+        the mask and the points block are 0.
         """
         game = self.game
         n = game.num_players
@@ -421,7 +426,7 @@ class ObservationBuilder:
                     src[base + _C_BESIDE_LAST] = 1.0
                 base += _CELL_WIDTH
 
-        own = hand_tiles(game.hands[observer])
+        own = hand_tiles(game.hands[observer]) if hand is None else hand
         base = _S + _HAND_START
         for t in own:
             src[base : base + _HAND_WIDTH] = _HAND_ROW_ARRAYS[t]
