@@ -22,13 +22,15 @@ import numpy as np
 
 from .lookahead import LookaheadAgent
 from contack_env.envs.actions import ActionLayout
-from contack_env.contactix.rules import EMPTY, WHITE, ContactixState
+from contack_env.contactix.rules import ContactixState
+from contack_env.envs.contactix_v0 import observation_planes
 from contack_env.contack.multiplayer import ContackGame
 from contack_env.contack.figure import split_code
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_SIZE, hand_tiles
 
 FEATURES = ("none", "lookahead")
-VALUE_SCALE = 50.0
+LOOKAHEAD_SCALE = 50.0
+"""A lookahead judgement ``v`` (in points) becomes the feature ``tanh(v / LOOKAHEAD_SCALE)``."""
 _JUDGE = LookaheadAgent()
 
 
@@ -55,7 +57,7 @@ def lookahead_values(game: ContackGame) -> np.ndarray:
     layout = ActionLayout(NUM_SLOTS, hand_tiles(game.hands[game.current_player]), game.figure)
     for code in game.legal_codes():
         value = _JUDGE.move_value(game, *split_code(code))
-        out[layout.encode_code(code)] = np.tanh(value / VALUE_SCALE)
+        out[layout.encode_code(code)] = np.tanh(value / LOOKAHEAD_SCALE)
     return out
 
 
@@ -75,9 +77,4 @@ def contactix_input(state: ContactixState, colour: int | None = None) -> np.ndar
     if colour is None:
         colour = state.current_player
     board = np.asarray(state.board, dtype=np.int8).reshape(n, n)
-    planes = np.empty((n, n, 4), dtype=np.float32)
-    planes[..., 0] = board == colour + 1
-    planes[..., 1] = board == 2 - colour
-    planes[..., 2] = board == EMPTY
-    planes[..., 3] = float(colour == WHITE)
-    return planes.reshape(-1)
+    return observation_planes(board, colour).transpose(1, 2, 0).reshape(-1)

@@ -12,9 +12,9 @@ terminated agents at the end of an episode are not counted, but their time is). 
 Each environment gets ``--seconds`` of this process's CPU time in all (on an idle machine the same as wall-clock
 time; under load from other jobs much steadier), measured in ``--rounds`` slices taken in turn, so that a
 change in the machine's load hits every environment alike. Both are measured as ``env()`` builds them (the
-line that counts) and, for context, as ``raw_env`` without PettingZoo's wrappers: ``contack_v0.env()`` reads
-the wrappers' per-step attributes faster than the stock wrappers that connect four uses (see
-``contack_v0.env``), so the ``raw_env`` lines compare the environments' own work. Last line:
+line that counts) and, for context, as ``raw_env`` without PettingZoo's wrappers: ``contack_v0.env()`` is its
+``raw_env`` behind PettingZoo's stock ``OrderEnforcingWrapper`` (it handles illegal actions itself), connect
+four's behind three stock wrappers, so the ``raw_env`` lines compare the environments' own work. Last line:
 ``contack_steps_per_s=<4 players> connect_four_steps_per_s=<x> ratio=<first/second>``.
 """
 

@@ -27,28 +27,20 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from contack_env.envs.actions import NUM_CELL_SLOTS
-from contack_env.envs.observation import (
-    CELL_FEATURES,
-    CELLS_START,
-    HAND_FEATURES,
-    HAND_START,
-    NUM_ACTIONS,
-    OBS_SIZE,
-    POINTS_START,
-)
+from contack_env.envs.observation import LAYOUT, NUM_ACTIONS, OBS_SIZE
 
 SCORER_WIDTH = 64
 
 
 def action_feature_index(extra: bool = False) -> np.ndarray:
-    """``(105, 15)`` observation indices: row ``a`` gathers action ``a``'s features (module docstring); with
-    ``extra``, a 16th: the action's value among the 105 appended to the observation (``agents.features``)."""
+    """``(105, 15)`` observation indices: row ``a`` gathers action ``a``'s features (module docstring) from the
+    pieces of ``observation.LAYOUT``; with ``extra``, a 16th: the action's value among the 105 appended to the
+    observation (``agents.features``)."""
+    hand, cells, points = (LAYOUT.indices(name) for name in ("hand", "cells", "points"))
     rows = []
     for a in range(NUM_ACTIONS):
         slot, cell = divmod(a, NUM_CELL_SLOTS)
-        hand = [HAND_START + slot * HAND_FEATURES + k for k in range(HAND_FEATURES)]
-        cells = [CELLS_START + cell * CELL_FEATURES + k for k in range(CELL_FEATURES)]
-        rows.append(hand + cells + [POINTS_START + a] + ([OBS_SIZE + a] if extra else []))
+        rows.append([*hand[slot], *cells[cell], points[a], *([OBS_SIZE + a] if extra else [])])
     return np.array(rows, dtype=np.int64)
 
 

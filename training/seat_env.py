@@ -38,6 +38,7 @@ import numpy as np
 from gymnasium import spaces
 
 from contack_env import contack_v0
+from contack_env.envs.contack_v0 import SCORE_REWARD_SCALE
 from contack_env.envs.observation import NUM_ACTIONS, OBS_HIGH, OBS_LOW, OBS_SIZE
 
 from agents.features import input_size, policy_input
@@ -45,7 +46,6 @@ from .opponents import Opponent, OpponentPool
 from agents.policy_file import PolicyNet
 
 REWARD_MODES = ("win", "margin", "score")
-SCORE_SCALE = 100.0
 _SEED_BOUND = 2**63
 
 
@@ -159,10 +159,10 @@ class ContackSeatEnv(gymnasium.Env):
         scores = self.game_env.game.scores
         own = scores[self.seat]
         if self.reward_mode == "score":
-            return own / SCORE_SCALE
+            return own / SCORE_REWARD_SCALE
         if self.reward_mode == "margin":
             others = (sum(scores) - own) / (self.num_players - 1)
-            return (own - others) / SCORE_SCALE
+            return (own - others) / SCORE_REWARD_SCALE
         return 0.0
 
     def _win_share(self) -> float:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from contack_env.contack.tiles import BLUE, GOLD, RED
 
 SIDES = ("L", "R", "B")
+_FACING = {"L": "R", "R": "L", "B": "B"}
 
 # Integer cell indices: (x + OFFSET) * SPAN + (y + OFFSET). A figure of 36 tiles lies within 35 steps of the
 # origin, so OFFSET = 64 keeps every reachable cell and its neighbours inside 0 .. SPAN*SPAN - 1.
@@ -42,9 +43,9 @@ def neighbours(x: int, y: int) -> dict[str, tuple[int, int]]:
     return {side: neighbour(x, y, side) for side in SIDES}
 
 
-def facing_side(x: int, y: int, side: str) -> str:
-    """The side of the neighbour across ``side`` of ``(x, y)`` that touches it."""
-    return {"L": "R", "R": "L", "B": "B"}[side]
+def facing_side(side: str) -> str:
+    """The side of the neighbour across ``side`` of any cell that touches it (the same for up and down cells)."""
+    return _FACING[side]
 
 
 def orientation_colours(x: int, y: int, blue: str = "B") -> dict[str, int]:

@@ -20,7 +20,7 @@ touching sides must be the same colour and show equal values or values adding up
 a sum scores its value. A tile goes beside the last-played tile, or into any "hole" touching two or three tiles
 (an opportunity play). A hand ends when a player places their last tile, when nobody can play, or when the
 figure closes up; tiles left in hand cost 10 points each. A game is several hands (3 by default); the highest
-total wins. The rules this environment follows are the project's `docs/rules.md` (section 5 for this game).
+total wins. The rules this environment follows are `docs/rules.md` (section 5 for this game).
 
 One episode is one whole game, every hand. Everything the rules force happens inside the environment: the
 opening tile of each hand, draws from the pile while a player cannot play, passes, the ends of hands and the
@@ -32,14 +32,15 @@ the observation.
 
 `contack_v0.env(**options)` and `contack_v0.raw_env(**options)` take:
 
-| option              | values                                  | default  | meaning                                                          |
-|---------------------|-----------------------------------------|----------|------------------------------------------------------------------|
-| `num_players`       | 2 .. 7                                  | 4        | seats; agents `player_0` .. `player_{n-1}`                        |
-| `num_hands`         | an int >= 1                             | 3        | hands in a game (the 1939 rules play 3)                           |
-| `enclosed_end`      | `"1939"`, `"next_player"`, `"never"`    | `"1939"` | when an enclosed figure ends a hand (docs/rules.md section 5)          |
-| `reward`            | `"win"`, `"score"`                      | `"win"`  | the reward scheme (below)                                         |
-| `auto_single_moves` | `False`, `True`                         | `False`  | play decisions that have exactly one legal move inside the env    |
-| `render_mode`       | `None`, `"ansi"`, `"rgb_array"`         | `None`   | what `render()` returns                                           |
+| option              | values                               | default   | meaning                                                        |
+|---------------------|--------------------------------------|-----------|----------------------------------------------------------------|
+| `num_players`       | 2 .. 7                               | 4         | seats; agents `player_0` .. `player_{n-1}`                     |
+| `num_hands`         | an int >= 1                          | 3         | hands in a game (the 1939 rules play 3)                        |
+| `enclosed_end`      | `"1939"`, `"next_player"`, `"never"` | `"1939"`  | when an enclosed figure ends a hand (docs/rules.md section 5)  |
+| `reward`            | `"win"`, `"score"`                   | `"win"`   | the reward scheme (below)                                      |
+| `auto_single_moves` | `False`, `True`                      | `False`   | play decisions that have exactly one legal move inside the env |
+| `render_mode`       | `None`, `"ansi"`, `"rgb_array"`      | `None`    | what `render()` returns                                        |
+| `illegal_action`    | `"raise"`, `"lose"`                  | `"raise"` | what an illegal action does (below); `env()` sets `"lose"`     |
 
 The default of 4 players matches the project's `contack simulate --players` default and its benchmarks; the
 observation and action spaces are the same for every player count, so one policy can play any table size.
@@ -55,7 +56,8 @@ decision with two or more legal moves is never skipped. The skipped moves are in
 without a seed draws an int episode seed from the environment's generator (seeded by the last seeded reset,
 else from fresh entropy) and deals from it, so every record can be regenerated from its `seed`.
 `options={"decks": [[36 tile ids] per hand]}` plays the given deals instead (for replaying a record; the
-record's `seed` is then null). Other option keys are ignored (PettingZoo's API test passes arbitrary ones).
+record's `seed` is then null). Other option keys are ignored with a warning (PettingZoo's API test passes
+made-up ones).
 
 ### Observation Space
 
@@ -70,35 +72,40 @@ pile give identical observations). Seats are **relative** to the observer: relat
 table does not use are 0. Positions are scaled by the grid bound (below): `px = (x + 35) / 70`,
 `py = (y + 17) / 34`.
 
-| indices   | size     | content                                                                                 |
-|-----------|----------|-----------------------------------------------------------------------------------------|
-| 0-431     | 36 x 12  | per tile (tile id order), 12 values each:                                               |
-|           |          | 0-6: held by relative seat 0..6; 7: on the figure; 8: unseen (in the pile) (one-hot)    |
-|           |          | 9, 10: `px`, `py` of its cell if on the figure, else 0; 11: it is the last-played tile  |
-| 432-620   | 21 x 9   | per cell slot, in the action encoding's order (below), 9 values each:                   |
-|           |          | 0: the slot holds a cell; 1, 2: its `px`, `py` (clipped to [0, 1]); 3: it points up      |
-|           |          | 4: placed neighbours / 3; 5, 6, 7: the value the placed neighbour across side L, R, B    |
-|           |          | shows this cell, / 10 (0 if none); 8: it touches the last-played tile                   |
-| 621-645   | 5 x 5    | per hand slot (the observer's tiles sorted by tile id, as the action encoding's slots): |
-|           |          | 0: present; 1, 2, 3: blue, red, gold values / 10; 4: the drawn tile that must be placed |
-| 646-750   | 105      | per action: the points that placement scores / 50 if it is legal, else 0                |
-| 751       | 1        | pile size / 36                                                                          |
-| 752       | 1        | hand number (0-based) / number of hands                                                 |
-| 753       | 1        | hands still to play after this one / number of hands                                    |
-| 754       | 1        | 1 in the last hand                                                                      |
-| 755-761   | 7        | running score (penalties included) per relative seat / 300, clipped to [-1, 1]          |
-| 762       | 1        | observer's score minus the best other score, / 300, clipped to [-1, 1]                  |
-| 763-769   | 7        | tiles held per relative seat / 5                                                        |
-| 770       | 1        | passes in a row so far / number of players                                              |
-| 771-777   | 7        | one-hot: the relative seat to move (all 0 once the game is over)                        |
-| 778-783   | 6        | one-hot: number of players, 2..7                                                        |
-| 784-786   | 3        | one-hot: `enclosed_end`, in the order "1939", "next_player", "never"                    |
+| indices | piece          | shape   | content                                                                  |
+|---------|----------------|---------|--------------------------------------------------------------------------|
+| 0-431   | `tiles`        | 36 x 12 | per tile, in tile id order: 0-6: held by relative seat 0..6; 7: on the   |
+|         |                |         | figure; 8: unseen (in the pile; with the two before, one-hot); 9: `px`   |
+|         |                |         | of its cell if on the figure, else 0; 10: `py` of its cell if on the     |
+|         |                |         | figure, else 0; 11: it is the last-played tile                           |
+| 432-620 | `cells`        | 21 x 9  | per cell slot, in the action encoding's order: 0: the slot holds a cell; |
+|         |                |         | 1: its `px`; 2: its `py` (both clipped to [0, 1]); 3: it points up; 4:   |
+|         |                |         | placed neighbours / 3; 5-7: the value the placed neighbour across side   |
+|         |                |         | L, R, B shows this cell / 10 (0 if none); 8: it touches the last-played  |
+|         |                |         | tile                                                                     |
+| 621-645 | `hand`         | 5 x 5   | per hand slot (the observer's tiles sorted by tile id, as the action     |
+|         |                |         | encoding's slots): 0: the slot holds a tile; 1-3: its blue, red, gold    |
+|         |                |         | values / 10; 4: the drawn tile that must be placed                       |
+| 646-750 | `points`       | 105     | per action: the points the placement scores / 50 if it is legal, else 0  |
+| 751     | `pile`         | 1       | pile size / 36                                                           |
+| 752     | `hand_number`  | 1       | hand number (0-based) / number of hands                                  |
+| 753     | `hands_left`   | 1       | hands still to play after this one / number of hands                     |
+| 754     | `last_hand`    | 1       | 1 in the last hand                                                       |
+| 755-761 | `scores`       | 7       | running score (penalties included) per relative seat / 300, clipped to   |
+|         |                |         | [-1, 1]                                                                  |
+| 762     | `lead`         | 1       | observer's score minus the best other score, / 300, clipped to [-1, 1]   |
+| 763-769 | `hand_sizes`   | 7       | tiles held per relative seat / 5                                         |
+| 770     | `passes`       | 1       | passes in a row so far / number of players                               |
+| 771-777 | `to_move`      | 7       | one-hot: the relative seat to move (all 0 once the game is over)         |
+| 778-783 | `players`      | 6       | one-hot: number of players, 2..7                                         |
+| 784-786 | `enclosed_end` | 3       | one-hot: `enclosed_end`, in the order "1939", "next_player", "never"     |
 
 The colour of a cell's sides is fixed (every tile lies blue on B: an up cell shows gold on L and red on R, a
 down cell red on L and gold on R), so a cell slot's "points up" value and its facing values say which contacts a
 tile would make there. The
 per-action points are a public, derived feature (any player could count them) that lets a plain MLP see what
-each placement is worth. The constants of `contack_env.envs.observation` hold these ranges.
+each placement is worth. `contack_env.envs.observation.LAYOUT` declares these pieces: `LAYOUT.view(obs, "scores")`
+is a piece in its shape, `LAYOUT.start("pile")` its index.
 
 **Grid bound.** Every cell of a legal figure lies in `-35 <= x <= 35`, `-17 <= y <= 17` (docs/rules.md section 2;
 `docs/grid_bounds.py` shows that this game reaches exactly `-34 <= x <= 34`, `-17 <= y <= 17`), so `px`, `py`
@@ -130,15 +137,13 @@ The legal moves of the agent to move are the 1s of `action_mask`: exactly the en
 placements docs/rules.md section 4 allows; when the player has just drawn a tile that fits, only that tile's). It is
 all zeros for every other agent.
 
-**Illegal actions.** `raw_env.step` raises `ValueError` naming the action and how many actions were legal.
-`env()` wraps the environment as PettingZoo's classic games are (`TerminateIllegalWrapper(illegal_reward=-1)`,
-`AssertOutOfBoundsWrapper`, `OrderEnforcingWrapper`): an illegal action ends the game at once, the offender
-gets -1 and every other agent 0 for that step, and every agent is terminated; an action outside
-`Discrete(105)` fails the out-of-bounds assertion. (The three wrappers are thin subclasses of PettingZoo's that
-read the per-step attributes, `agents`, `agent_selection`, `rewards`, `terminations`, ..., straight from the raw
-environment instead of through one `__getattr__` call per wrapper layer: that forwarding otherwise costs about
-as much as a whole raw step; and they take the usual `step` of a legal action, `observe` and `last` in one call
-per layer, leaving every other case to PettingZoo's own methods. What the wrappers check and do is unchanged.)
+**Illegal actions.** An action outside the mask (an int outside `Discrete(105)` included) is illegal; the
+option `illegal_action` says what it does, in `raw_env.step` itself. `"lose"` (what `env()` sets unless told
+otherwise): the game ends at once, the offender gets -1 and every other agent 0 for that step, every agent is
+terminated, and the offender's info holds `"illegal_action": True`; the game is unfinished, so it makes no
+record. `"raise"` (the `raw_env` default): `ValueError` naming the action and the legal ones, and nothing
+changes. An action that is no int at all (`1.5`, `None` from a live agent) always raises `ValueError`.
+`env()` is `raw_env` behind PettingZoo's `OrderEnforcingWrapper` (which refuses calls before `reset`).
 
 ### Rewards
 
@@ -160,8 +165,9 @@ by moves played at reset (only with `auto_single_moves`) are paid with the rewar
 `infos[agent]` holds what happened since that agent's previous step (or since the reset):
 `"events"`: the events in the record vocabulary of docs/records.md (open, place, draw, pass, end) in order, the
 agent's own placement first; `"drawn"`: names of the tiles this agent drew; `"passed"`: how many times it
-passed; `"auto_moves"`: how many of its placements the environment made (`auto_single_moves`). The events are
-copies: the lists an agent collects at its turns, put end to end, are the whole game's events.
+passed; `"auto_moves"`: how many of its placements the environment made (`auto_single_moves`); and, only in
+the info of an agent whose illegal action ended the game (`illegal_action="lose"`), `"illegal_action": True`.
+The events are copies: the lists an agent collects at its turns, put end to end, are the whole game's events.
 
 ### Beyond the AEC API
 
@@ -179,6 +185,9 @@ with the episode's `seed`. `render()` returns the text view (`contack_env.render
 ### Version History
 
 * v0: Initial version.
+* v0, revised: the option `illegal_action`; under `env()` an illegal action now terminates every agent without
+  truncating them, tells the offender's info `"illegal_action": True` and an int outside `Discrete(105)` loses
+  like any illegal action (it failed an assertion); unknown reset options warn. Observations are unchanged.
 
 """
 
@@ -194,172 +203,25 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
 from contack_env.contack.figure import TILE_SHIFT, Move
 from contack_env.contack.multiplayer import ContackGame, check_rules, shuffled_decks
+from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
+from contack_env.envs.conventions import ILLEGAL_REWARD, MASK_DTYPE, check_illegal_action, reset_options
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_HIGH, OBS_LOW, OBS_SIZE, ObservationBuilder, hand_tiles
 
 REWARD_OPTIONS = ("win", "score")
 RENDER_MODES = ("ansi", "rgb_array")
-SCORE_REWARD_SCALE = 0.01
+SCORE_REWARD_SCALE = 100.0
+"""With ``reward="score"`` a reward is points / this."""
+RESET_OPTIONS = ("decks",)
 _SEED_BOUND = 2**63
 
 
 def env(**options: Any) -> AECEnv:
-    """The environment wrapped as PettingZoo's classic games are (illegal action: -1 and the game ends).
-
-    The wrappers are PettingZoo's ``TerminateIllegalWrapper(illegal_reward=-1)``, ``AssertOutOfBoundsWrapper``
-    and ``OrderEnforcingWrapper``, in that order, through subclasses that only read the per-step attributes
-    faster (``_Forwarded``) and take the common ``step``/``observe``/``last`` calls in one call per layer;
-    everything they check and do is theirs.
-    """
-    raw = raw_env(**options)
-    environment: AECEnv = _TerminateIllegalWrapper(raw, illegal_reward=-1)
-    environment = _AssertOutOfBoundsWrapper(environment)
-    environment = _OrderEnforcingWrapper(environment)
-    return environment
-
-
-# -- faster attribute reads through the wrappers -------------------------------------------------------------
-# PettingZoo's BaseWrapper forwards every attribute it lacks through ``__getattr__``, one Python call and a
-# string check per wrapper layer and per read. The AEC loop (``agent_iter``, ``last``, the wrappers' own
-# ``step`` and ``observe``) reads the names below a few dozen times a step, which costs about as much as the
-# whole raw step of this environment. These wrapper subclasses read them straight from the raw environment.
-_FORWARDED = ("agents", "agent_selection", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
-_UNREADABLE_BEFORE_RESET = ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos")
-
-
-class _Forwarded:
-    """Reads attribute ``name`` of the raw environment in one step. A non-data descriptor, so an attribute set
-    on the wrapper itself still shadows it, exactly as with ``BaseWrapper.__getattr__``."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __get__(self, wrapper: Any, owner: type | None = None) -> Any:
-        if wrapper is None:
-            return self
-        return getattr(wrapper._raw_env, self.name)
-
-
-class _ForwardedAfterReset(_Forwarded):
-    """As ``_Forwarded``, but unreadable before ``reset`` (``OrderEnforcingWrapper``'s rule): the
-    ``AttributeError`` sends Python to the wrapper's own ``__getattr__``, which raises its usual error."""
-
-    __slots__ = ()
-
-    def __get__(self, wrapper: Any, owner: type | None = None) -> Any:
-        if wrapper is None:
-            return self
-        if not wrapper._has_reset:
-            raise AttributeError(f"{self.name} cannot be accessed before reset")
-        return getattr(wrapper._raw_env, self.name)
-
-
-# The subclasses also take the common case of ``step`` and ``observe`` (a legal action of the agent to move, an
-# observation) in one call each, with exactly the stock methods' checks and effects, instead of going through
-# ``BaseWrapper.step`` / ``BaseWrapper.observe`` at every layer; anything else (an illegal or out-of-bounds
-# action, a step of a terminated agent, a call before reset) goes to the stock method itself.
-
-
-class _TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
-    def __init__(self, env: AECEnv, illegal_reward: float) -> None:
-        super().__init__(env, illegal_reward)
-        self._raw_env = env.unwrapped
-
-    def observe(self, agent: str) -> Any:
-        # TerminateIllegalWrapper.observe: keep the acting agent's observation and info for step's check.
-        obs = self.env.observe(agent)
-        raw = self._raw_env
-        if agent == raw.agent_selection:
-            self._prev_obs = obs
-            infos = raw.infos
-            self._prev_info = infos[agent] if agent in infos else {}
-        return obs
-
-    def step(self, action: Any) -> None:
-        # The stock step's path for a live agent's legal action (its mask, from the kept observation, allows
-        # it): forget the kept observation and step. Every other case is the stock step's to handle.
-        prev = self._prev_obs
-        if type(prev) is dict and not self._terminated:
-            mask = prev.get("action_mask")
-            raw = self._raw_env
-            agent = raw.agent_selection
-            if (
-                mask is not None
-                and not raw.terminations[agent]
-                and not raw.truncations[agent]
-                and mask[action]
-            ):
-                self._prev_obs = None
-                self._prev_info = None
-                self.env.step(action)
-                return
-        super().step(action)
-
-
-class _AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
-    def __init__(self, env: AECEnv) -> None:
-        super().__init__(env)
-        self._raw_env = env.unwrapped
-
-    def observe(self, agent: str) -> Any:
-        return self.env.observe(agent)
-
-    def step(self, action: Any) -> None:
-        # A plain int in 0..104 is in every agent's Discrete(NUM_ACTIONS) action space (what the stock assertion
-        # checks, through Discrete.contains); anything else goes through the stock assertion.
-        if type(action) is int and 0 <= action < NUM_ACTIONS:
-            self.env.step(action)
-        else:
-            super().step(action)
-
-
-class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    def __init__(self, env: AECEnv) -> None:
-        super().__init__(env)
-        self._raw_env = env.unwrapped
-
-    def observe(self, agent: str) -> Any:
-        if not self._has_reset:
-            return super().observe(agent)  # the stock error
-        return self.env.observe(agent)
-
-    def step(self, action: Any) -> None:
-        if self._has_reset and self._raw_env.agents:
-            self._has_updated = True
-            self.env.step(action)
-        else:
-            super().step(action)  # the stock error or warning
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        # AECEnv.last, reading the per-step dicts from the raw environment (agent_selection still checks reset).
-        agent = self.agent_selection
-        assert agent is not None
-        observation = self.observe(agent) if observe else None
-        raw = self._raw_env
-        return (
-            observation,
-            raw._cumulative_rewards[agent],
-            raw.terminations[agent],
-            raw.truncations[agent],
-            raw.infos[agent],
-        )
-
-    def __str__(self) -> str:
-        return str(self.env)  # as the stock wrapper prints itself, not as a subclass
-
-
-for _name in _FORWARDED:
-    setattr(_TerminateIllegalWrapper, _name, _Forwarded(_name))
-    setattr(_AssertOutOfBoundsWrapper, _name, _Forwarded(_name))
-    setattr(
-        _OrderEnforcingWrapper,
-        _name,
-        _ForwardedAfterReset(_name) if _name in _UNREADABLE_BEFORE_RESET else _Forwarded(_name),
-    )
+    """The environment as PettingZoo's classic games are made: an illegal action ends the game and costs the
+    offender 1 (``illegal_action="lose"`` unless given), behind PettingZoo's ``OrderEnforcingWrapper``."""
+    options.setdefault("illegal_action", "lose")
+    return wrappers.OrderEnforcingWrapper(raw_env(**options))
 
 
 def _new_info() -> dict[str, Any]:
@@ -384,6 +246,7 @@ class raw_env(AECEnv, EzPickle):
         reward: str = "win",
         auto_single_moves: bool = False,
         render_mode: str | None = None,
+        illegal_action: str = "raise",
     ) -> None:
         EzPickle.__init__(
             self,
@@ -393,6 +256,7 @@ class raw_env(AECEnv, EzPickle):
             reward=reward,
             auto_single_moves=auto_single_moves,
             render_mode=render_mode,
+            illegal_action=illegal_action,
         )
         super().__init__()
         check_rules(num_players, num_hands, enclosed_end)
@@ -410,6 +274,7 @@ class raw_env(AECEnv, EzPickle):
         self.reward_mode = reward
         self.auto_single_moves = bool(auto_single_moves)
         self.render_mode = render_mode
+        self.illegal_action = check_illegal_action(illegal_action)
 
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agents = self.possible_agents[:]
@@ -419,7 +284,7 @@ class raw_env(AECEnv, EzPickle):
             agent: spaces.Dict(
                 {
                     "observation": spaces.Box(low=OBS_LOW, high=OBS_HIGH, shape=(OBS_SIZE,), dtype=np.float32),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=MASK_DTYPE),
                 }
             )
             for agent in self.possible_agents
@@ -447,11 +312,7 @@ class raw_env(AECEnv, EzPickle):
 
     # -- reset ---------------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        decks = None
-        if options is not None:
-            if not isinstance(options, dict):
-                raise ValueError(f"options is a dict or None; got {type(options).__name__}")
-            decks = options.get("decks")
+        decks = reset_options(options, RESET_OPTIONS).get("decks")
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
                 raise ValueError(f"seed is a non-negative int or None; got {seed!r}")
@@ -498,7 +359,7 @@ class raw_env(AECEnv, EzPickle):
         if self.reward_mode == "score" and any(game.scores):
             # Points of moves played at reset wait for the first step's rewards: a reset hands out no reward.
             self._pending = {
-                agent: score * SCORE_REWARD_SCALE for agent, score in zip(self.possible_agents, game.scores)
+                agent: score / SCORE_REWARD_SCALE for agent, score in zip(self.possible_agents, game.scores)
             }
             self._scores = list(game.scores)
         if game.done:  # every decision of the game had a single move (possible only with auto_single_moves)
@@ -538,7 +399,7 @@ class raw_env(AECEnv, EzPickle):
         """The int8 action mask of the agent to move (all zeros once the game is over)."""
         game = self._require_game()
         if game.done or self.terminations.get(self.agent_selection, True):
-            return np.zeros(NUM_ACTIONS, dtype=np.int8)
+            return np.zeros(NUM_ACTIONS, dtype=MASK_DTYPE)
         return self._observation()["action_mask"]
 
     def action_layout(self) -> ActionLayout | None:
@@ -574,8 +435,8 @@ class raw_env(AECEnv, EzPickle):
         # Built once per decision, for the agent to move, and kept until the next step.
         if self._observed is None:
             game = self.game
-            _, cells = self._decision_lists()
-            obs, mask = self._builder.observe(game.current_player, cells, game.legal_codes())
+            own, cells = self._decision_lists()
+            obs, mask = self._builder.observe(game.current_player, cells, game.legal_codes(), own)
             self._observed = {"observation": obs, "action_mask": mask}
         return self._observed
 
@@ -596,6 +457,9 @@ class raw_env(AECEnv, EzPickle):
             return
         game = self.game
         code = self._code_of(action)
+        if code is None:
+            self._illegal_step(agent, action)
+            return
         self._cumulative_rewards[agent] = 0.0
         self.infos[agent] = _new_info()
         mover = game.current_player
@@ -622,26 +486,41 @@ class raw_env(AECEnv, EzPickle):
         if self._rewarded:
             self._accumulate_rewards()
 
-    def _code_of(self, action: Any) -> int:
+    def _code_of(self, action: Any) -> int | None:
+        """The move code of ``action``, None if it is illegal; ``ValueError`` if it is no integer."""
         try:
             a = operator.index(action)
         except TypeError:
             raise ValueError(f"an action is an int in 0..{NUM_ACTIONS - 1}; got {action!r}") from None
-        codes = self.game.legal_codes()
-        code = None
         if 0 <= a < NUM_ACTIONS:
             own, cells = self._decision_lists()
             slot, cell_slot = divmod(a, NUM_CELL_SLOTS)
             cell = cells[cell_slot]
             if slot < len(own) and cell is not None:
-                code = own[slot] << TILE_SHIFT | cell
-        if code is None or code not in codes:
-            mask = self._observation()["action_mask"]
-            legal = np.flatnonzero(mask).tolist()
+                code = own[slot] << TILE_SHIFT | cell  # inline: once per legal move
+                if code in self.game.legal_codes():
+                    return code
+        return None
+
+    def _illegal_step(self, agent: str, action: Any) -> None:
+        """An illegal action of ``agent``: ``illegal_action`` says what it does (module docstring)."""
+        if self.illegal_action == "raise":
+            legal = np.flatnonzero(self._observation()["action_mask"]).tolist()
             raise ValueError(
-                f"action {a} is illegal for {self.agent_selection}: {len(legal)} action(s) are legal: {legal}"
+                f"action {operator.index(action)} is illegal for {agent}: {len(legal)} action(s) are legal: {legal}"
             )
-        return code
+        # "lose": the game ends here; the offender gets ILLEGAL_REWARD, everyone else 0 for this step.
+        for other in self.agents:
+            self.rewards[other] = 0.0
+            self.terminations[other] = True
+        self.rewards[agent] = ILLEGAL_REWARD
+        self._cumulative_rewards[agent] = 0.0
+        self.infos[agent] = _new_info()
+        self.infos[agent]["illegal_action"] = True
+        self._observed = None
+        self._pending = None
+        self._rewarded = True
+        self._accumulate_rewards()
 
     def _play_single_moves(self) -> None:
         game = self.game
@@ -658,7 +537,7 @@ class raw_env(AECEnv, EzPickle):
         rewards = self.rewards
         for seat, (now, before) in enumerate(zip(scores, self._scores)):
             if now != before:
-                rewards[self.possible_agents[seat]] += (now - before) * SCORE_REWARD_SCALE
+                rewards[self.possible_agents[seat]] += (now - before) / SCORE_REWARD_SCALE
                 self._rewarded = True
         self._scores = list(scores)
         if self._pending is not None:

@@ -18,7 +18,7 @@ CON-TAC-TIX (Piet Hein, 1942; better known since as Hex) is a two-player connect
 `N x N` hexagonal holes. Black moves first and wants a chain of black pegs joining rows `0` and `N-1`; White
 joins columns `0` and `N-1`; the four corner holes belong to both sides. The players alternately put a peg into
 any empty hole. The game cannot end in a draw: exactly one player completes a chain. The rules this
-environment follows are the project's `docs/rules.md` (section 9), implemented in `contack_env.contactix.rules` (pure
+environment follows are `docs/rules.md` (section 9), implemented in `contack_env.contactix.rules` (pure
 Python: a union-find win check, no RL machinery).
 
 Hole `(r, c)` touches `(r, c-1)`, `(r, c+1)`, `(r-1, c)`, `(r+1, c)`, `(r-1, c+1)` and `(r+1, c-1)`.
@@ -27,12 +27,13 @@ Hole `(r, c)` touches `(r, c-1)`, `(r, c+1)`, `(r-1, c)`, `(r+1, c)`, `(r-1, c+1
 
 `contactix_v0.env(**options)` and `contactix_v0.raw_env(**options)` take:
 
-| option           | values                          | default | meaning                                                       |
-|------------------|---------------------------------|---------|---------------------------------------------------------------|
-| `board_size`     | 3 .. 19                         | 11      | the board is `N x N` holes                                     |
-| `swap`           | `False`, `True`                 | `False` | the swap (pie) rule (below)                                    |
-| `channels_first` | `False`, `True`                 | `False` | observation planes last `(N, N, 4)` or first `(4, N, N)`       |
-| `render_mode`    | `None`, `"ansi"`, `"rgb_array"` | `None`  | what `render()` returns                                        |
+| option           | values                          | default   | meaning                                                    |
+|------------------|---------------------------------|-----------|------------------------------------------------------------|
+| `board_size`     | 3 .. 19                         | 11        | the board is `N x N` holes                                 |
+| `swap`           | `False`, `True`                 | `False`   | the swap (pie) rule (below)                                |
+| `channels_first` | `False`, `True`                 | `False`   | observation planes last `(N, N, 4)` or first `(4, N, N)`   |
+| `render_mode`    | `None`, `"ansi"`, `"rgb_array"` | `None`    | what `render()` returns                                    |
+| `illegal_action` | `"raise"`, `"lose"`             | `"raise"` | what an illegal action does (below); `env()` sets `"lose"` |
 
 A value outside these raises `ValueError` saying what is allowed. `channels_first=True` gives the layout
 PyTorch convolutions take; the default follows PettingZoo's classic board games (connect four, go, chess).
@@ -46,7 +47,8 @@ columns, so the position is the one Black built, colours exchanged (Hex's "swap 
 to see swapped.
 
 `reset(seed=None, options=None)`: the game has no randomness, so every reset starts from the empty board; `seed`
-and `options` are accepted (PettingZoo's API passes them) and change nothing.
+is accepted (PettingZoo's API passes it) and changes nothing. There are no reset options: any key is ignored
+with a warning.
 
 ### Observation Space
 
@@ -66,6 +68,9 @@ the observer's and the opponent's pegs, and plane 3 says which pair of sides the
 wants one frame of reference can transpose White's planes 0 to 2 and its actions `r * N + c <-> c * N + r`:
 that mirror keeps every hole's neighbours and exchanges the two players' sides.)
 
+`observation_planes(board, colour)` gives the planes (channels first) of any board, e.g. a rules state's
+(`np.reshape(state.board, (N, N))`): a trained CON-TAC-TIX policy reads the same planes.
+
 `observe` works for either agent at any time, from that agent's point of view. Its mask is all zeros unless the
 agent is the one to move and the game is not over. `action_mask()` gives the mask of the agent to move.
 
@@ -75,12 +80,13 @@ agent is the one to move and the game is not over. `action_mask()` gives the mas
 mask) are the empty holes, plus, with the swap rule at White's first move, the hole of Black's first peg (the
 swap). `decode_action(a)` gives `(r, c)` or `"swap"`, `encode_move((r, c))` / `encode_move("swap")` the action.
 
-**Illegal actions.** `raw_env.step` raises `ValueError` naming the action, what is wrong with it and how many
-actions are legal. `env()` wraps the environment as PettingZoo's classic games are
-(`TerminateIllegalWrapper(illegal_reward=-1)`, `AssertOutOfBoundsWrapper`, `OrderEnforcingWrapper`; the same
-faster-forwarding subclasses as `contack_v0.env`): an illegal action ends the game at once, the offender gets
--1 and the other agent 0, and both are terminated; an action outside `Discrete(N * N)` fails the out-of-bounds
-assertion.
+**Illegal actions.** An action outside the mask (an int outside `Discrete(N * N)` included) is illegal; the
+option `illegal_action` says what it does, in `raw_env.step` itself. `"lose"` (what `env()` sets unless told
+otherwise): the game ends at once, the offender gets -1 and the other agent 0, both are terminated, and the
+offender's info is `{"illegal_action": True}`. `"raise"` (the `raw_env` default): `ValueError` naming the
+action, what is wrong with it and how many actions are legal, and nothing changes. An action that is no int
+at all always raises `ValueError`. `env()` is `raw_env` behind PettingZoo's `OrderEnforcingWrapper` (which
+refuses calls before `reset`).
 
 ### Rewards
 
@@ -90,7 +96,9 @@ moves (`N * N + 1` with a swap).
 
 ### Info
 
-`infos[agent]` is empty during the game; at the end both hold `"winner"` (`"black"` or `"white"`).
+`infos[agent]` is empty during the game; at the end both hold `"winner"` (`"black"` or `"white"`), unless an
+illegal action ended it (`illegal_action="lose"`): then the offender's holds `"illegal_action": True` and there
+is no winner.
 
 ### Beyond the AEC API
 
@@ -110,6 +118,9 @@ diamond on a corner, hole `(0, 0)` at the top: Black's sides are the upper-right
 ### Version History
 
 * v0: Initial version.
+* v0, revised: the option `illegal_action`; under `env()` an illegal action now terminates both agents without
+  truncating them, tells the offender's info `"illegal_action": True` and an int outside `Discrete(N * N)`
+  loses like any illegal action (it failed an assertion); reset options warn. Observations are unchanged.
 
 """
 
@@ -123,9 +134,10 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
-from contack_env.envs.contack_v0 import _AssertOutOfBoundsWrapper, _OrderEnforcingWrapper, _TerminateIllegalWrapper
 from contack_env.contactix.rules import BLACK, COLOUR_NAMES, DEFAULT_SIZE, EMPTY, WHITE, ContactixState, cell_index, check_size
+from contack_env.envs.conventions import ILLEGAL_REWARD, MASK_DTYPE, check_illegal_action, reset_options
 
 RENDER_MODES = ("ansi", "rgb_array")
 NUM_PLANES = 4
@@ -133,12 +145,22 @@ SWAP = "swap"
 
 
 def env(**options: Any) -> AECEnv:
-    """The environment wrapped as PettingZoo's classic games are (illegal action: -1 and the game ends)."""
-    raw = raw_env(**options)
-    environment: AECEnv = _TerminateIllegalWrapper(raw, illegal_reward=-1)
-    environment = _AssertOutOfBoundsWrapper(environment)
-    environment = _OrderEnforcingWrapper(environment)
-    return environment
+    """The environment as PettingZoo's classic games are made: an illegal action ends the game and costs the
+    offender 1 (``illegal_action="lose"`` unless given), behind PettingZoo's ``OrderEnforcingWrapper``."""
+    options.setdefault("illegal_action", "lose")
+    return wrappers.OrderEnforcingWrapper(raw_env(**options))
+
+
+def observation_planes(board: np.ndarray, colour: int) -> np.ndarray:
+    """The observation planes (channels first: float32 ``(4, N, N)``, the table of the module docstring) of the
+    ``N x N`` array ``board`` (``ContactixState.board`` values: empty, or a colour + 1) seen by ``colour``."""
+    n = board.shape[0]
+    planes = np.empty((NUM_PLANES, n, n), dtype=np.float32)
+    planes[0] = board == colour + 1
+    planes[1] = board == 2 - colour
+    planes[2] = board == EMPTY
+    planes[3] = float(colour == WHITE)
+    return planes
 
 
 class raw_env(AECEnv, EzPickle):
@@ -157,8 +179,16 @@ class raw_env(AECEnv, EzPickle):
         swap: bool = False,
         channels_first: bool = False,
         render_mode: str | None = None,
+        illegal_action: str = "raise",
     ) -> None:
-        EzPickle.__init__(self, board_size=board_size, swap=swap, channels_first=channels_first, render_mode=render_mode)
+        EzPickle.__init__(
+            self,
+            board_size=board_size,
+            swap=swap,
+            channels_first=channels_first,
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+        )
         super().__init__()
         self.board_size = check_size(board_size)
         for name, value in (("swap", swap), ("channels_first", channels_first)):
@@ -171,6 +201,7 @@ class raw_env(AECEnv, EzPickle):
         self.swap = bool(swap)
         self.channels_first = bool(channels_first)
         self.render_mode = render_mode
+        self.illegal_action = check_illegal_action(illegal_action)
         n = self.board_size
         self.num_actions = n * n
         shape = (NUM_PLANES, n, n) if self.channels_first else (n, n, NUM_PLANES)
@@ -182,7 +213,7 @@ class raw_env(AECEnv, EzPickle):
             agent: spaces.Dict(
                 {
                     "observation": spaces.Box(low=0.0, high=1.0, shape=shape, dtype=np.float32),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=np.int8),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=MASK_DTYPE),
                 }
             )
             for agent in self.possible_agents
@@ -202,7 +233,8 @@ class raw_env(AECEnv, EzPickle):
 
     # -- reset ---------------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        # Nothing in the game is random: the seed has nothing to seed.
+        # Nothing in the game is random: the seed has nothing to seed, and there are no options.
+        reset_options(options, ())
         self.game = ContactixState(self.board_size, self.swap)
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
@@ -228,23 +260,18 @@ class raw_env(AECEnv, EzPickle):
 
     def _planes(self, colour: int) -> np.ndarray:
         n = self.board_size
-        board = self._board.reshape(n, n)
-        planes = np.empty((NUM_PLANES, n, n), dtype=np.float32)
-        planes[0] = board == colour + 1
-        planes[1] = board == 2 - colour
-        planes[2] = board == EMPTY
-        planes[3] = float(colour == WHITE)
+        planes = observation_planes(self._board.reshape(n, n), colour)
         return planes if self.channels_first else np.ascontiguousarray(planes.transpose(1, 2, 0))
 
     def _mask(self) -> np.ndarray:
-        mask = (self._board == EMPTY).astype(np.int8)
+        mask = (self._board == EMPTY).astype(MASK_DTYPE)
         game = self.game
         if game.can_swap:
             mask[game.moves[0]] = 1
         return mask
 
     def _no_mask(self) -> np.ndarray:
-        return np.zeros(self.num_actions, dtype=np.int8)
+        return np.zeros(self.num_actions, dtype=MASK_DTYPE)
 
     def action_mask(self) -> np.ndarray:
         """The int8 action mask of the agent to move (all zeros once the game is over)."""
@@ -285,6 +312,8 @@ class raw_env(AECEnv, EzPickle):
             return
         game = self.game
         move = self._legal_index(action)
+        if move is None:
+            return
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
@@ -313,17 +342,35 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"action {a} is outside Discrete({self.num_actions}): actions are 0..{self.num_actions - 1}")
         return a
 
-    def _legal_index(self, action: Any) -> int:
-        a = self._index(action)
+    def _legal_index(self, action: Any) -> int | None:
+        """``action`` if it is legal; else what ``illegal_action`` says (module docstring), and None."""
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise ValueError(f"an action is an int in 0..{self.num_actions - 1}; got {action!r}") from None
         game = self.game
-        if game.is_legal(a):
+        if 0 <= a < self.num_actions and game.is_legal(a):
             return a
-        r, c = divmod(a, self.board_size)
-        held = game.board[a]
-        why = f"hole ({r}, {c}) already holds a {COLOUR_NAMES[held - 1]} peg" if held != EMPTY else "not legal"
-        raise ValueError(
-            f"action {a} is illegal for {self.agent_selection}: {why}; {len(game.legal_moves())} action(s) are legal"
-        )
+        agent = self.agent_selection
+        if self.illegal_action == "raise":
+            if not 0 <= a < self.num_actions:
+                why = f"outside Discrete({self.num_actions})"
+            elif game.board[a] != EMPTY:
+                r, c = divmod(a, self.board_size)
+                why = f"hole ({r}, {c}) already holds a {COLOUR_NAMES[game.board[a] - 1]} peg"
+            else:
+                why = "not legal"
+            raise ValueError(f"action {a} is illegal for {agent}: {why}; {len(game.legal_moves())} action(s) are legal")
+        # "lose": the game ends here; the offender gets ILLEGAL_REWARD, the other agent 0 for this step.
+        for other in self.agents:
+            self.rewards[other] = 0.0
+            self.terminations[other] = True
+        self.rewards[agent] = ILLEGAL_REWARD
+        self._cumulative_rewards[agent] = 0.0
+        self.infos[agent] = {"illegal_action": True}
+        self._observed = None
+        self._accumulate_rewards()
+        return None
 
     # -- records, rendering --------------------------------------------------------------------------------
     def game_record(self, agents: Sequence[str | None] | None = None) -> dict[str, Any]:

@@ -1,13 +1,12 @@
 """The observation vector of the multiplayer game (``contack_v0``), seen by one seat.
 
-Everything is public information (every hand is face up, docs/rules.md section 5.1) except the order of the pile, which no
-component reveals: a tile in the pile is only "unseen". Seats are relative to the observer: relative seat 0 is
-the observer, 1 the next seat to play after them (to their left), and so on; components for relative seats n .. 6
-that a game of n players does not have stay 0, so one vector layout serves 2 to 7 players.
+Everything is public information (every hand is face up, docs/rules.md section 5.1) except the order of the
+pile, which no component reveals: a tile in the pile is only "unseen". Seats are relative to the observer:
+relative seat 0 is the observer, 1 the next seat to play after them (to their left), and so on; components for
+relative seats n .. 6 that a game of n players does not have stay 0, so one vector layout serves 2 to 7 players.
 
-The layout (``OBS_SIZE`` float32 values, every one in [0, 1] except the score components, in [-1, 1]) is listed
-with its index ranges in the ``contack_v0`` module docstring; the constants below are the same numbers and a
-test checks that the two agree.
+``LAYOUT`` declares the vector, piece by piece (``contack_env.envs.layout``): every index below, the network's
+per-action gathers (``training.networks``) and the table of the ``contack_v0`` card come from it.
 
 Two implementations, which the tests check against each other at every decision of many games, for every seat:
 
@@ -26,102 +25,82 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
-from contack_env.contack.figure import POINTS, neighbour_count, split_code
-from contack_env.contack.grid import CELL_SIDES, NUM_CELL_INDICES, OFFSET, SPAN, cell_index
+from contack_env.contack.figure import CELL_MASK, POINTS, TILE_SHIFT, neighbour_count
+from contack_env.contack.grid import CELL_SIDES, NUM_CELL_INDICES, cell_index
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ContackGame
-from contack_env.contack.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_VALUES, tiles_in
+from contack_env.contack.tiles import NUM_TILES, tiles_in
+from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
+from contack_env.envs.conventions import MASK_DTYPE
+from contack_env.envs.figure_features import (
+    CELL_COLUMNS,
+    CELL_PXY,
+    CELLS,
+    LAST_PLAYED,
+    NEIGHBOUR_VALUES,
+    ON_FIGURE,
+    POINTS_SCALE,
+    SHOWN,
+    SLOT_PRESENT,
+    SLOT_VALUES,
+    TILE_VALUE_ROWS,
+    TILE_X,
+    TILE_Y,
+    fill_cell_rows,
+    fill_figure_columns,
+    static_cell_row,
+)
+from contack_env.envs.layout import Column, Columns, ObservationLayout, Piece
 
 NUM_SEATS = MAX_PLAYERS
 """Relative seats every per-seat component has room for."""
 NUM_SLOTS = HAND_SIZE
 """Hand slots (the action encoding's tile slots)."""
 NUM_ACTIONS = NUM_SLOTS * NUM_CELL_SLOTS
-
-# Grid bound (docs/rules.md section 2): every placed tile lies in -35 <= x <= 35, -17 <= y <= 17.
-X_BOUND = 35
-Y_BOUND = 17
 SCORE_SCALE = 300.0
-"""Running scores are divided by this and clipped to [-1, 1] (4-player random play ends between about -75
-and 240)."""
-POINTS_SCALE = 50.0  # the best placement scores 50 (docs/rules.md section 4)
-VALUE_SCALE = 10.0  # tile values are 1..10
+"""Running scores (and the lead) are divided by this and clipped to [-1, 1] (4-player random play ends between
+about -75 and 240)."""
 
-# -- per tile: 36 rows of TILE_FEATURES ------------------------------------------------------------------------
-TILE_FEATURES = 12
-T_HELD = 0  # 0..6: held by relative seat r (one-hot with T_FIGURE and T_UNSEEN)
-T_FIGURE = 7  # on the figure
-T_UNSEEN = 8  # in the pile (its place in the pile is never shown)
-T_X = 9  # (x + 35) / 70 if on the figure, else 0
-T_Y = 10  # (y + 17) / 34 if on the figure, else 0
-T_LAST = 11  # the last-played tile
+TILE_COLUMNS = Columns(
+    Column("held", "held by relative seat 0..6", NUM_SEATS),
+    ON_FIGURE,
+    Column("unseen", "unseen (in the pile; with the two before, one-hot)"),
+    TILE_X,
+    TILE_Y,
+    LAST_PLAYED,
+)
+HAND_COLUMNS = Columns(SLOT_PRESENT, SLOT_VALUES, Column("forced", "the drawn tile that must be placed"))
 
-# -- per cell slot: NUM_CELL_SLOTS rows of CELL_FEATURES, in the action encoding's order -----------------------
-CELL_FEATURES = 9
-C_PRESENT = 0
-C_X = 1  # (x + 35) / 70, clipped to [0, 1]: a candidate just outside the bound exists but is never legal
-C_Y = 2  # (y + 17) / 34, clipped likewise
-C_UP = 3  # the cell points up (its L shows gold and R red; a down cell the reverse; B is always blue)
-C_NEIGHBOURS = 4  # placed neighbours / 3
-C_FACING = 5  # 5, 6, 7: the value the placed neighbour across side L, R, B shows this cell, / 10; 0 if none
-C_ADJ_LAST = 8  # the cell touches the last-played tile
+LAYOUT = ObservationLayout(
+    [
+        Piece("tiles", (NUM_TILES, TILE_COLUMNS.width), "per tile, in tile id order:", columns=TILE_COLUMNS),
+        CELLS,
+        Piece(
+            "hand",
+            (NUM_SLOTS, HAND_COLUMNS.width),
+            "per hand slot (the observer's tiles sorted by tile id, as the action encoding's slots):",
+            columns=HAND_COLUMNS,
+        ),
+        Piece("points", (NUM_ACTIONS,), "per action: the points the placement scores / {scale:g} if it is legal, else 0", POINTS_SCALE),
+        Piece("pile", (), "pile size / {scale:g}", float(NUM_TILES)),
+        Piece("hand_number", (), "hand number (0-based) / number of hands"),
+        Piece("hands_left", (), "hands still to play after this one / number of hands"),
+        Piece("last_hand", (), "1 in the last hand"),
+        Piece("scores", (NUM_SEATS,), "running score (penalties included) per relative seat / {scale:g}, clipped to [-1, 1]", SCORE_SCALE, low=-1.0),
+        Piece("lead", (), "observer's score minus the best other score, / {scale:g}, clipped to [-1, 1]", SCORE_SCALE, low=-1.0),
+        Piece("hand_sizes", (NUM_SEATS,), "tiles held per relative seat / {scale:g}", float(HAND_SIZE)),
+        Piece("passes", (), "passes in a row so far / number of players"),
+        Piece("to_move", (NUM_SEATS,), "one-hot: the relative seat to move (all 0 once the game is over)"),
+        Piece("players", (MAX_PLAYERS - MIN_PLAYERS + 1,), f"one-hot: number of players, {MIN_PLAYERS}..{MAX_PLAYERS}"),
+        Piece("enclosed_end", (len(ENCLOSED_END_OPTIONS),), "one-hot: `enclosed_end`, in the order " + ", ".join(f'"{o}"' for o in ENCLOSED_END_OPTIONS)),
+    ]
+)
+"""The multiplayer observation, piece by piece (the table of the ``contack_v0`` card)."""
+OBS_SIZE = LAYOUT.size
+OBS_LOW = LAYOUT.low
+"""The bounds of every component, for the Box space: -1 for the score components, else 0."""
+OBS_HIGH = LAYOUT.high
 
-# -- per hand slot: NUM_SLOTS rows of HAND_FEATURES (the observer's hand sorted by tile id) ---------------------
-HAND_FEATURES = 5
-H_PRESENT = 0
-H_VALUES = 1  # 1, 2, 3: blue, red, gold values / 10
-H_FORCED = 4  # the drawn tile that must be placed (docs/rules.md section 5.3)
-
-# -- the blocks -------------------------------------------------------------------------------------------------
-TILES_START = 0
-TILES_END = TILES_START + NUM_TILES * TILE_FEATURES
-CELLS_START = TILES_END
-CELLS_END = CELLS_START + NUM_CELL_SLOTS * CELL_FEATURES
-HAND_START = CELLS_END
-HAND_END = HAND_START + NUM_SLOTS * HAND_FEATURES
-POINTS_START = HAND_END  # per action: the points the placement scores / 50 if legal, else 0
-POINTS_END = POINTS_START + NUM_ACTIONS
-PILE = POINTS_END  # pile size / 36
-HAND_PROGRESS = PILE + 1  # hand number (0-based) / number of hands
-HANDS_LEFT = HAND_PROGRESS + 1  # hands still to play after this one / number of hands
-LAST_HAND = HANDS_LEFT + 1  # this is the last hand
-SCORES_START = LAST_HAND + 1  # per relative seat: running score / 300, clipped to [-1, 1]
-SCORES_END = SCORES_START + NUM_SEATS
-LEAD = SCORES_END  # observer's score minus the best other score, / 300, clipped to [-1, 1]
-HAND_SIZES_START = LEAD + 1  # per relative seat: tiles held / 5
-HAND_SIZES_END = HAND_SIZES_START + NUM_SEATS
-PASSES = HAND_SIZES_END  # passes in a row so far / number of players
-TO_MOVE_START = PASSES + 1  # one-hot: the relative seat to move (all 0 once the game is over)
-TO_MOVE_END = TO_MOVE_START + NUM_SEATS
-PLAYERS_START = TO_MOVE_END  # one-hot: number of players, 2..7
-PLAYERS_END = PLAYERS_START + (MAX_PLAYERS - MIN_PLAYERS + 1)
-ENCLOSED_START = PLAYERS_END  # one-hot: enclosed_end option, "1939", "next_player", "never"
-ENCLOSED_END = ENCLOSED_START + len(ENCLOSED_END_OPTIONS)
-OBS_SIZE = ENCLOSED_END
-
-# The bounds of every component, for the Box space.
-OBS_LOW = np.zeros(OBS_SIZE, dtype=np.float32)
-OBS_LOW[SCORES_START : LEAD + 1] = -1.0
-OBS_HIGH = np.ones(OBS_SIZE, dtype=np.float32)
-
-# The colour shown on sides L, R, B of an up cell and of a down cell (docs/rules.md section 2, blue always on B).
-_UP_COLOURS = (GOLD, RED, BLUE)
-_DOWN_COLOURS = (RED, GOLD, BLUE)
 _ENCLOSED_INDEX = {option: i for i, option in enumerate(ENCLOSED_END_OPTIONS)}
-
-
-# Builder tables. _HAND_ROWS[t] is tile t's hand-slot row without the forced flag.
-_HAND_ROW_ARRAYS = [array("f", [1.0, *(v / VALUE_SCALE for v in TILE_VALUES[t]), 0.0]) for t in range(NUM_TILES)]
-# Across side L, R, B of a cell lies its neighbour's side R, L, B.
-_FACING_SIDE = (1, 0, 2)
-
-
-def _px(x: int) -> float:
-    return min(max((x + X_BOUND) / (2 * X_BOUND), 0.0), 1.0)
-
-
-def _py(y: int) -> float:
-    return min(max((y + Y_BOUND) / (2 * Y_BOUND), 0.0), 1.0)
 
 
 # The tile ids of every 12-bit slice of a 36-bit tile mask, by slice value, for ``hand_tiles``.
@@ -149,118 +128,91 @@ def observation_vector(game: ContackGame, observer: int, with_actions: bool = Tr
         raise ValueError(f"observer is a seat, 0..{n - 1}; got {observer!r}")
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     figure = game.figure
-    placed = figure.placed
-    last = figure.last
     to_move = None if game.done else game.current_player
 
     def relative(seat: int) -> int:
         return (seat - observer) % n
 
-    tiles = obs[TILES_START:TILES_END].reshape(NUM_TILES, TILE_FEATURES)
-    for t in range(NUM_TILES):
-        tiles[t, T_UNSEEN] = 1.0
+    tiles = LAYOUT.view(obs, "tiles")
+    tiles[:, TILE_COLUMNS["unseen"]] = 1.0
     for seat in range(n):
         for t in tiles_in(game.hands[seat]):
-            tiles[t, T_UNSEEN] = 0.0
-            tiles[t, T_HELD + relative(seat)] = 1.0
-    for cell, t in placed.items():
-        x, y = cell // SPAN - OFFSET, cell % SPAN - OFFSET
-        tiles[t, T_UNSEEN] = 0.0
-        tiles[t, T_FIGURE] = 1.0
-        tiles[t, T_X] = _px(x)
-        tiles[t, T_Y] = _py(y)
-        tiles[t, T_LAST] = 1.0 if cell == last else 0.0
+            tiles[t, TILE_COLUMNS["unseen"]] = 0.0
+            tiles[t, TILE_COLUMNS["held"] + relative(seat)] = 1.0
+    tiles[list(figure.placed.values()), TILE_COLUMNS["unseen"]] = 0.0
+    fill_figure_columns(tiles, figure, TILE_COLUMNS)
 
-    cells = candidate_cells(figure)
-    block = obs[CELLS_START:CELLS_END].reshape(NUM_CELL_SLOTS, CELL_FEATURES)
-    for k, cell in enumerate(cells):
-        if cell is None:
-            continue
-        x, y = cell // SPAN - OFFSET, cell % SPAN - OFFSET
-        up = (x + y) % 2 == 0
-        colours = _UP_COLOURS if up else _DOWN_COLOURS
-        block[k, C_PRESENT] = 1.0
-        block[k, C_X] = _px(x)
-        block[k, C_Y] = _py(y)
-        block[k, C_UP] = 1.0 if up else 0.0
-        block[k, C_NEIGHBOURS] = figure.placed_neighbours(cell) / 3.0
-        for side, (neighbour, _) in enumerate(CELL_SIDES[cell]):
-            if neighbour in placed:
-                block[k, C_FACING + side] = TILE_VALUES[placed[neighbour]][colours[side]] / VALUE_SCALE
-                if neighbour == last:
-                    block[k, C_ADJ_LAST] = 1.0
+    fill_cell_rows(LAYOUT.view(obs, "cells"), figure, candidate_cells(figure))
 
     own = tiles_in(game.hands[observer])
-    hand = obs[HAND_START:HAND_END].reshape(NUM_SLOTS, HAND_FEATURES)
+    hand = LAYOUT.view(obs, "hand")
     for slot, t in enumerate(own):
-        hand[slot, H_PRESENT] = 1.0
-        for colour in range(3):
-            hand[slot, H_VALUES + colour] = TILE_VALUES[t][colour] / VALUE_SCALE
+        hand[slot, HAND_COLUMNS["present"]] = 1.0
+        hand[slot, HAND_COLUMNS.span("values")] = TILE_VALUE_ROWS[t]
         if observer == to_move and t == game.forced_tile:
-            hand[slot, H_FORCED] = 1.0
+            hand[slot, HAND_COLUMNS["forced"]] = 1.0
 
     if with_actions and observer == to_move:
         layout = ActionLayout(NUM_SLOTS, own, figure)
+        points = LAYOUT.view(obs, "points")
         for move in game.legal_moves():
-            action = layout.encode(move)
-            obs[POINTS_START + action] = figure.points_for(move.tile, cell_index(move.x, move.y)) / POINTS_SCALE
+            points[layout.encode(move)] = figure.points_for(move.tile, cell_index(move.x, move.y)) / POINTS_SCALE
 
-    obs[PILE] = game.pile_size / NUM_TILES
-    obs[HAND_PROGRESS] = game.hand_number / game.num_hands
-    obs[HANDS_LEFT] = (game.num_hands - 1 - game.hand_number) / game.num_hands
-    obs[LAST_HAND] = float(game.hand_number == game.num_hands - 1)
+    obs[LAYOUT.start("pile")] = game.pile_size / NUM_TILES
+    obs[LAYOUT.start("hand_number")] = game.hand_number / game.num_hands
+    obs[LAYOUT.start("hands_left")] = (game.num_hands - 1 - game.hand_number) / game.num_hands
+    obs[LAYOUT.start("last_hand")] = float(game.hand_number == game.num_hands - 1)
+    scores, sizes = LAYOUT.view(obs, "scores"), LAYOUT.view(obs, "hand_sizes")
     for seat in range(n):
-        r = relative(seat)
-        obs[SCORES_START + r] = np.clip(game.scores[seat] / SCORE_SCALE, -1.0, 1.0)
-        obs[HAND_SIZES_START + r] = len(tiles_in(game.hands[seat])) / HAND_SIZE
+        scores[relative(seat)] = np.clip(game.scores[seat] / SCORE_SCALE, -1.0, 1.0)
+        sizes[relative(seat)] = len(tiles_in(game.hands[seat])) / HAND_SIZE
     best_other = max(game.scores[seat] for seat in range(n) if seat != observer)
-    obs[LEAD] = np.clip((game.scores[observer] - best_other) / SCORE_SCALE, -1.0, 1.0)
-    obs[PASSES] = game.passes / n
+    obs[LAYOUT.start("lead")] = np.clip((game.scores[observer] - best_other) / SCORE_SCALE, -1.0, 1.0)
+    obs[LAYOUT.start("passes")] = game.passes / n
     if to_move is not None:
-        obs[TO_MOVE_START + relative(to_move)] = 1.0
-    obs[PLAYERS_START + n - MIN_PLAYERS] = 1.0
-    obs[ENCLOSED_START + ENCLOSED_END_OPTIONS.index(game.enclosed_end)] = 1.0
+        LAYOUT.view(obs, "to_move")[relative(to_move)] = 1.0
+    LAYOUT.view(obs, "players")[n - MIN_PLAYERS] = 1.0
+    LAYOUT.view(obs, "enclosed_end")[_ENCLOSED_INDEX[game.enclosed_end]] = 1.0
     return obs
 
 
-def _static_cell_row(cell: int) -> array:
-    # The features of an empty cell that never change: present, position, orientation.
-    x, y = cell // SPAN - OFFSET, cell % SPAN - OFFSET
-    row = array("f", bytes(4 * CELL_FEATURES))
-    row[C_PRESENT] = 1.0
-    row[C_X] = _px(x)
-    row[C_Y] = _py(y)
-    row[C_UP] = 1.0 if (x + y) % 2 == 0 else 0.0
-    return row
-
-
-# Per engine cell index: the (px, py) of a tile there, and an empty cell's static row (filled on first use).
-_CELL_PXY = [(_px(c // SPAN - OFFSET), _py(c % SPAN - OFFSET)) for c in range(NUM_CELL_INDICES)]
-_STATIC_ROWS: dict[int, array] = {}
+# -- the builder's tables, from the layout -------------------------------------------------------------------------
+# Plain ints (module globals read faster than layout lookups on the hot path).
+_TILES_END = LAYOUT.end("tiles")
+_CELLS_START, _CELL_WIDTH = LAYOUT.start("cells"), CELL_COLUMNS.width
+_HAND_START, _HAND_END, _HAND_WIDTH = LAYOUT.start("hand"), LAYOUT.end("hand"), HAND_COLUMNS.width
+_POINTS_START = LAYOUT.start("points")
+_PILE, _HAND_NUMBER, _HANDS_LEFT, _LAST_HAND, _SCORES, _LEAD, _HAND_SIZES, _PASSES, _TO_MOVE, _PLAYERS, _ENCLOSED = (
+    LAYOUT.start(name)
+    for name in (
+        "pile", "hand_number", "hands_left", "last_hand", "scores", "lead", "hand_sizes", "passes", "to_move",
+        "players", "enclosed_end",
+    )
+)
+_T_FIGURE, _T_UNSEEN, _T_X, _T_Y, _T_LAST = (TILE_COLUMNS[name] for name in ("figure", "unseen", "x", "y", "last"))
+# The builder's tile table puts absolute seat s in column s: "held" is the first column (a test pins it).
+_C_NEIGHBOURS, _C_FACING, _C_BESIDE_LAST = (CELL_COLUMNS[name] for name in ("neighbours", "facing", "beside_last"))
+_H_FORCED = HAND_COLUMNS["forced"]
+# _HAND_ROW_ARRAYS[t] is tile t's hand-slot row without the forced flag.
+_HAND_ROW_ARRAYS = [array("f", [1.0, *TILE_VALUE_ROWS[t], 0.0]) for t in range(NUM_TILES)]
 # Per engine cell index, for sides L, R, B: (neighbour, index in the neighbour's row of the value it is shown
-# across that side, colour of the side).
+# across that side, colour of the side). Across side L, R, B of a cell lies its neighbour's side R, L, B.
+_FACING_SIDE = (1, 0, 2)
 _TOUCHES = [
-    tuple((n, C_FACING + _FACING_SIDE[side], colour) for side, (n, colour) in enumerate(CELL_SIDES[c]))
+    tuple((n, _C_FACING + _FACING_SIDE[side], colour) for side, (n, colour) in enumerate(CELL_SIDES[c]))
     for c in range(NUM_CELL_INDICES)
 ]
-# _SHOWN[colour][t]: the value tile t shows on its `colour` side, / 10.
-_SHOWN = tuple(tuple(TILE_VALUES[t][colour] / VALUE_SCALE for t in range(NUM_TILES)) for colour in range(3))
-_THIRDS = (0.0, 1 / 3, 2 / 3, 1.0)
-# The builder's tile table: per tile, held by absolute seat 0..6, then T_FIGURE .. T_LAST, then a zero column;
-# its scratch vector follows it, at offset _S.
-_TABLE_WIDTH = TILE_FEATURES + 1
-_ZERO_COLUMN = TILE_FEATURES
+# The builder's tile table: per tile, held by absolute seat 0..6, then the figure .. last columns, then a zero
+# column; its scratch vector follows it, at offset _S.
+_TABLE_WIDTH = TILE_COLUMNS.width + 1
+_ZERO_COLUMN = TILE_COLUMNS.width
 _TILE_TABLE_SIZE = NUM_TILES * _TABLE_WIDTH
 _S = _TILE_TABLE_SIZE
 _FRESH_TILE_TABLE = array("f", bytes(4 * _TILE_TABLE_SIZE))
 for _t in range(NUM_TILES):
-    _FRESH_TILE_TABLE[_t * _TABLE_WIDTH + T_UNSEEN] = 1.0
+    _FRESH_TILE_TABLE[_t * _TABLE_WIDTH + _T_UNSEEN] = 1.0
 _ZERO_OBS = array("f", bytes(4 * OBS_SIZE))
-_ZERO_CELLS_AND_HAND = array("f", bytes(4 * (HAND_END - CELLS_START)))
-
-
-def _clip(v: float) -> float:
-    return v if -1.0 <= v <= 1.0 else (1.0 if v > 0 else -1.0)
+_ZERO_CELLS_AND_HAND = array("f", bytes(4 * (_HAND_END - _CELLS_START)))
 
 
 class ObservationBuilder:
@@ -295,20 +247,20 @@ class ObservationBuilder:
         n = game.num_players
         if n != self._num_players:
             self._num_players = n
-            self._to_move = [[_S + TO_MOVE_START + (s - observer) % n for s in range(n)] for observer in range(n)]
+            self._to_move = [[_S + _TO_MOVE + (s - observer) % n for s in range(n)] for observer in range(n)]
             # One gather index per observer: the tile block from the tile table (relative seat r reads absolute
             # seat (observer + r) % n, relative seats n..6 the zero column), the rest from the scratch vector.
-            rest = list(range(_S + TILES_END, _S + OBS_SIZE))
+            rest = list(range(_S + _TILES_END, _S + OBS_SIZE))
             self._gather = []
             for observer in range(n):
                 order = [(observer + r) % n for r in range(n)]
-                columns = order + [_ZERO_COLUMN] * (NUM_SEATS - n) + list(range(T_FIGURE, TILE_FEATURES))
+                columns = order + [_ZERO_COLUMN] * (NUM_SEATS - n) + list(range(_T_FIGURE, TILE_COLUMNS.width))
                 tiles = [t * _TABLE_WIDTH + c for t in range(NUM_TILES) for c in columns]
                 self._gather.append(np.array(tiles + rest, dtype=np.intp))
         src = self._src
         src[_S:] = _ZERO_OBS
-        src[_S + PLAYERS_START + n - MIN_PLAYERS] = 1.0
-        src[_S + ENCLOSED_START + _ENCLOSED_INDEX[game.enclosed_end]] = 1.0
+        src[_S + _PLAYERS + n - MIN_PLAYERS] = 1.0
+        src[_S + _ENCLOSED + _ENCLOSED_INDEX[game.enclosed_end]] = 1.0
         self._figure = None
         self._scores_seen = [0] * n  # scores of 0 leave the score components at 0
         self._score_array = array("f", bytes(8 * n))
@@ -328,7 +280,7 @@ class ObservationBuilder:
             sizes = self._sizes
             n = game.num_players
             for t in game.decks[game.hand_number][self._pile_pos : game.pile_pos]:
-                src[t * _TABLE_WIDTH + T_UNSEEN] = 0.0
+                src[t * _TABLE_WIDTH + _T_UNSEEN] = 0.0
                 for seat, mask in enumerate(hands):
                     if mask >> t & 1:
                         src[t * _TABLE_WIDTH + seat] = 1.0
@@ -356,9 +308,9 @@ class ObservationBuilder:
         src = self._src
         num_hands = game.num_hands
         hand_number = game.hand_number
-        src[_S + HAND_PROGRESS] = hand_number / num_hands
-        src[_S + HANDS_LEFT] = (num_hands - 1 - hand_number) / num_hands
-        src[_S + LAST_HAND] = 1.0 if hand_number == num_hands - 1 else 0.0
+        src[_S + _HAND_NUMBER] = hand_number / num_hands
+        src[_S + _HANDS_LEFT] = (num_hands - 1 - hand_number) / num_hands
+        src[_S + _LAST_HAND] = 1.0 if hand_number == num_hands - 1 else 0.0
         src[:_TILE_TABLE_SIZE] = _FRESH_TILE_TABLE
         holder = self._holder = [-1] * NUM_TILES
         sizes = self._sizes = array("f", bytes(8 * n))
@@ -366,7 +318,7 @@ class ObservationBuilder:
             sizes[seat] = sizes[seat + n] = mask.bit_count() / HAND_SIZE
             for t in hand_tiles(mask):
                 src[t * _TABLE_WIDTH + seat] = 1.0
-                src[t * _TABLE_WIDTH + T_UNSEEN] = 0.0
+                src[t * _TABLE_WIDTH + _T_UNSEEN] = 0.0
                 holder[t] = seat
         self._pile_pos = game.pile_pos
         self._rows: dict[int, array] = {}
@@ -386,9 +338,11 @@ class ObservationBuilder:
             self._holder[tile] = -1
             n = self._num_players
             self._sizes[seat] = self._sizes[seat + n] = self.game.hands[seat].bit_count() / HAND_SIZE
-        src[base + T_FIGURE] = 1.0
-        src[base + T_UNSEEN] = 0.0
-        src[base + T_X], src[base + T_Y] = _CELL_PXY[cell]
+        src[base + _T_FIGURE] = 1.0
+        src[base + _T_UNSEEN] = 0.0
+        src[base + _T_X], src[base + _T_Y] = CELL_PXY[cell]
+        # Each empty neighbour's row gains a placed neighbour and the value shown across the shared side: the
+        # change ``cell_row`` would make, applied in place (a row is made when its cell first touches a tile).
         rows = self._rows
         frontier = figure.frontier
         for neighbour, facing, colour in _TOUCHES[cell]:
@@ -396,12 +350,9 @@ class ObservationBuilder:
                 continue
             row = rows.get(neighbour)
             if row is None:
-                static = _STATIC_ROWS.get(neighbour)
-                if static is None:
-                    static = _STATIC_ROWS[neighbour] = _static_cell_row(neighbour)
-                row = rows[neighbour] = array("f", static)
-            row[C_NEIGHBOURS] = _THIRDS[neighbour_count(frontier[neighbour])]
-            row[facing] = _SHOWN[colour][tile]
+                row = rows[neighbour] = array("f", static_cell_row(neighbour))
+            row[_C_NEIGHBOURS] = NEIGHBOUR_VALUES[neighbour_count(frontier[neighbour])]
+            row[facing] = SHOWN[colour][tile]
 
     def _move_last(self, last: int | None) -> None:
         # Only the tile table's flag: whether a candidate cell touches the last-played tile is read at
@@ -409,13 +360,14 @@ class ObservationBuilder:
         placed = self._figure.placed
         src = self._src
         if self._last is not None:
-            src[placed[self._last] * _TABLE_WIDTH + T_LAST] = 0.0
+            src[placed[self._last] * _TABLE_WIDTH + _T_LAST] = 0.0
         if last is not None:
-            src[placed[last] * _TABLE_WIDTH + T_LAST] = 1.0
+            src[placed[last] * _TABLE_WIDTH + _T_LAST] = 1.0
         self._last = last
 
     def _score_values(self) -> None:
-        # Clipped scores, twice over (the observer's relative order is then one slice).
+        # Clipped scores, twice over (the observer's relative order is then one slice), and the two best scores,
+        # from which ``observe`` works out the observer's lead (its score minus the best other score).
         scores = self.game.scores
         seen = self._scores_seen
         n = len(scores)
@@ -425,24 +377,25 @@ class ObservationBuilder:
             if score != seen[seat]:
                 v = score / SCORE_SCALE
                 clipped[seat] = clipped[seat + n] = v if -1.0 <= v <= 1.0 else (1.0 if v > 0 else -1.0)
-        # Each seat's lead (its score minus the best other score, clipped) changes only with the scores: worked
-        # out here for every seat rather than at every observation.
-        lead = self._lead = []
-        for seat in range(n):
-            v = (scores[seat] - max(scores[:seat] + scores[seat + 1 :])) / SCORE_SCALE
-            lead.append(v if -1.0 <= v <= 1.0 else (1.0 if v > 0 else -1.0))
+        ranked = sorted(scores)
+        self._best, self._second = ranked[-1], ranked[-2]  # equal when two seats share the best score
         self._scores_seen = scores[:]
         self._any_score = True
 
     def observe(
-        self, observer: int, cells: list[int | None] | None = None, codes: Sequence[int] | None = None
+        self,
+        observer: int,
+        cells: list[int | None] | None = None,
+        codes: Sequence[int] | None = None,
+        hand: list[int] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The observation of seat ``observer`` and its int8 action mask.
 
-        ``cells`` is ``actions.candidate_cells(figure)`` if the caller has it (else it is computed). For the
-        seat to move, pass the legal move ``codes``: the mask and the points block are filled from them, with
-        the action encoding of ``actions`` (slot = index in the hand sorted by tile id, cell slot = index in
-        ``cells``). For any other seat, or without ``codes``, the mask and the points block are 0.
+        ``cells`` is ``actions.candidate_cells(figure)`` and ``hand`` ``hand_tiles`` of the observer's hand if
+        the caller has them (else they are computed). For the seat to move, pass the legal move ``codes``: the
+        mask and the points block are filled from them, with the action encoding of ``actions`` (slot = index in
+        the hand sorted by tile id, cell slot = index in ``cells``). For any other seat, or without ``codes``,
+        the mask and the points block are 0.
         """
         game = self.game
         n = game.num_players
@@ -451,33 +404,33 @@ class ObservationBuilder:
         self._sync()
         figure = game.figure
         src = self._src
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(NUM_ACTIONS, dtype=MASK_DTYPE)
 
         # Candidate cells: slots 0..2, then the holes (contiguous); the slots after them are empty.
         if cells is None:
             cells = candidate_cells(figure)
         rows = self._rows
-        base = _S + CELLS_START
+        base = _S + _CELLS_START
         for cell in cells[:3]:  # the free sides of the last-played tile
             if cell is not None:
-                src[base : base + CELL_FEATURES] = rows[cell]
-                src[base + C_ADJ_LAST] = 1.0
-            base += CELL_FEATURES
+                src[base : base + _CELL_WIDTH] = rows[cell]
+                src[base + _C_BESIDE_LAST] = 1.0
+            base += _CELL_WIDTH
         holes = len(figure.holes)
         if holes:
             # The last-played tile's three neighbours, unpacked (no list to build and search per hole).
             (side_l, _), (side_r, _), (side_b, _) = CELL_SIDES[figure.last]
             for cell in cells[3 : 3 + holes]:
-                src[base : base + CELL_FEATURES] = rows[cell]
+                src[base : base + _CELL_WIDTH] = rows[cell]
                 if cell == side_l or cell == side_r or cell == side_b:
-                    src[base + C_ADJ_LAST] = 1.0
-                base += CELL_FEATURES
+                    src[base + _C_BESIDE_LAST] = 1.0
+                base += _CELL_WIDTH
 
-        own = hand_tiles(game.hands[observer])
-        base = _S + HAND_START
+        own = hand_tiles(game.hands[observer]) if hand is None else hand
+        base = _S + _HAND_START
         for t in own:
-            src[base : base + HAND_FEATURES] = _HAND_ROW_ARRAYS[t]
-            base += HAND_FEATURES
+            src[base : base + _HAND_WIDTH] = _HAND_ROW_ARRAYS[t]
+            base += _HAND_WIDTH
 
         to_move = None
         points_at: list[int] = []
@@ -487,13 +440,13 @@ class ObservationBuilder:
             if observer == game.current_player:
                 forced = game.forced_tile
                 if forced is not None:
-                    src[_S + HAND_START + own.index(forced) * HAND_FEATURES + H_FORCED] = 1.0
+                    src[_S + _HAND_START + own.index(forced) * _HAND_WIDTH + _H_FORCED] = 1.0
                 if codes is not None:
                     tile_at = figure.placed.get
                     slot_tile = -1
                     slot_base = 0
                     for code in codes:
-                        tile, cell = split_code(code)
+                        tile, cell = code >> TILE_SHIFT, code & CELL_MASK  # split_code, inlined: the hot loop
                         if tile != slot_tile:  # legal codes come sorted by tile: one hand-slot search per tile
                             slot_tile = tile
                             slot_base = own.index(tile) * NUM_CELL_SLOTS
@@ -512,20 +465,23 @@ class ObservationBuilder:
                         if other is not None:
                             points += POINTS[c_b][tile][other]
                         if points:
-                            src[_S + POINTS_START + action] = points / POINTS_SCALE
-                            points_at.append(_S + POINTS_START + action)
+                            src[_S + _POINTS_START + action] = points / POINTS_SCALE
+                            points_at.append(_S + _POINTS_START + action)
 
-        src[_S + HAND_SIZES_START : _S + HAND_SIZES_START + n] = self._sizes[observer : observer + n]
+        src[_S + _HAND_SIZES : _S + _HAND_SIZES + n] = self._sizes[observer : observer + n]
         if self._any_score:
-            src[_S + SCORES_START : _S + SCORES_START + n] = self._score_array[observer : observer + n]
-            src[_S + LEAD] = self._lead[observer]
-        src[_S + PILE] = (NUM_TILES - game.pile_pos) / NUM_TILES  # game.pile_size, without the property call
-        src[_S + PASSES] = game.passes / n
+            src[_S + _SCORES : _S + _SCORES + n] = self._score_array[observer : observer + n]
+            score = game.scores[observer]
+            best = self._best
+            v = (score - (self._second if score == best else best)) / SCORE_SCALE
+            src[_S + _LEAD] = v if -1.0 <= v <= 1.0 else (1.0 if v > 0 else -1.0)
+        src[_S + _PILE] = (NUM_TILES - game.pile_pos) / NUM_TILES  # game.pile_size, without the property call
+        src[_S + _PASSES] = game.passes / n
 
         obs = self._view.take(self._gather[observer])
 
         # Clear the observer's part of the scratch vector (the per-seat values and scalars are overwritten).
-        src[_S + CELLS_START : _S + HAND_END] = _ZERO_CELLS_AND_HAND
+        src[_S + _CELLS_START : _S + _HAND_END] = _ZERO_CELLS_AND_HAND
         if to_move is not None:
             src[to_move] = 0.0
         for i in points_at:

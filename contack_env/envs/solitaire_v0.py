@@ -10,7 +10,8 @@ The encoding of every Contack environment (``contack_env.envs.actions``): ``acti
 in ascending ``(x, y)`` order). Solitaire No. 1 has 1 slot, the one tile to place (the drawn tile or the discard
 top: ``state.forced_tile``), so ``Discrete(21)``; Solitaire No. 2 has 7, slot ``k`` = the top of stack ``k`` (empty
 once the stack is), so ``Discrete(147)``. ``action_masks()`` (for sb3-contrib's ``MaskablePPO``) and
-``info["action_mask"]`` give the legal actions as a bool array; every legal move has exactly one action.
+``info["action_mask"]`` give the legal actions as an int8 array (1 = legal); every legal move has exactly one
+action.
 
 Episodes
 --------
@@ -19,7 +20,8 @@ An episode is one deal. ``reset(seed=s)`` deals exactly as ``new_solitaire1(s)``
 int episode seed from the environment's generator (``np_random``: seeded by the last seeded reset, else fresh
 entropy) and deals from it, as the multiplayer environment does, so every episode's record carries a seed that
 regenerates its deal (``episode_seed``). ``reset(options={"deck": [...], "cut": k})`` plays a given deal (tile
-ids or names; ``cut`` only for No. 2, where it is required; the record's seed is then null).
+ids or names; ``cut`` only for No. 2, where it is required; the record's seed is then null). Other option keys
+are ignored with a warning.
 
 Everything the rules force (the opening, draws, discards in No. 1, the end) happens inside ``reset`` and
 ``step``: the agent sees only decisions, one per placement. With ``auto_single_moves=True`` a decision with a
@@ -33,10 +35,11 @@ or re-dealt: ``reset`` returns the final position with ``info["decision"] = Fals
 action 0; the first ``step`` accepts any action, changes nothing and ends the episode (``terminated``) with the
 deal's reward (a win only with ``auto_single_moves``). Every other episode has ``info["decision"] = True``.
 
-An action outside the mask ends the episode as a loss with reward -1 and ``info["illegal_action"] = True``
-(``illegal_action="lose"``, the default, so an agent without masks learns to avoid them and Gymnasium's
-checker, which steps random actions, runs), or raises ``ValueError`` (``illegal_action="raise"``). Such an
-episode has no finished game, so ``game_record()`` refuses it.
+An action outside the mask (an integer outside the action space included) is illegal; the option
+``illegal_action`` says what it does. ``"lose"`` (the default, so an agent without masks learns to avoid them
+and Gymnasium's checker, which steps random actions, runs): the episode ends as a loss with reward -1 and
+``info["illegal_action"] = True``; such an episode has no finished game, so ``game_record()`` refuses it.
+``"raise"``: ``ValueError`` naming the action, and nothing changes.
 
 Info
 ----
@@ -65,36 +68,71 @@ observations. Tile ``t`` always has the same row, so a row is a tile's identity.
 ``(x + 35) / 70`` and ``(y + 17) / 34`` (every legal figure lies within -35 <= x <= 34, -17 <= y <= 17:
 docs/rules.md section 2 and ``docs/grid_bounds.py``; a candidate cell just outside is clipped, it is never legal).
 
-Solitaire No. 1, ``n = 565``:
+Solitaire No. 1, ``n = 565`` (``S1_LAYOUT``):
 
-- ``0..323``: per tile ``t`` (36 rows of 9, row ``t`` at ``9t``): 0 on the figure, 1 the tile to place now,
-  2 the top of the discard pile, 3 in the discard pile (top included), 4 depth in the discard pile / 35 (top 0),
-  5 unseen (still in the face-down pile), 6 x and 7 y if on the figure (else 0), 8 the last-played tile.
-- ``324..512``: per cell slot (21 rows of 9, in the action encoding's order): 0 present, 1 x, 2 y, 3 the cell
-  points up, 4 placed neighbours / 3, 5..7 the value the neighbour across side L, R, B shows this cell / 10 (0 if
-  none), 8 touches the last-played tile.
-- ``513..516``: the slot (the tile to place): 0 present, 1..3 its blue, red, gold values / 10.
-- ``517..537``: per action, 1 if legal. ``538..558``: per action, its points / 50 if legal.
-- ``559`` tiles on the figure / 36, ``560`` pile size / 35, ``561`` discard pile size / 35, ``562`` the tile to
-  place comes from the discard pile, ``563`` holes / 18, ``564`` a decision is pending (0 at the end and in a
-  deal with no decision).
+| indices | piece          | shape  | content                                                                  |
+|---------|----------------|--------|--------------------------------------------------------------------------|
+| 0-323   | `tiles`        | 36 x 9 | per tile, in tile id order: 0: on the figure; 1: the tile to place now;  |
+|         |                |        | 2: the top of the discard pile; 3: in the discard pile (top included);   |
+|         |                |        | 4: depth in the discard pile / 35 (top 0); 5: unseen (still in the       |
+|         |                |        | face-down pile); 6: `px` of its cell if on the figure, else 0; 7: `py`   |
+|         |                |        | of its cell if on the figure, else 0; 8: it is the last-played tile      |
+| 324-512 | `cells`        | 21 x 9 | per cell slot, in the action encoding's order: 0: the slot holds a cell; |
+|         |                |        | 1: its `px`; 2: its `py` (both clipped to [0, 1]); 3: it points up; 4:   |
+|         |                |        | placed neighbours / 3; 5-7: the value the placed neighbour across side   |
+|         |                |        | L, R, B shows this cell / 10 (0 if none); 8: it touches the last-played  |
+|         |                |        | tile                                                                     |
+| 513-516 | `slots`        | 1 x 4  | the slot (the tile to place): 0: the slot holds a tile; 1-3: its blue,   |
+|         |                |        | red, gold values / 10                                                    |
+| 517-537 | `legal`        | 21     | per action: 1 if it is legal                                             |
+| 538-558 | `points`       | 21     | per action: its points / 50 if it is legal, else 0                       |
+| 559     | `placed`       | 1      | tiles on the figure / 36                                                 |
+| 560     | `pile`         | 1      | pile size / 35                                                           |
+| 561     | `discard`      | 1      | discard pile size / 35                                                   |
+| 562     | `from_discard` | 1      | 1 if the tile to place comes from the discard pile                       |
+| 563     | `holes`        | 1      | holes / 18                                                               |
+| 564     | `decision`     | 1      | 1 while a decision is pending (0 at the end and in a deal with no        |
+|         |                |        | decision)                                                                |
 
-Solitaire No. 2, ``n = 953``:
+Solitaire No. 2, ``n = 953`` (``S2_LAYOUT``):
 
-- ``0..431``: per tile (36 rows of 12, row ``t`` at ``12t``): 0 on the figure, 1..7 on top of stack 0..6
-  (one-hot), 8 unseen (under a stack top), 9 x and 10 y if on the figure, 11 the last-played tile.
-- ``432..620``: per cell slot, as for No. 1.
-- ``621..648``: per slot (stack, 7 rows of 4): 0 present, 1..3 the top's blue, red, gold values / 10.
-- ``649..795``: per action, 1 if legal. ``796..942``: per action, its points / 50 if legal.
-- ``943`` tiles on the figure / 36, ``944..950`` stack heights / 5 (after the cut no stack holds more than 5),
-  ``951`` holes / 18, ``952`` a decision is pending.
+| indices | piece      | shape   | content                                                                  |
+|---------|------------|---------|--------------------------------------------------------------------------|
+| 0-431   | `tiles`    | 36 x 12 | per tile, in tile id order: 0: on the figure; 1-7: on top of stack 0..6  |
+|         |            |         | (one-hot); 8: unseen (under a stack top); 9: `px` of its cell if on the  |
+|         |            |         | figure, else 0; 10: `py` of its cell if on the figure, else 0; 11: it is |
+|         |            |         | the last-played tile                                                     |
+| 432-620 | `cells`    | 21 x 9  | per cell slot, in the action encoding's order: 0: the slot holds a cell; |
+|         |            |         | 1: its `px`; 2: its `py` (both clipped to [0, 1]); 3: it points up; 4:   |
+|         |            |         | placed neighbours / 3; 5-7: the value the placed neighbour across side   |
+|         |            |         | L, R, B shows this cell / 10 (0 if none); 8: it touches the last-played  |
+|         |            |         | tile                                                                     |
+| 621-648 | `slots`    | 7 x 4   | per slot (stack 0..6): its top tile: 0: the slot holds a tile; 1-3: its  |
+|         |            |         | blue, red, gold values / 10                                              |
+| 649-795 | `legal`    | 147     | per action: 1 if it is legal                                             |
+| 796-942 | `points`   | 147     | per action: its points / 50 if it is legal, else 0                       |
+| 943     | `placed`   | 1       | tiles on the figure / 36                                                 |
+| 944-950 | `heights`  | 7       | stack heights / 5 (after the cut no stack holds more)                    |
+| 951     | `holes`    | 1       | holes / 18                                                               |
+| 952     | `decision` | 1       | 1 while a decision is pending (0 at the end and in a deal with no        |
+|         |            |         | decision)                                                                |
+
+``S1_LAYOUT`` and ``S2_LAYOUT`` (``contack_env.envs.layout``) declare these pieces: ``S2_LAYOUT.view(obs,
+"heights")`` is a piece in its shape, ``S2_LAYOUT.start("decision")`` its index.
 
 Rendering and records
 ---------------------
 ``render_mode="ansi"`` returns ``text.render_text(state)``, ``"rgb_array"`` ``render.render_rgb(state)``.
 ``game_record(agents=None)`` is the finished episode's ``contack-record/1`` record, with the episode seed.
-``contack_env.envs.replay.replay_through_env(record)`` plays a solitaire record through the environment, action by
-action, and checks it (``contack replay --check --through-env``).
+``replay_solitaire_through_env(record)`` plays a solitaire record through the environment, action by action, and
+checks it (``contack replay --check --through-env``).
+
+Version history
+---------------
+- v0: initial version.
+- v0, revised: action masks (``action_masks()``, ``info["action_mask"]``) are int8, as in every environment of
+  the project (they were bool); unknown reset options are ignored with a warning (they raised ``ValueError``).
+  Observations are unchanged.
 """
 
 from __future__ import annotations
@@ -105,12 +143,27 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout
 from contack_env.contack.figure import Move
-from contack_env.contack.grid import CELL_SIDES, OFFSET, SPAN, cell_index
+from contack_env.contack.grid import cell_index
 from contack_env.contack.solitaire import NUM_STACKS, STACK6_SIZE, Solitaire1, Solitaire2
 from contack_env.contack.state import GameState
-from contack_env.contack.tiles import BLUE, GOLD, NUM_TILES, RED, TILE_VALUES, tile_id
+from contack_env.contack.tiles import NUM_TILES, tile_id
+from contack_env.envs.actions import MAX_HOLES, NUM_CELL_SLOTS, ActionLayout
+from contack_env.envs.conventions import ILLEGAL_REWARD, MASK_DTYPE, check_illegal_action, reset_options
+from contack_env.envs.figure_features import (
+    CELLS,
+    LAST_PLAYED,
+    ON_FIGURE,
+    POINTS_SCALE,
+    SLOT_PRESENT,
+    SLOT_VALUES,
+    TILE_VALUE_ROWS,
+    TILE_X,
+    TILE_Y,
+    fill_cell_rows,
+    fill_figure_columns,
+)
+from contack_env.envs.layout import Column, Columns, ObservationLayout, Piece
 
 __all__ = [
     "ENV_IDS",
@@ -122,65 +175,78 @@ __all__ = [
 
 ENV_IDS = {"contack/Solitaire1-v0": "Solitaire1Env", "contack/Solitaire2-v0": "Solitaire2Env"}
 REWARDS = ("win", "tiles", "points")
-ILLEGAL_ACTION_OPTIONS = ("lose", "raise")
-ILLEGAL_REWARD = -1.0
+RESET_OPTIONS = ("deck", "cut")
 _SEED_BOUND = 2**63  # episode seeds drawn for unseeded resets are ints in [0, 2**63)
 
-X_BOUND, Y_BOUND = 35, 17  # docs/rules.md section 2
-POINTS_SCALE = 50.0  # the best placement scores 50 (docs/rules.md section 4)
-VALUE_SCALE = 10.0
-MAX_HOLES = NUM_CELL_SLOTS - 3
-STACK_HEIGHT = 5  # the most any stack holds once the opening tile is cut out of stack 6
+STACK_HEIGHT = 5
+"""The most tiles any stack holds once the opening tile is cut out of stack 6 (stack heights are divided by it)."""
+DISCARD_SCALE = float(NUM_TILES - 1)
+"""Solitaire No. 1's pile and discard pile sizes and discard depths are divided by this (35: the opening tile
+is never in either)."""
 
-# Cell-slot rows (the same as the multiplayer observation's).
-CELL_FEATURES = 9
-C_PRESENT, C_X, C_Y, C_UP, C_NEIGHBOURS, C_FACING, C_ADJ_LAST = 0, 1, 2, 3, 4, 5, 8
-SLOT_FEATURES = 4  # present, blue, red, gold
-_VALUES = np.array(TILE_VALUES, dtype=np.float32) / VALUE_SCALE
-_UP_COLOURS = (GOLD, RED, BLUE)  # the colour an up cell shows on sides L, R, B (blue always on B)
-_DOWN_COLOURS = (RED, GOLD, BLUE)
-
-# Per-tile rows.
-S1_TILE_FEATURES = 9
-S1_FIGURE, S1_TO_PLACE, S1_DISCARD_TOP, S1_IN_DISCARD, S1_DISCARD_DEPTH, S1_UNSEEN, S1_X, S1_Y, S1_LAST = range(9)
-S2_TILE_FEATURES = 12
-S2_FIGURE, S2_TOP, S2_UNSEEN, S2_X, S2_Y, S2_LAST = 0, 1, 8, 9, 10, 11
+_SLOT = Columns(SLOT_PRESENT, SLOT_VALUES)
+_PRESENT = _SLOT["present"]
+_VALUES = _SLOT.span("values")
 
 
-class ObsLayout:
-    """Index ranges of one solitaire's observation (the module docstring lists them; a test compares)."""
-
-    def __init__(self, tile_features: int, num_slots: int, scalars: Sequence[str]) -> None:
-        self.tile_features = tile_features
-        self.num_slots = num_slots
-        self.num_actions = num_slots * NUM_CELL_SLOTS
-        self.tiles = (0, NUM_TILES * tile_features)
-        self.cells = (self.tiles[1], self.tiles[1] + NUM_CELL_SLOTS * CELL_FEATURES)
-        self.slots = (self.cells[1], self.cells[1] + num_slots * SLOT_FEATURES)
-        self.legal = (self.slots[1], self.slots[1] + self.num_actions)
-        self.points = (self.legal[1], self.legal[1] + self.num_actions)
-        self.scalar: dict[str, int] = {}
-        k = self.points[1]
-        for name in scalars:
-            if name == "heights":
-                self.scalar[name] = k
-                k += NUM_STACKS
-            else:
-                self.scalar[name] = k
-                k += 1
-        self.size = k
+def _solitaire_layout(tile_columns: Columns, num_slots: int, slot_text: str, scalars: Sequence[Piece]) -> ObservationLayout:
+    num_actions = num_slots * NUM_CELL_SLOTS
+    return ObservationLayout(
+        [
+            Piece("tiles", (NUM_TILES, tile_columns.width), "per tile, in tile id order:", columns=tile_columns),
+            CELLS,
+            Piece("slots", (num_slots, _SLOT.width), slot_text, columns=_SLOT),
+            Piece("legal", (num_actions,), "per action: 1 if it is legal"),
+            Piece("points", (num_actions,), "per action: its points / {scale:g} if it is legal, else 0", POINTS_SCALE),
+            Piece("placed", (), "tiles on the figure / {scale:g}", float(NUM_TILES)),
+            *scalars,
+            Piece("holes", (), "holes / {scale:g}", float(MAX_HOLES)),
+            Piece("decision", (), "1 while a decision is pending (0 at the end and in a deal with no decision)"),
+        ]
+    )
 
 
-S1_LAYOUT = ObsLayout(S1_TILE_FEATURES, 1, ("placed", "pile", "discard", "from_discard", "holes", "decision"))
-S2_LAYOUT = ObsLayout(S2_TILE_FEATURES, NUM_STACKS, ("placed", "heights", "holes", "decision"))
-
-
-def _norm_x(x: int) -> float:
-    return min(max((x + X_BOUND) / (2 * X_BOUND), 0.0), 1.0)
-
-
-def _norm_y(y: int) -> float:
-    return min(max((y + Y_BOUND) / (2 * Y_BOUND), 0.0), 1.0)
+S1_TILES = Columns(
+    ON_FIGURE,
+    Column("to_place", "the tile to place now"),
+    Column("discard_top", "the top of the discard pile"),
+    Column("in_discard", "in the discard pile (top included)"),
+    Column("discard_depth", f"depth in the discard pile / {DISCARD_SCALE:g} (top 0)"),
+    Column("unseen", "unseen (still in the face-down pile)"),
+    TILE_X,
+    TILE_Y,
+    LAST_PLAYED,
+)
+S1_LAYOUT = _solitaire_layout(
+    S1_TILES,
+    1,
+    "the slot (the tile to place):",
+    [
+        Piece("pile", (), "pile size / {scale:g}", DISCARD_SCALE),
+        Piece("discard", (), "discard pile size / {scale:g}", DISCARD_SCALE),
+        Piece("from_discard", (), "1 if the tile to place comes from the discard pile"),
+    ],
+)
+"""Solitaire No. 1's observation, piece by piece (the table of the module docstring)."""
+S2_TILES = Columns(
+    ON_FIGURE,
+    Column("top", f"on top of stack 0..{NUM_STACKS - 1} (one-hot)", NUM_STACKS),
+    Column("unseen", "unseen (under a stack top)"),
+    TILE_X,
+    TILE_Y,
+    LAST_PLAYED,
+)
+S2_LAYOUT = _solitaire_layout(
+    S2_TILES,
+    NUM_STACKS,
+    "per slot (stack 0..6): its top tile:",
+    [Piece("heights", (NUM_STACKS,), "stack heights / {scale:g} (after the cut no stack holds more)", float(STACK_HEIGHT))],
+)
+"""Solitaire No. 2's observation, piece by piece (the table of the module docstring)."""
+_S1_FIGURE, _S1_TO_PLACE, _S1_DISCARD_TOP, _S1_IN_DISCARD, _S1_DISCARD_DEPTH, _S1_UNSEEN = (
+    S1_TILES[name] for name in ("figure", "to_place", "discard_top", "in_discard", "discard_depth", "unseen")
+)
+_S2_TOP, _S2_UNSEEN = S2_TILES["top"], S2_TILES["unseen"]
 
 
 class _SolitaireEnv(gymnasium.Env):
@@ -189,7 +255,7 @@ class _SolitaireEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
     game = ""
     num_slots = 0
-    obs_layout: ObsLayout
+    obs_layout: ObservationLayout
 
     def __init__(
         self,
@@ -205,19 +271,17 @@ class _SolitaireEnv(gymnasium.Env):
             raise ValueError(f"reward is one of {', '.join(map(repr, REWARDS))}; got {reward!r}")
         if not isinstance(auto_single_moves, (bool, np.bool_)):
             raise ValueError(f"auto_single_moves is True or False; got {auto_single_moves!r}")
-        if illegal_action not in ILLEGAL_ACTION_OPTIONS:
-            raise ValueError(f"illegal_action is one of {', '.join(map(repr, ILLEGAL_ACTION_OPTIONS))}; got {illegal_action!r}")
         self.render_mode = render_mode
         self.reward_mode = reward
         self.auto_single_moves = bool(auto_single_moves)
         self.trace = bool(trace)
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         size = self.obs_layout.size
         self.observation_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.num_slots * NUM_CELL_SLOTS)
         self._state: GameState | None = None
         self._layout: ActionLayout | None = None
-        self._mask = np.zeros(self.action_space.n, dtype=bool)
+        self._mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
         self._decision = False
         self._over = True
         self._illegal = False
@@ -247,7 +311,7 @@ class _SolitaireEnv(gymnasium.Env):
         return self._layout
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions of the current decision (bool); see the module docstring for episodes with no
+        """The legal actions of the current decision (int8, 1 = legal); see the module docstring for episodes with no
         decision and for finished ones (all False)."""
         return self._mask.copy()
 
@@ -296,7 +360,8 @@ class _SolitaireEnv(gymnasium.Env):
     def _slots(self) -> list[int | None]:
         raise NotImplementedError
 
-    def _fill_tiles(self, obs: np.ndarray) -> None:
+    def _fill_tiles(self, tiles: np.ndarray) -> None:
+        """Fill the per-tile rows' columns of this solitaire (the figure's columns are filled already)."""
         raise NotImplementedError
 
     def _fill_scalars(self, obs: np.ndarray) -> None:
@@ -305,12 +370,7 @@ class _SolitaireEnv(gymnasium.Env):
     # -- Gymnasium API -------------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        options = {} if options is None else options
-        if not isinstance(options, dict):
-            raise ValueError(f"options is a dict (keys 'deck' and, for Solitaire No. 2, 'cut'); got {options!r}")
-        unknown = set(options) - {"deck", "cut"}
-        if unknown:
-            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; the options are 'deck' and, for Solitaire No. 2, 'cut'")
+        options = reset_options(options, RESET_OPTIONS)
         if "deck" in options:
             self._state = self._deal_given(_parse_deck(options["deck"]), options)
             self._seed = None
@@ -347,7 +407,7 @@ class _SolitaireEnv(gymnasium.Env):
             self._illegal = True
             self._over = True
             self._decision = False
-            self._mask = np.zeros(self.action_space.n, dtype=bool)
+            self._mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
             info = self._info(0)
             info["illegal_action"] = True
             info["is_success"] = False
@@ -366,7 +426,7 @@ class _SolitaireEnv(gymnasium.Env):
         state = self.state
         self._over = True
         self._decision = False
-        self._mask = np.zeros(self.action_space.n, dtype=bool)
+        self._mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
         reward = self._take_reward(won=bool(state.won))  # type: ignore[attr-defined]
         info = self._info(auto)
         info["is_success"] = bool(state.won)  # type: ignore[attr-defined]
@@ -407,15 +467,15 @@ class _SolitaireEnv(gymnasium.Env):
     def _update_decision(self) -> None:
         state = self.state
         self._layout = ActionLayout(self.num_slots, self._slots(), state.figure)
-        mask = np.zeros(self.action_space.n, dtype=bool)
+        mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
         if state.done:
             self._decision = False
-            mask[0] = True  # a deal with no decision (or one decided by forced moves): action 0 closes it
+            mask[0] = 1  # a deal with no decision (or one decided by forced moves): action 0 closes it
         else:
             self._decision = True
             encode = self._layout.encode_code
             for code in state.legal_codes():
-                mask[encode(code)] = True
+                mask[encode(code)] = 1
         self._mask = mask
 
     def _take_reward(self, won: bool) -> float:
@@ -441,63 +501,28 @@ class _SolitaireEnv(gymnasium.Env):
     def _observe(self) -> np.ndarray:
         lay = self.obs_layout
         obs = np.zeros(lay.size, dtype=np.float32)
-        self._fill_tiles(obs)
-        self._fill_cells(obs)
-        slots = obs[lay.slots[0] : lay.slots[1]].reshape(self.num_slots, SLOT_FEATURES)
+        figure = self.state.figure
+        tiles = lay.view(obs, "tiles")
+        fill_figure_columns(tiles, figure, lay.columns("tiles"))
+        self._fill_tiles(tiles)
+        fill_cell_rows(lay.view(obs, "cells"), figure, self.layout.cells)
         if self._decision:
+            slots = lay.view(obs, "slots")
             for k, tile in enumerate(self.layout.slots):
                 if tile is not None:
-                    slots[k, 0] = 1.0
-                    slots[k, 1:4] = _VALUES[tile]
-            legal = obs[lay.legal[0] : lay.legal[1]]
-            points = obs[lay.points[0] : lay.points[1]]
-            figure = self.state.figure
+                    slots[k, _PRESENT] = 1.0
+                    slots[k, _VALUES] = TILE_VALUE_ROWS[tile]
+            legal = lay.view(obs, "legal")
+            points = lay.view(obs, "points")
             for action in np.flatnonzero(self._mask):
                 code = self.layout.decode_code(int(action))
                 legal[action] = 1.0
                 points[action] = figure.points_for_code(code) / POINTS_SCALE  # type: ignore[operator]
-        obs[lay.scalar["placed"]] = len(self.state.figure) / NUM_TILES
-        obs[lay.scalar["holes"]] = len(self.state.figure.holes) / MAX_HOLES
-        obs[lay.scalar["decision"]] = 1.0 if self._decision else 0.0
+        obs[lay.start("placed")] = len(figure) / NUM_TILES
+        obs[lay.start("holes")] = len(figure.holes) / MAX_HOLES
+        obs[lay.start("decision")] = 1.0 if self._decision else 0.0
         self._fill_scalars(obs)
         return obs
-
-    def _fill_tile_positions(self, tiles: np.ndarray, col_figure: int, col_x: int, col_y: int, col_last: int) -> None:
-        figure = self.state.figure
-        placed = figure.placed
-        cells = np.fromiter(placed.keys(), dtype=np.int64, count=len(placed))
-        on_figure = np.fromiter(placed.values(), dtype=np.int64, count=len(placed))
-        tiles[on_figure, col_figure] = 1.0
-        tiles[on_figure, col_x] = np.clip((cells // SPAN - OFFSET + X_BOUND) / (2 * X_BOUND), 0.0, 1.0)
-        tiles[on_figure, col_y] = np.clip((cells % SPAN - OFFSET + Y_BOUND) / (2 * Y_BOUND), 0.0, 1.0)
-        if figure.last is not None:
-            tiles[figure.placed[figure.last], col_last] = 1.0
-
-    def _fill_cells(self, obs: np.ndarray) -> None:
-        lay = self.obs_layout
-        block = obs[lay.cells[0] : lay.cells[1]].reshape(NUM_CELL_SLOTS, CELL_FEATURES)
-        figure = self.state.figure
-        placed = figure.placed
-        for k, cell in enumerate(self.layout.cells):
-            if cell is None:
-                continue
-            row = block[k]
-            x, y = cell // SPAN - OFFSET, cell % SPAN - OFFSET
-            up = (x + y) % 2 == 0
-            colours = _UP_COLOURS if up else _DOWN_COLOURS
-            row[C_PRESENT] = 1.0
-            row[C_X] = _norm_x(x)
-            row[C_Y] = _norm_y(y)
-            row[C_UP] = 1.0 if up else 0.0
-            count = 0
-            for side, (neighbour, _) in enumerate(CELL_SIDES[cell]):
-                tile = placed.get(neighbour)
-                if tile is not None:
-                    count += 1
-                    row[C_FACING + side] = TILE_VALUES[tile][colours[side]] / VALUE_SCALE
-                    if neighbour == figure.last:
-                        row[C_ADJ_LAST] = 1.0
-            row[C_NEIGHBOURS] = count / 3.0
 
 
 class Solitaire1Env(_SolitaireEnv):
@@ -518,27 +543,26 @@ class Solitaire1Env(_SolitaireEnv):
     def _slots(self) -> list[int | None]:
         return [self.state.forced_tile]  # type: ignore[attr-defined]
 
-    def _fill_tiles(self, obs: np.ndarray) -> None:
+    def _fill_tiles(self, tiles: np.ndarray) -> None:
         state: Solitaire1 = self.state  # type: ignore[assignment]
-        tiles = obs[: NUM_TILES * S1_TILE_FEATURES].reshape(NUM_TILES, S1_TILE_FEATURES)
-        self._fill_tile_positions(tiles, S1_FIGURE, S1_X, S1_Y, S1_LAST)
         discard = state.discard
         for depth, tile in enumerate(reversed(discard)):
-            tiles[tile, S1_IN_DISCARD] = 1.0
-            tiles[tile, S1_DISCARD_DEPTH] = depth / (NUM_TILES - 1)
+            tiles[tile, _S1_IN_DISCARD] = 1.0
+            tiles[tile, _S1_DISCARD_DEPTH] = depth / DISCARD_SCALE
         if discard:
-            tiles[discard[-1], S1_DISCARD_TOP] = 1.0
+            tiles[discard[-1], _S1_DISCARD_TOP] = 1.0
         if self._decision:
-            tiles[state.forced_tile, S1_TO_PLACE] = 1.0
+            tiles[state.forced_tile, _S1_TO_PLACE] = 1.0
         # Unseen: neither on the figure, nor in the discard pile, nor the tile to place (drawn from the pile).
-        tiles[:, S1_UNSEEN] = 1.0 - np.maximum.reduce([tiles[:, S1_FIGURE], tiles[:, S1_IN_DISCARD], tiles[:, S1_TO_PLACE]])
+        tiles[:, _S1_UNSEEN] = 1.0 - np.maximum.reduce(
+            [tiles[:, _S1_FIGURE], tiles[:, _S1_IN_DISCARD], tiles[:, _S1_TO_PLACE]]
+        )
 
     def _fill_scalars(self, obs: np.ndarray) -> None:
         state: Solitaire1 = self.state  # type: ignore[assignment]
-        s = S1_LAYOUT.scalar
-        obs[s["pile"]] = state.pile_size / (NUM_TILES - 1)
-        obs[s["discard"]] = len(state.discard) / (NUM_TILES - 1)
-        obs[s["from_discard"]] = 1.0 if self._decision and state.source == "discard" else 0.0
+        obs[S1_LAYOUT.start("pile")] = state.pile_size / DISCARD_SCALE
+        obs[S1_LAYOUT.start("discard")] = len(state.discard) / DISCARD_SCALE
+        obs[S1_LAYOUT.start("from_discard")] = 1.0 if self._decision and state.source == "discard" else 0.0
 
 
 class Solitaire2Env(_SolitaireEnv):
@@ -563,21 +587,19 @@ class Solitaire2Env(_SolitaireEnv):
     def _slots(self) -> list[int | None]:
         return self.state.tops  # type: ignore[attr-defined]
 
-    def _fill_tiles(self, obs: np.ndarray) -> None:
+    def _fill_tiles(self, tiles: np.ndarray) -> None:
         state: Solitaire2 = self.state  # type: ignore[assignment]
-        tiles = obs[: NUM_TILES * S2_TILE_FEATURES].reshape(NUM_TILES, S2_TILE_FEATURES)
-        self._fill_tile_positions(tiles, S2_FIGURE, S2_X, S2_Y, S2_LAST)
         for k, stack in enumerate(state.stacks):
             if stack:
-                tiles[stack[-1], S2_TOP + k] = 1.0
+                tiles[stack[-1], _S2_TOP + k] = 1.0
                 for tile in stack[:-1]:
-                    tiles[tile, S2_UNSEEN] = 1.0
+                    tiles[tile, _S2_UNSEEN] = 1.0
 
     def _fill_scalars(self, obs: np.ndarray) -> None:
         state: Solitaire2 = self.state  # type: ignore[assignment]
-        start = S2_LAYOUT.scalar["heights"]
+        heights = S2_LAYOUT.view(obs, "heights")
         for k, stack in enumerate(state.stacks):
-            obs[start + k] = len(stack) / STACK_HEIGHT
+            heights[k] = len(stack) / STACK_HEIGHT
 
 
 def _parse_deck(deck: Any) -> list[int]:

@@ -125,11 +125,12 @@ def test_the_factored_policy_is_exported_exactly_and_survives_a_file(tmp_path):
 
 
 def test_the_factored_features_of_an_action_are_its_tile_its_cell_and_its_points():
-    from contack_env.envs.observation import CELLS_START, HAND_START, POINTS_START
     from training.networks import action_feature_index
 
+    # The hand rows start at 621 (5 values each), the cell rows at 432 (9 each), the points at 646 (the contack_v0
+    # card's table).
     index = action_feature_index()
     a = 2 * 21 + 5  # tile slot 2, cell slot 5
-    assert list(index[a][:5]) == [HAND_START + 10 + k for k in range(5)]
-    assert list(index[a][5:14]) == [CELLS_START + 45 + k for k in range(9)]
-    assert index[a][14] == POINTS_START + a
+    assert list(index[a][:5]) == [621 + 10 + k for k in range(5)]
+    assert list(index[a][5:14]) == [432 + 45 + k for k in range(9)]
+    assert index[a][14] == 646 + a

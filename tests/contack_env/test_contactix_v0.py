@@ -190,7 +190,7 @@ def test_raw_env_refuses_an_illegal_action_and_says_why():
     env.step(4)
     with pytest.raises(ValueError, match=r"action 4 is illegal for white: hole \(1, 1\) already holds a black peg; 8 action\(s\) are legal"):
         env.step(4)
-    with pytest.raises(ValueError, match=r"action 9 is outside Discrete\(9\)"):
+    with pytest.raises(ValueError, match=r"action 9 is illegal for white: outside Discrete\(9\)"):
         env.step(9)
     with pytest.raises(ValueError, match="an action is an int"):
         env.step("a")
@@ -203,7 +203,14 @@ def test_wrapped_env_ends_the_game_on_an_illegal_action():
     env.step(4)
     env.step(4)  # white plays into black's hole
     assert env.rewards["white"] == -1 and env.rewards["black"] == 0
-    assert all(env.terminations.values())
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert env.infos["white"] == {"illegal_action": True} and env.infos["black"] == {}
+    assert env.unwrapped.game.moves == [4]  # the illegal peg was not placed
+    # An int outside the action space is an illegal action like any other.
+    env.reset()
+    env.step(9)
+    assert env.rewards == {"black": -1, "white": 0} and all(env.terminations.values())
+    assert env.observe("white")["action_mask"].sum() == 0
 
 
 # -- the swap ------------------------------------------------------------------------------------------------------
@@ -265,6 +272,7 @@ def test_reset_starts_afresh_whatever_the_seed():
     env = contactix_v0.env(board_size=4)
     env.reset(seed=3)
     env.step(5)
-    env.reset(seed=9, options={"anything": 1})
+    with pytest.warns(UserWarning, match=r"reset ignores the unknown option\(s\) \['anything'\]"):
+        env.reset(seed=9, options={"anything": 1})
     assert env.unwrapped.game.moves == [] and env.agent_selection == "black"
     assert env.observe("black")["action_mask"].sum() == 16

@@ -88,7 +88,7 @@ def test_neighbour_table_is_the_rules_table() -> None:
     for (x, y), side in itertools.product(CELLS, bf.SIDES):
         other, other_side = bf.touched((x, y), side)
         assert neighbour(x, y, side) == other
-        assert facing_side(x, y, side) == other_side
+        assert facing_side(side) == other_side
 
 
 def test_neighbour_table_is_the_geometry() -> None:
@@ -104,7 +104,7 @@ def test_neighbour_table_is_the_geometry() -> None:
 def test_touching_is_symmetric_and_up_touches_down() -> None:
     for (x, y), side in itertools.product(CELLS, bf.SIDES):
         nx, ny = neighbour(x, y, side)
-        assert neighbour(nx, ny, facing_side(x, y, side)) == (x, y)
+        assert neighbour(nx, ny, facing_side(side)) == (x, y)
         assert is_up(nx, ny) != is_up(x, y)
 
 

@@ -3,7 +3,6 @@ reference implementation."""
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import pytest
@@ -12,6 +11,7 @@ import contack_env.envs.contack_v0 as contack_v0
 import contack_env.envs.observation as ob
 from contack_env import ContackGame, Figure, Move, new_game
 from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
+from contack_env.envs.figure_features import CELL_COLUMNS
 from contack_env.contack.grid import cell_index
 from contack_env.envs.observation import ObservationBuilder, observation_vector
 
@@ -30,49 +30,29 @@ from contack_env.contack.tiles import TILE_VALUES, tile_id, tiles_in
 # -- the layout --------------------------------------------------------------------------------------------------
 
 
-def _documented_ranges() -> dict[str, tuple[int, int]]:
-    """The index ranges of the env card's observation table, by their first words."""
-    table = contack_v0.__doc__.split("### Observation Space", 1)[1].split("### Action Space", 1)[0]
-    ranges = {}
-    for line in table.splitlines():
-        m = re.match(r"\| (\d+)(?:-(\d+))?\s+\| ([^|]+?)\s+\| (.+?)\s*\|$", line)
-        if m:
-            first, last = int(m.group(1)), int(m.group(2) or m.group(1))
-            ranges[m.group(4)[:30]] = (first, last + 1)
-    return ranges
-
-
-def test_the_env_card_documents_the_layout_the_code_builds():
-    documented = sorted(_documented_ranges().values())
-    built = [
-        (ob.TILES_START, ob.TILES_END),
-        (ob.CELLS_START, ob.CELLS_END),
-        (ob.HAND_START, ob.HAND_END),
-        (ob.POINTS_START, ob.POINTS_END),
-        (ob.PILE, ob.PILE + 1),
-        (ob.HAND_PROGRESS, ob.HAND_PROGRESS + 1),
-        (ob.HANDS_LEFT, ob.HANDS_LEFT + 1),
-        (ob.LAST_HAND, ob.LAST_HAND + 1),
-        (ob.SCORES_START, ob.SCORES_END),
-        (ob.LEAD, ob.LEAD + 1),
-        (ob.HAND_SIZES_START, ob.HAND_SIZES_END),
-        (ob.PASSES, ob.PASSES + 1),
-        (ob.TO_MOVE_START, ob.TO_MOVE_END),
-        (ob.PLAYERS_START, ob.PLAYERS_END),
-        (ob.ENCLOSED_START, ob.ENCLOSED_END),
-    ]
-    assert documented == built
-    # The blocks tile the vector with no gap or overlap.
-    assert built[0][0] == 0 and built[-1][1] == ob.OBS_SIZE
-    assert all(a[1] == b[0] for a, b in zip(built, built[1:]))
+def test_the_env_card_shows_the_layouts_table():
+    assert ob.LAYOUT.card_table() in contack_v0.__doc__, "the contack_v0 card's observation table is out of date:\n" + ob.LAYOUT.card_table()
     assert f"({ob.OBS_SIZE},)" in contack_v0.__doc__
     assert f"Discrete({ob.NUM_ACTIONS})" in contack_v0.__doc__
+
+
+def test_the_layout_is_the_one_the_shipped_policies_were_trained_on():
+    # Where each piece starts (and the size): moving one would feed every trained policy the wrong inputs.
+    starts = {piece.name: ob.LAYOUT.start(piece.name) for piece in ob.LAYOUT}
+    assert starts == {
+        "tiles": 0, "cells": 432, "hand": 621, "points": 646, "pile": 751, "hand_number": 752, "hands_left": 753,
+        "last_hand": 754, "scores": 755, "lead": 762, "hand_sizes": 763, "passes": 770, "to_move": 771,
+        "players": 778, "enclosed_end": 784,
+    }
+    assert ob.OBS_SIZE == 787
     assert ob.NUM_ACTIONS == 5 * NUM_CELL_SLOTS == 105
+    assert [ob.TILE_COLUMNS[c] for c in ("held", "figure", "unseen", "x", "y", "last")] == [0, 7, 8, 9, 10, 11]
+    assert [ob.HAND_COLUMNS[c] for c in ("present", "values", "forced")] == [0, 1, 4]
 
 
 def test_only_the_score_components_may_be_negative():
     negative = np.flatnonzero(ob.OBS_LOW < 0)
-    assert negative.tolist() == list(range(ob.SCORES_START, ob.LEAD + 1))
+    assert negative.tolist() == list(range(755, 763))
     assert (ob.OBS_HIGH == 1).all()
 
 
@@ -80,15 +60,23 @@ def test_only_the_score_components_may_be_negative():
 
 
 def _tile_row(obs: np.ndarray, name: str) -> np.ndarray:
-    return obs[ob.TILES_START : ob.TILES_END].reshape(36, ob.TILE_FEATURES)[tile_id(name)]
+    return ob.LAYOUT.view(obs, "tiles")[tile_id(name)]
 
 
 def _cell_rows(obs: np.ndarray) -> np.ndarray:
-    return obs[ob.CELLS_START : ob.CELLS_END].reshape(NUM_CELL_SLOTS, ob.CELL_FEATURES)
+    return ob.LAYOUT.view(obs, "cells")
 
 
 def _hand_rows(obs: np.ndarray) -> np.ndarray:
-    return obs[ob.HAND_START : ob.HAND_END].reshape(ob.NUM_SLOTS, ob.HAND_FEATURES)
+    return ob.LAYOUT.view(obs, "hand")
+
+
+def _at(obs: np.ndarray, name: str) -> np.ndarray:
+    return ob.LAYOUT.view(obs, name)
+
+
+T = ob.TILE_COLUMNS
+C = CELL_COLUMNS
 
 
 # docs/rules.md section 8.1: 01-02-03 opens at (0, 0); 09-02-08 on (0, -1) scores 10 (blue 1 + blue 9).
@@ -116,14 +104,14 @@ def test_tiles_are_located_by_seat_relative_to_the_observer(three_seats):
     assert _tile_row(obs, "01-05-06")[:9].tolist() == [0, 0, 1, 0, 0, 0, 0, 0, 0]
     assert _tile_row(obs, "05-06-07")[:9].tolist() == [0, 0, 0, 0, 0, 0, 0, 0, 1]  # unseen: in the pile
     opening = _tile_row(obs, "01-02-03")
-    assert opening[ob.T_FIGURE] == 1 and opening[ob.T_LAST] == 1
-    assert opening[ob.T_X] == pytest.approx(35 / 70) and opening[ob.T_Y] == pytest.approx(17 / 34)
+    assert opening[T["figure"]] == 1 and opening[T["last"]] == 1
+    assert opening[T["x"]] == pytest.approx(35 / 70) and opening[T["y"]] == pytest.approx(17 / 34)
     # From seat 1's point of view the same tiles sit at other relative seats.
     other = observation_vector(game, 1)
     assert _tile_row(other, "01-05-06")[0] == 1
     assert _tile_row(other, "09-02-08")[1] == 1
     assert _tile_row(other, "03-04-01")[2] == 1
-    assert (obs[ob.TILES_START : ob.TILES_END].reshape(36, -1)[:, :9].sum(axis=1) == 1).all()
+    assert (_at(obs, "tiles")[:, :9].sum(axis=1) == 1).all()
 
 
 def test_cell_slots_follow_the_action_encoding(three_seats):
@@ -135,13 +123,13 @@ def test_cell_slots_follow_the_action_encoding(three_seats):
     assert cells[:3] == [cell_index(-1, 0), cell_index(1, 0), cell_index(0, -1)]
     assert rows[3:].sum() == 0  # no hole yet
     left, right, below = rows[0], rows[1], rows[2]
-    assert left[ob.C_PRESENT] == 1 and left[ob.C_UP] == 0  # (-1, 0) points down
-    assert left[ob.C_X] == pytest.approx(34 / 70) and left[ob.C_Y] == pytest.approx(17 / 34)
-    assert left[ob.C_NEIGHBOURS] == pytest.approx(1 / 3) and left[ob.C_ADJ_LAST] == 1
+    assert left[C["present"]] == 1 and left[C["up"]] == 0  # (-1, 0) points down
+    assert left[C["x"]] == pytest.approx(34 / 70) and left[C["y"]] == pytest.approx(17 / 34)
+    assert left[C["neighbours"]] == pytest.approx(1 / 3) and left[C["beside_last"]] == 1
     # 01-02-03 on an up cell shows gold 3 on its L side (facing the R side of (-1, 0)), red 2 on R, blue 1 on B.
-    assert left[ob.C_FACING : ob.C_FACING + 3].tolist() == pytest.approx([0, 0.3, 0])
-    assert right[ob.C_FACING : ob.C_FACING + 3].tolist() == pytest.approx([0.2, 0, 0])
-    assert below[ob.C_FACING : ob.C_FACING + 3].tolist() == pytest.approx([0, 0, 0.1])
+    assert left[C.span("facing")].tolist() == pytest.approx([0, 0.3, 0])
+    assert right[C.span("facing")].tolist() == pytest.approx([0.2, 0, 0])
+    assert below[C.span("facing")].tolist() == pytest.approx([0, 0, 0.1])
 
 
 def test_hand_slots_and_action_points(three_seats):
@@ -153,7 +141,7 @@ def test_hand_slots_and_action_points(three_seats):
         assert hand[slot].tolist() == pytest.approx([1, *(v / 10 for v in TILE_VALUES[t]), 0])
     assert hand[3:].sum() == 0
     layout = ActionLayout(5, own, game.figure)
-    points = obs[ob.POINTS_START : ob.POINTS_END]
+    points = _at(obs, "points")
     legal = {layout.encode(m): m for m in game.legal_moves()}
     assert legal, "the fixture must leave seat 2 a move"
     for action in range(ob.NUM_ACTIONS):
@@ -165,23 +153,23 @@ def test_hand_slots_and_action_points(three_seats):
     # docs/rules.md section 8.1: 09-02-08 below the opening scores 10.
     assert points[layout.encode(Move(tile_id("09-02-08"), 0, -1))] == pytest.approx(0.2)
     # Another seat's view has no action points.
-    assert observation_vector(game, 0)[ob.POINTS_START : ob.POINTS_END].sum() == 0
+    assert _at(observation_vector(game, 0), "points").sum() == 0
 
 
 def test_scalars(three_seats):
     game = three_seats
     obs = observation_vector(game, 2)
-    assert obs[ob.PILE] == pytest.approx(game.pile_size / 36)
-    assert obs[ob.HAND_PROGRESS] == 0 and obs[ob.HANDS_LEFT] == 0 and obs[ob.LAST_HAND] == 1
+    assert _at(obs, "pile") == pytest.approx(game.pile_size / 36)
+    assert _at(obs, "hand_number") == 0 and _at(obs, "hands_left") == 0 and _at(obs, "last_hand") == 1
     # Scores by relative seat: seat 2 (950, clipped), seat 0 (40), seat 1 (-20).
-    assert obs[ob.SCORES_START : ob.SCORES_END].tolist() == pytest.approx([1, 40 / 300, -20 / 300, 0, 0, 0, 0])
-    assert obs[ob.LEAD] == 1  # 950 - 40, clipped
-    assert observation_vector(game, 1)[ob.LEAD] == pytest.approx(-1)  # -20 - 950, clipped
-    assert obs[ob.HAND_SIZES_START : ob.HAND_SIZES_END].tolist() == pytest.approx([3 / 5, 2 / 5, 1 / 5, 0, 0, 0, 0])
-    assert obs[ob.TO_MOVE_START : ob.TO_MOVE_END].tolist() == [1, 0, 0, 0, 0, 0, 0]
-    assert observation_vector(game, 0)[ob.TO_MOVE_START : ob.TO_MOVE_END].tolist() == [0, 0, 1, 0, 0, 0, 0]
-    assert obs[ob.PLAYERS_START : ob.PLAYERS_END].tolist() == [0, 1, 0, 0, 0, 0]  # 3 players
-    assert obs[ob.ENCLOSED_START : ob.ENCLOSED_END].tolist() == [1, 0, 0]
+    assert _at(obs, "scores").tolist() == pytest.approx([1, 40 / 300, -20 / 300, 0, 0, 0, 0])
+    assert _at(obs, "lead") == 1  # 950 - 40, clipped
+    assert _at(observation_vector(game, 1), "lead") == pytest.approx(-1)  # -20 - 950, clipped
+    assert _at(obs, "hand_sizes").tolist() == pytest.approx([3 / 5, 2 / 5, 1 / 5, 0, 0, 0, 0])
+    assert _at(obs, "to_move").tolist() == [1, 0, 0, 0, 0, 0, 0]
+    assert _at(observation_vector(game, 0), "to_move").tolist() == [0, 0, 1, 0, 0, 0, 0]
+    assert _at(obs, "players").tolist() == [0, 1, 0, 0, 0, 0]  # 3 players
+    assert _at(obs, "enclosed_end").tolist() == [1, 0, 0]
 
 
 def test_forced_tile_flag(position):
@@ -193,9 +181,9 @@ def test_forced_tile_flag(position):
     obs = observation_vector(game, 0)
     hand = _hand_rows(obs)
     slots = tiles_in(game.hands[0])
-    assert hand[slots.index(tile_id("09-02-08")), ob.H_FORCED] == 1
-    assert hand[:, ob.H_FORCED].sum() == 1
-    assert observation_vector(game, 1)[ob.HAND_START : ob.HAND_END].reshape(5, 5)[:, ob.H_FORCED].sum() == 0
+    assert hand[slots.index(tile_id("09-02-08")), ob.HAND_COLUMNS["forced"]] == 1
+    assert hand[:, ob.HAND_COLUMNS["forced"]].sum() == 1
+    assert _hand_rows(observation_vector(game, 1))[:, ob.HAND_COLUMNS["forced"]].sum() == 0
 
 
 # -- hidden information: the pile order ----------------------------------------------------------------------------
@@ -293,7 +281,7 @@ def test_scores_far_out_of_scale_are_clipped(position):
     for seat in range(2):
         obs = observation_vector(game, seat)
         assert ((obs >= ob.OBS_LOW) & (obs <= ob.OBS_HIGH)).all()
-    assert observation_vector(game, 0)[ob.SCORES_START : ob.SCORES_START + 2].tolist() == [-1, 1]
+    assert _at(observation_vector(game, 0), "scores")[:2].tolist() == [-1, 1]
 
 
 def test_bad_observer_is_refused():

@@ -4,7 +4,6 @@ the engine's legal moves, rewards, seeding, hidden information, records, and a s
 from __future__ import annotations
 
 import copy
-import re
 import warnings
 
 import gymnasium
@@ -81,7 +80,7 @@ def test_registered_ids_make_the_environments(env_cls):
     assert env.unwrapped.reward_mode == "tiles"
     # MaskablePPO reaches the mask through Gymnasium's wrappers.
     env.reset(seed=3)
-    assert env.get_wrapper_attr("action_masks")().dtype == bool
+    assert env.get_wrapper_attr("action_masks")().dtype == np.int8
 
 
 def test_spaces_follow_the_action_encoding():
@@ -91,24 +90,26 @@ def test_spaces_follow_the_action_encoding():
     assert Solitaire2Env().observation_space.shape == (953,)
 
 
-def test_docstring_index_ranges_match_the_layout():
-    doc = sv.__doc__
-    s1, s2 = sv.S1_LAYOUT, sv.S2_LAYOUT
-    ranges = {
-        "No. 1": [s1.tiles, s1.cells, s1.slots, s1.legal, s1.points],
-        "No. 2": [s2.tiles, s2.cells, s2.slots, s2.legal, s2.points],
+def test_the_card_shows_each_layouts_table():
+    for name, lay in (("No. 1", sv.S1_LAYOUT), ("No. 2", sv.S2_LAYOUT)):
+        assert f"Solitaire {name}, ``n = {lay.size}``" in sv.__doc__
+        assert lay.card_table() in sv.__doc__, f"the table of Solitaire {name} is out of date:\n{lay.card_table()}"
+
+
+def test_the_layouts_are_the_ones_the_shipped_policies_were_trained_on():
+    # Where each piece starts: moving one would feed every trained policy the wrong inputs.
+    starts = {p.name: sv.S1_LAYOUT.start(p.name) for p in sv.S1_LAYOUT}
+    assert starts == {
+        "tiles": 0, "cells": 324, "slots": 513, "legal": 517, "points": 538, "placed": 559, "pile": 560,
+        "discard": 561, "from_discard": 562, "holes": 563, "decision": 564,
     }
-    part1 = doc.split("Solitaire No. 1, ``n = ")[1].split("Solitaire No. 2, ``n = ")[0]
-    part2 = doc.split("Solitaire No. 2, ``n = ")[1].split("Rendering and records")[0]
-    for part, lay, key in ((part1, s1, "No. 1"), (part2, s2, "No. 2")):
-        assert part.startswith(f"{lay.size}``")
-        listed = [(int(a), int(b) + 1) for a, b in re.findall(r"``(\d+)\.\.(\d+)``", part)]
-        assert listed[: len(ranges[key])] == ranges[key]
-    for name, index in s1.scalar.items():
-        assert f"``{index}``" in part1, name
-    assert f"``{s2.scalar['heights']}..{s2.scalar['heights'] + 6}``" in part2
-    for name in ("placed", "holes", "decision"):
-        assert f"``{s2.scalar[name]}``" in part2
+    starts = {p.name: sv.S2_LAYOUT.start(p.name) for p in sv.S2_LAYOUT}
+    assert starts == {
+        "tiles": 0, "cells": 432, "slots": 621, "legal": 649, "points": 796, "placed": 943, "heights": 944,
+        "holes": 951, "decision": 952,
+    }
+    assert [sv.S1_TILES[c] for c in ("figure", "to_place", "discard_top", "in_discard", "discard_depth", "unseen", "x", "y", "last")] == list(range(9))
+    assert [sv.S2_TILES[c] for c in ("figure", "top", "unseen", "x", "y", "last")] == [0, 1, 8, 9, 10, 11]
 
 
 # -- the mask against the engine -------------------------------------------------------------------------------
@@ -136,7 +137,7 @@ def test_mask_is_exactly_the_engine_legal_moves(env_cls, auto):
             legal = set(state.legal_moves())
             decoded = {env.decode_action(a) for a in np.flatnonzero(mask)}
             assert decoded == legal and len(decoded) == mask.sum()
-            for a in np.flatnonzero(~mask):
+            for a in np.flatnonzero(mask == 0):
                 assert env.decode_action(int(a)) is None
                 code = env.layout.decode_code(int(a))
                 assert code is None or code_to_move(code) not in legal
@@ -291,12 +292,18 @@ def test_reset_options_play_a_given_deal():
         (Solitaire1Env, {"deck": ["99-99-99"] + list(range(1, 36))}, "no tile is called"),
         (Solitaire2Env, {"deck": list(range(36)), "cut": 6}, "cut is a position"),
         (Solitaire2Env, {"cut": 1}, "goes with a given 'deck'"),
-        (Solitaire1Env, {"shuffle": True}, "unknown reset option"),
     ],
 )
 def test_bad_reset_options_say_what_is_allowed(env_cls, options, message):
     with pytest.raises(ValueError, match=message):
         env_cls().reset(options=options)
+
+
+def test_unknown_reset_options_are_ignored_with_a_warning():
+    env = Solitaire1Env()
+    with pytest.warns(UserWarning, match=r"reset ignores the unknown option\(s\) \['shuffle'\]; the options are: 'deck', 'cut'"):
+        obs, _ = env.reset(seed=3, options={"shuffle": True})
+    np.testing.assert_array_equal(obs, Solitaire1Env().reset(seed=3)[0])
 
 
 @pytest.mark.parametrize(
@@ -371,32 +378,32 @@ def test_observation_blocks_describe_the_position(env_cls):
         obs, info = env.reset(seed=seed)
         lay = env.obs_layout
         state = env.state
-        tiles = obs[: lay.tiles[1]].reshape(NUM_TILES, lay.tile_features)
+        tiles = lay.view(obs, "tiles")
+        col = lay.columns("tiles")
         assert tiles[:, 0].sum() == len(state.figure)
         last_tile = state.figure.placed[state.figure.last]
         assert np.flatnonzero(tiles[:, -1]).tolist() == [last_tile]
-        assert obs[lay.scalar["decision"]] == 1.0
-        legal = obs[lay.legal[0] : lay.legal[1]]
-        assert np.array_equal(legal.astype(bool), env.action_masks())
+        assert lay.view(obs, "decision") == 1.0
+        assert np.array_equal(lay.view(obs, "legal"), env.action_masks())
         if env_cls is Solitaire1Env:
-            assert tiles[:, sv.S1_UNSEEN].sum() == state.pile_size
-            assert np.flatnonzero(tiles[:, sv.S1_TO_PLACE]).tolist() == [state.forced_tile]
-            assert tiles[:, sv.S1_IN_DISCARD].sum() == len(state.discard)
-            assert obs[lay.scalar["from_discard"]] == (state.source == "discard")
+            assert tiles[:, col["unseen"]].sum() == state.pile_size
+            assert np.flatnonzero(tiles[:, col["to_place"]]).tolist() == [state.forced_tile]
+            assert tiles[:, col["in_discard"]].sum() == len(state.discard)
+            assert lay.view(obs, "from_discard") == (state.source == "discard")
         else:
             for k, top in enumerate(state.tops):
                 if top is not None:
-                    assert tiles[top, sv.S2_TOP + k] == 1.0
-                    assert obs[lay.slots[0] + 4 * k] == 1.0
-            heights = obs[lay.scalar["heights"] : lay.scalar["heights"] + 7] * 5
+                    assert tiles[top, col["top"] + k] == 1.0
+                    assert lay.view(obs, "slots")[k, 0] == 1.0
+            heights = lay.view(obs, "heights") * 5
             assert heights.tolist() == [len(s) for s in state.stacks]
-            assert tiles[:, sv.S2_UNSEEN].sum() == sum(max(len(s) - 1, 0) for s in state.stacks)
+            assert tiles[:, col["unseen"]].sum() == sum(max(len(s) - 1, 0) for s in state.stacks)
         # Every tile sits in exactly one place.
         if env_cls is Solitaire1Env:
-            where = tiles[:, [sv.S1_FIGURE, sv.S1_IN_DISCARD, sv.S1_UNSEEN]].sum(axis=1)
-            where += tiles[:, sv.S1_TO_PLACE] * (1 - tiles[:, sv.S1_IN_DISCARD])
+            where = tiles[:, [col["figure"], col["in_discard"], col["unseen"]]].sum(axis=1)
+            where += tiles[:, col["to_place"]] * (1 - tiles[:, col["in_discard"]])
         else:
-            where = tiles[:, [sv.S2_FIGURE, sv.S2_UNSEEN]].sum(axis=1) + tiles[:, sv.S2_TOP : sv.S2_TOP + 7].sum(axis=1)
+            where = tiles[:, [col["figure"], col["unseen"]]].sum(axis=1) + tiles[:, col.span("top")].sum(axis=1)
         assert np.all(where == 1.0)
 
 
@@ -407,7 +414,7 @@ def test_a_deal_with_no_decision_is_one_episode_of_one_step():
     obs, info = env.reset(seed=seed)
     assert info["decision"] is False and env.state.done and not env.state.won
     assert np.flatnonzero(env.action_masks()).tolist() == [0]
-    assert obs[env.obs_layout.scalar["decision"]] == 0.0
+    assert env.obs_layout.view(obs, "decision") == 0.0
     obs, reward, terminated, truncated, info = env.step(99)  # any action closes it
     assert (reward, terminated, truncated, info["is_success"]) == (0.0, True, False, False)
     assert replay(env.game_record())  # a lost game's record, with no placement
@@ -449,7 +456,7 @@ def _forced_all_the_way(seed: int) -> bool:
 def test_an_illegal_action_loses_the_episode(env_cls):
     env = env_cls()
     env.reset(seed=1)
-    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
     obs, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"], info["is_success"]) == (-1.0, True, True, False)
     assert not env.action_masks().any()
@@ -463,7 +470,7 @@ def test_an_illegal_action_raises_when_asked():
     env = Solitaire2Env(illegal_action="raise")
     env.reset(seed=1)
     with pytest.raises(ValueError, match="not legal here"):
-        env.step(int(np.flatnonzero(~env.action_masks())[0]))
+        env.step(int(np.flatnonzero(env.action_masks() == 0)[0]))
     with pytest.raises(ValueError, match="not legal here"):
         env.step(10_000)
 
@@ -568,13 +575,24 @@ def test_through_env_names_a_wrong_legal_list_and_wrong_totals(records):
 
 
 # -- learning --------------------------------------------------------------------------------------------------
+class _InvertedMasks(gymnasium.Wrapper):
+    """The masks turned inside out: every legal action marked illegal and the other way round."""
+
+    def action_masks(self):
+        return 1 - self.env.unwrapped.action_masks()
+
+
 @pytest.mark.parametrize("env_id", list(IDS.values()))
-def test_maskable_ppo_learns_a_little_without_error(env_id):
+def test_maskable_ppo_acts_only_through_the_masks(env_id):
     from sb3_contrib import MaskablePPO
 
-    env = gymnasium.make(env_id, reward="tiles")
+    # With illegal_action="raise" one illegal action in the rollouts would stop the learning with ValueError.
+    env = gymnasium.make(env_id, reward="tiles", illegal_action="raise")
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu")
     model.learn(total_timesteps=256)
-    obs, _ = env.reset(seed=0)
-    action, _ = model.predict(obs, action_masks=env.get_wrapper_attr("action_masks")())
-    assert env.get_wrapper_attr("action_masks")()[int(action)]
+    assert model.num_timesteps == 256
+    # The same learner fed the wrong masks does send illegal actions: the masks are what keeps it legal.
+    wrong = _InvertedMasks(gymnasium.make(env_id, reward="tiles", illegal_action="raise"))
+    model = MaskablePPO("MlpPolicy", wrong, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu")
+    with pytest.raises(ValueError, match="is not legal here"):
+        model.learn(total_timesteps=64)
