@@ -12,6 +12,7 @@
     contack play [--players N] [--agents ...] [--seat S] [--seed S]
     contack evaluate --game contactix --agents A,B --games K --seed S [--board-size N] [--swap] [...]
     contack play --game contactix [--board-size N] [--swap] [--agents BOT] [--seat 0|1] [--seed S]
+    contack serve [--host 127.0.0.1] [--port 8000] [--models DIR]
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_train(sub)
     _add_demo(sub)
     _add_render(sub)
+    _add_serve(sub)
     return parser
 
 
@@ -83,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_from_args(parser, args)
     if args.command == "play":
         return _play(parser, args)
+    if args.command == "serve":
+        return _serve(parser, args)
     parser.error(f"unknown command {args.command!r}")
     return 2
 
@@ -368,6 +372,37 @@ def _add_train(sub: argparse._SubParsersAction) -> None:
         help="train a policy with MaskablePPO (self-play against a pool of bots); every setting of training.config",
     )
     add_arguments(tr)
+
+
+def _add_serve(sub: argparse._SubParsersAction) -> None:
+    sv = sub.add_parser("serve", help="play and watch games in a web browser (a local web app)")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
+    sv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    sv.add_argument(
+        "--models", action="append", metavar="DIR",
+        help="a folder of trained policies (.npz) that tables may seat; repeat for more (default: models)",
+    )
+
+
+def _serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    import os
+
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port is 0..65535; got {args.port}")
+    folders = args.models or ["models"]
+    for folder in folders:
+        if args.models and not os.path.isdir(folder):
+            parser.error(f"--models: {folder!r} is not a folder")
+    try:
+        from .app import serve
+    except ImportError as err:
+        print(f"contack serve: the web app needs starlette and uvicorn ({err}); pip install -e .", file=sys.stderr)
+        return 1
+    try:
+        serve(args.host, args.port, folders)
+    except KeyboardInterrupt:
+        pass
+    return 0
 
 
 if __name__ == "__main__":
