@@ -1,5 +1,5 @@
 """Fixtures for the web app's tests: a test client on a fresh app and a fake clock (helpers that play are in
-``app_helpers``, the live server of the browser tests in ``live_server``)."""
+``app_helpers``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pytest
 from starlette.testclient import TestClient
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # app_helpers and live_server
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # app_helpers
 
 from contack_env.app import Limits, create_app  # noqa: E402
 

@@ -224,14 +224,15 @@ function infoLine(s) {
   if (s.game === "contack") return `Hand ${s.hand} of ${s.hands} · pile ${s.pile} · ${s.figure.length} on the table`;
   if (s.game === "solitaire1") return `Pile ${s.pile} · discards ${s.discard.length} · score ${s.scores[0]} · ${s.figure.length}/36 placed`;
   if (s.game === "solitaire2") return `Score ${s.scores[0]} · ${s.figure.length}/36 placed`;
-  return `${s.size}x${s.size} · ${s.moves.length} moves` + (s.swap ? " · swap rule on" : "");
+  return `${s.size}x${s.size} · ${s.moves.length} moves` + (s.swap ? " · swap rule on" : "") +
+    " · black joins the two black sides, white the two white sides";
 }
 
 // The seats (scores, hands) for a live game (interactive) or a replay frame (not).
 function renderSeatsView(box, s, names, live) {
   box.replaceChildren();
   const mine = live && game.person_to_move;
-  const playable = new Set(s.legal.map((m) => m.tile));
+  const playable = new Set((s.legal || []).map((m) => m.tile));
   const seatBox = (i, title) => {
     const d = document.createElement("div");
     d.className = "seat" + (s.to_move === i && !s.done ? " to-move" : "") + (s.winners.includes(i) && s.done ? " winner" : "");
@@ -327,7 +328,7 @@ function stopAutoplay() {
   if (autoTimer) clearInterval(autoTimer);
   autoTimer = null;
   const b = $("auto");
-  if (b) b.classList.remove("on");
+  if (b) { b.classList.remove("on"); b.textContent = "Play"; }
 }
 
 async function openFile() {
@@ -405,6 +406,7 @@ function toggleAutoplay() {
   if (autoTimer) { stopAutoplay(); return; }
   if (replay.frame >= replay.data.frames.length - 1) goTo(0);
   $("auto").classList.add("on");
+  $("auto").textContent = "Pause";
   autoTimer = setInterval(() => {
     if (replay.frame >= replay.data.frames.length - 1) stopAutoplay();
     else goTo(replay.frame + 1);
