@@ -119,7 +119,11 @@ function stopBots() {
 }
 
 function update(data) {
+  const seen = game && game.id === data.id ? game.log.length : 0;
   game = data;
+  game.fresh = data.log.length - seen;  // entries the page has not shown yet
+  const ended = data.log.slice(seen).filter((e) => e.text.startsWith("The hand ends"));
+  if (ended.length) message(ended[ended.length - 1].text);
   const s = data.state;
   if (selected !== null && !s.legal.some((m) => m.tile === selected)) selected = null;
   if (s.forced_tile !== null && s.forced_tile !== undefined && data.person_to_move) selected = s.forced_tile;
@@ -311,12 +315,14 @@ function renderGame() {
   dl.href = `/api/games/${data.id}/record`;
   const log = $("log");
   log.replaceChildren();
-  for (const entry of data.log.slice(-60)) {
+  const shown = data.log.slice(-60);
+  shown.forEach((entry, k) => {
     const li = document.createElement("li");
     li.textContent = entry.text;
-    if (/The hand ends/.test(entry.text)) li.className = "end";
+    if (/The hand ends/.test(entry.text)) li.classList.add("end");
+    if (k >= shown.length - data.fresh) li.classList.add("new");
     log.appendChild(li);
-  }
+  });
   log.scrollTop = log.scrollHeight;
 }
 

@@ -40,6 +40,7 @@ const SIDE_ENDS = { L: ["R", "B"], R: ["L", "B"], B: ["R", "L"] };
 
 function drawTile(g, x, y, tile, opts) {
   const { tiles, colours } = opts;
+  const size = opts.numberSize || NUMBER_SIZE;
   const c = corners(x, y);
   const m = centre(c);
   el("polygon", { points: pts([c.R, c.L, c.B]), fill: colours.face }, g);
@@ -55,9 +56,9 @@ function drawTile(g, x, y, tile, opts) {
     const colour = sideColour(x, y, side);
     const mx = (c[a][0] + c[b][0]) / 2, my = (c[a][1] + c[b][1]) / 2;
     const nx = (m[0] - mx) / inradius, ny = (m[1] - my) / inradius;
-    const depth = BAND * inradius + 0.015 * S + Math.abs(nx) * 0.07 * S + Math.abs(ny) * 0.06 * S;
+    const depth = BAND * inradius + 0.015 * S + (Math.abs(nx) * 0.45 + Math.abs(ny) * 0.36) * size * S;
     const t = el("text", {
-      x: (mx + nx * depth).toFixed(2), y: (my + ny * depth).toFixed(2), "font-size": NUMBER_SIZE * S,
+      x: (mx + nx * depth).toFixed(2), y: (my + ny * depth).toFixed(2), "font-size": size * S,
       "text-anchor": "middle", "dominant-baseline": "central", fill: colours.ink[colour], "font-weight": "600",
     }, g);
     t.textContent = String(tiles[tile][colour]);
@@ -132,7 +133,8 @@ export function drawContack(svg, state, opts) {
 // One tile as a small picture for a hand (up cell, blue on the base).
 export function tileIcon(tile, opts) {
   const svg = el("svg", { viewBox: `${-S / 2 - 3} ${-S * SQRT3 / 2 - 3} ${S + 6} ${S * SQRT3 / 2 + 6}`, class: "tile-icon" });
-  drawTile(el("g", {}, svg), 0, 0, tile, opts);
+  // Bigger numbers than on the table: a hand's tiles are drawn small.
+  drawTile(el("g", {}, svg), 0, 0, tile, { ...opts, numberSize: 0.2 });
   return svg;
 }
 
