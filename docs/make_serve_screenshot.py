@@ -12,25 +12,33 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
 SIZE = (1280, 800)
 
 
-def take(out: Path, chromium: str | None = None, moves: int = 4, seed: int = 7) -> Path:
-    """Play ``moves`` moves of the table and save the page as ``out``; returns ``out``."""
-    from playwright.sync_api import sync_playwright
-
+def take(out: Path, browser: Any = None, moves: int = 4, seed: int = 7) -> Path:
+    """Play ``moves`` moves of the table and save the page as ``out``; returns ``out``. ``browser``: a Playwright
+    browser to use (default: launch the system's chromium)."""
     from contack_env.app.background import BackgroundServer
 
-    chromium = chromium or shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        raise SystemExit("no chromium found: install it (apt-get install -y chromium)")
-    with BackgroundServer((ROOT / "models",)) as server, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+    if browser is None:
+        from playwright.sync_api import sync_playwright
+
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        if chromium is None:
+            raise SystemExit("no chromium found: install it (apt-get install -y chromium)")
+        with sync_playwright() as p:
+            launched = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+            try:
+                return take(out, launched, moves, seed)
+            finally:
+                launched.close()
+    with BackgroundServer((ROOT / "models",)) as server:
+        page = browser.new_page(viewport={"width": SIZE[0], "height": SIZE[1]})
         try:
-            page = browser.new_page(viewport={"width": SIZE[0], "height": SIZE[1]})
             page.goto(server.url + "/")
             page.wait_for_selector("body[data-ready=true]")
             page.fill("#players", "4")
@@ -53,7 +61,7 @@ def take(out: Path, chromium: str | None = None, moves: int = 4, seed: int = 7) 
             out.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(out))
         finally:
-            browser.close()
+            page.close()
     return out
 
 

@@ -205,12 +205,12 @@ def test_a_bad_record_file_is_refused_with_the_reason(page: Page, tmp_path: Path
     expect(page.locator("#replay-body")).to_be_hidden()
 
 
-def test_the_readme_screenshot_shows_a_table_in_the_render_colours(tmp_path: Path) -> None:
+def test_the_readme_screenshot_shows_a_table_in_the_render_colours(browser: Browser, tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location("make_serve_screenshot", ROOT / "docs" / "make_serve_screenshot.py")
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    shot = script.take(tmp_path / "serve.png", CHROMIUM)
+    shot = script.take(tmp_path / "serve.png", browser)
     image = Image.open(shot).convert("RGB")
     assert image.size == script.SIZE
     colours = {c for _, c in image.getcolors(image.width * image.height)}
