@@ -10,7 +10,8 @@ end of the input) stops. What the bots do, and what the rules force (draws, pass
 went out), is told as it happens.
 
 ``play_contactix_terminal`` does the same for CON-TAC-TIX (``contack play --game contactix``): the board is drawn
-as the text diamond of ``contack_env.contactix_render``, and a move is a hole ``R C`` (or ``swap``).
+as the text diamond of ``contack_env.contactix_render`` (a rhombus on boards too large for 80 x 24), and a move
+is a hole ``R C`` (or ``swap``).
 
 Everything goes through the ``input`` and ``output`` streams, so a script can play a whole game.
 """
@@ -23,7 +24,6 @@ from typing import Any, Sequence, TextIO
 import numpy as np
 
 from contack_env.contactix import COLOUR_NAMES, EMPTY, ContactixState
-from contack_env.contactix_render import render_text as render_contactix_text
 from contack_env.figure import Move
 from contack_env.grid import cell_index
 from contack_env.multiplayer import ContackGame, new_game
@@ -32,7 +32,7 @@ from contack_env.text import render_text
 from contack_env.tiles import TILE_NAMES, tile_id
 
 from .arena import seed_streams
-from .play_screen import HELP_SCREEN, decision_screen, final_screen, use_colour
+from .play_screen import HELP_SCREEN, contactix_screen, decision_screen, final_screen, use_colour
 from .registry import make_agent
 from .view import public_view
 
@@ -297,6 +297,7 @@ def play_contactix_terminal(
     bot = make_agent(agent, seed_streams(seed, 3)[bot_colour + 1], game="contactix")
     bot.reset()
     you, them = COLOUR_NAMES[seat], COLOUR_NAMES[bot_colour]
+    names = [f"{COLOUR_NAMES[c]} ({'you' if c == seat else agent_label(agent)})" for c in (0, 1)]
     n = state.size
     print(
         f"CON-TAC-TIX {n}x{n}, swap rule {'on' if swap else 'off'}; you are {you} ({'x' if seat == 0 else 'o'}), "
@@ -307,7 +308,7 @@ def play_contactix_terminal(
     try:
         while not state.done:
             if state.current_player == seat:
-                move = _ask_contactix(state, inp, out)
+                move = _ask_contactix(state, inp, out, names)
                 state.play(move)
             else:
                 move = bot.act(state.clone(), state.legal_moves())
@@ -317,14 +318,14 @@ def play_contactix_terminal(
     except Quit:
         print("Game stopped.", file=out)
         return 0
-    print(render_contactix_text(state), file=out)
+    print("\n".join(contactix_screen(state, names)), file=out)
     verdict = "You win!" if state.winner == seat else "You lose."
     print(f"{COLOUR_NAMES[state.winner].capitalize()} has joined their sides after {len(state.moves)} moves. {verdict}", file=out)
     return 0
 
 
-def _ask_contactix(state: ContactixState, inp: TextIO, out: TextIO) -> int:
-    print(render_contactix_text(state), file=out)
+def _ask_contactix(state: ContactixState, inp: TextIO, out: TextIO, names: Sequence[str]) -> int:
+    print("\n".join(contactix_screen(state, names)), file=out)
     swap_hint = ", swap" if state.can_swap else ""
     while True:
         print(f"Your move (R C{swap_hint}, b, ?, q): ", end="", file=out, flush=True)
@@ -339,7 +340,7 @@ def _ask_contactix(state: ContactixState, inp: TextIO, out: TextIO) -> int:
             print(CONTACTIX_HELP, file=out)
             continue
         if text.lower() in ("b", "board"):
-            print(render_contactix_text(state), file=out)
+            print("\n".join(contactix_screen(state, names)), file=out)
             continue
         try:
             return parse_contactix_move(text, state)

@@ -14,6 +14,8 @@ import os
 import re
 from typing import Sequence, TextIO
 
+from contack_env.contactix import COLOUR_NAMES, EMPTY, ContactixState
+from contack_env.contactix_render import render_text as contactix_text
 from contack_env.figure import Move
 from contack_env.grid import cell_index, cell_xy
 from contack_env.multiplayer import ContackGame
@@ -174,3 +176,46 @@ def final_screen(state: ContackGame, names: Sequence[str], colour: bool = False)
     head = f"Game over after {state.num_hands} hand(s) ({', '.join(state.end_reasons)}); the last hand's table:"
     board = board_view(state, HEIGHT - 2 - len(seats), colour)
     return [_clip(head), *board, *seats]
+
+
+def contactix_board(state: ContactixState) -> list[str]:
+    """A CON-TAC-TIX board in at most 21 lines of 80 columns: the diamond of ``contactix_render.render_text`` while
+    it fits (up to 10 x 10), else the board drawn as a rhombus, row ``r`` on its own line moved right by ``r``
+    characters, so that a hole's six neighbours lie around it (left and right on its line, two above, two
+    below). The last peg has ``>`` before it; the winning chain is in capitals."""
+    n = state.size
+    diamond = contactix_text(state).splitlines()[1:-1]  # without its status line and key
+    if len(diamond) <= 21 and all(len(line) <= WIDTH for line in diamond):
+        return diamond
+    chain = set(state.winning_chain())
+    last = state.moves[-1] if state.moves else None
+    if last is not None and state.swapped and len(state.moves) == 2:
+        r0, c0 = divmod(state.moves[0], n)
+        last = c0 * n + r0  # the swap put White's peg on the mirror hole
+    tens = "   " + "".join(f" {c // 10 if c >= 10 else ' '}" for c in range(n))
+    units = "   " + "".join(f" {c % 10}" for c in range(n))
+    out = [tens.rstrip(), units + "   columns"] if n > 10 else [units + "   columns"]
+    for r in range(n):
+        cells = []
+        for c in range(n):
+            cell = r * n + c
+            value = state.board[cell]
+            ch = "." if value == EMPTY else "xo"[value - 1]
+            if cell in chain:
+                ch = ch.upper()
+            cells.append((">" if cell == last else " ") + ch)
+        out.append(f"{r:>2} " + " " * r + "".join(cells))
+    return out
+
+
+def contactix_screen(state: ContactixState, names: Sequence[str]) -> list[str]:
+    """The screen of a CON-TAC-TIX decision or result: a status line, the board, its key; at most
+    ``HEIGHT - 1`` lines of ``WIDTH`` columns. ``names``: Black's and White's names."""
+    n = state.size
+    head = f"CON-TAC-TIX {n}x{n}{' (swap rule)' if state.swap_rule else ''}, {len(state.moves)} moves: "
+    if state.winner is not None:
+        head += f"{names[state.winner]} has won (capitals)"
+    else:
+        head += f"{names[state.current_player]} to move" + (" (may swap)" if state.can_swap else "")
+    key = f"x {names[0]} joins rows 0 and {n - 1}; o {names[1]} joins columns 0 and {n - 1}"
+    return [_clip(head), *contactix_board(state), _clip(key)]

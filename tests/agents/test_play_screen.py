@@ -94,3 +94,30 @@ def test_the_game_end_fits_too():
     tail = out.getvalue().splitlines()[-HEIGHT:]
     assert any(line.startswith("Game over") for line in tail) and tail[-1].startswith("Final scores")
     assert all(len(line) <= WIDTH for line in tail[:-1])
+
+
+@pytest.mark.parametrize("size", [3, 5, 9, 10, 11, 14, 19])
+def test_contactix_screens_fit_80_by_24_on_every_board(size):
+    from agents.play_screen import contactix_screen
+    from contack_env.contactix import ContactixState
+
+    state = ContactixState(size)
+    rng = np.random.default_rng(size)
+    names = ["black (you)", "white (ppo:contactix_5x5)"]
+    while True:
+        lines = contactix_screen(state, names)
+        assert len(lines) <= HEIGHT - 1 and all(len(line) <= WIDTH for line in lines)
+        pegs = re.findall(r"(?<![A-Za-z])[xXoO](?![A-Za-z])", "\n".join(lines[1:-1]))
+        assert sum(p in "xX" for p in pegs) == len(state.pegs(0)) and sum(p in "oO" for p in pegs) == len(state.pegs(1))
+        if state.done:
+            break
+        legal = state.legal_moves()
+        state.play(legal[int(rng.integers(len(legal)))])
+    if size > 10:  # up to 10 x 10 the diamond fits
+        # The rhombus: hole (r, c) on the line of row r, at column 4 + 2c + r, so neighbours touch.
+        rows = lines[-1 - size : -1]  # under the column numbers, above the key
+        assert [int(line.split()[0]) for line in rows] == list(range(size))
+        for r, line in enumerate(rows):
+            for c in range(size):
+                ch = line[4 + 2 * c + r].lower()
+                assert ch == ".xo"[state.board[r * size + c]]
