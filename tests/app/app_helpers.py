@@ -1,11 +1,15 @@
-"""Helpers that play games through the web app's API (a test client)."""
+"""Helpers for the web app's tests: where the repository and its models are, and playing through the API."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS = ROOT / "models"
 
 
 def new_game(client: TestClient, **table: Any) -> dict[str, Any]:

@@ -12,10 +12,9 @@ from starlette.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # app_helpers
 
-from contack_env.app import Limits, create_app  # noqa: E402
+from app_helpers import MODELS  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-MODELS = ROOT / "models"
+from contack_env.app import Limits, create_app  # noqa: E402
 
 
 class FakeClock:

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from app_helpers import advance_bots, new_game, person_move, play_out
-from conftest import MODELS
+from app_helpers import MODELS, advance_bots, new_game, person_move, play_out
 
 from contack_env.records import replay
 from contack_env.tiles import NUM_TILES

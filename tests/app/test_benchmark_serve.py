@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import re
 
-from conftest import ROOT
+from app_helpers import ROOT
 
 
 def test_the_serve_benchmark_plays_over_loopback_and_prints_its_line(capsys):

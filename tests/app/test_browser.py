@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from conftest import MODELS, ROOT
+from app_helpers import MODELS, ROOT
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 

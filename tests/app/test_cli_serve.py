@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from conftest import MODELS
+from app_helpers import MODELS
 from starlette.testclient import TestClient
 
 from contack_env.cli import main as contack

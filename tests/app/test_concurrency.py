@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx2
-from conftest import MODELS
+from app_helpers import MODELS
 
 from contack_env.app import create_app
 

@@ -10,8 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from app_helpers import new_game, play_out
-from conftest import ROOT
+from app_helpers import ROOT, new_game, play_out
 
 from contack_env.cli import main as contack
 from contack_env.contactix_records import replay as replay_contactix
