@@ -3,7 +3,9 @@
     python benchmarks/serve.py [--clients 50] [--games 2] [--seconds 20] [--seed 0]
 
 Starts ``contack serve`` in its own process on 127.0.0.1 (a free port), then ``--clients`` players at once, all
-in this process (asyncio, one HTTP connection each; ``httpx2`` from the test extras). Each sets up a heads-up
+in this process (asyncio, one kept-alive HTTP/1.1 connection each, spoken directly over the socket so that the
+client's own cost stays small beside the server's: a general HTTP client library costs more CPU per request than
+the server does, on the same cores). Each sets up a heads-up
 table, itself against ``greedy``, and plays whole games as the page does: its own move (a uniform choice among
 the legal moves the server lists, from a generator seeded per player) with ``POST /move``, then each of the bot's
 decisions with ``POST /bot``. Every such request is a *move*; its time is from sending to the parsed answer. A
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -53,19 +56,53 @@ def start_server(port: int, timeout: float = 60.0) -> subprocess.Popen:
     raise SystemExit("contack serve did not answer in time")
 
 
-async def player(client, seed: int, games: int, deadline: float, latencies: list[float], errors: list[str]) -> None:
+class Connection:
+    """One kept-alive HTTP/1.1 connection to the server: POST a JSON body, read the status and the JSON answer."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, path: str, body: dict) -> tuple[int, dict]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        assert self.reader is not None
+        data = json.dumps(body).encode()
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n\r\n"
+        )
+        self.writer.write(head.encode() + data)
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        return status, json.loads(await self.reader.readexactly(length))
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def player(port: int, seed: int, games: int, deadline: float, latencies: list[float], errors: list[str]) -> None:
     rng = np.random.default_rng(seed)
+    connection = Connection(port)
 
     async def call(path: str, body: dict) -> dict | None:
         start = time.perf_counter()
         try:
-            response = await client.post(path, json=body)
-            data = response.json()
+            status, data = await connection.post(path, body)
         except Exception as err:  # a benchmark counts every failure, whatever it is
             errors.append(f"{path}: {err!r}")
+            connection.close()
+            connection.writer = None
             return None
-        if response.status_code not in (200, 201):
-            errors.append(f"{path}: {response.status_code} {data.get('error')}")
+        if status not in (200, 201):
+            errors.append(f"{path}: {status} {data.get('error')}")
             return None
         latencies.append(time.perf_counter() - start)
         return data
@@ -81,21 +118,17 @@ async def player(client, seed: int, games: int, deadline: float, latencies: list
             else:
                 game = await call(f"{path}/bot", {"version": game["version"]})
         if game is None or time.monotonic() >= deadline:
-            return
+            break
+    connection.close()
 
 
 async def run(port: int, clients: int, games: int, seconds: float, seed: int) -> tuple[float, list[float], list[str]]:
-    import httpx2
-
     latencies: list[float] = []
     errors: list[str] = []
-    limits = httpx2.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx2.AsyncClient(base_url=f"http://{HOST}:{port}", limits=limits, timeout=60.0, trust_env=False) as client:
-        start = time.perf_counter()
-        deadline = time.monotonic() + seconds
-        await asyncio.gather(*(player(client, seed + k, games, deadline, latencies, errors) for k in range(clients)))
-        elapsed = time.perf_counter() - start
-    return elapsed, latencies, errors
+    start = time.perf_counter()
+    deadline = time.monotonic() + seconds
+    await asyncio.gather(*(player(port, seed + k, games, deadline, latencies, errors) for k in range(clients)))
+    return time.perf_counter() - start, latencies, errors
 
 
 def main(argv: list[str] | None = None) -> int:
