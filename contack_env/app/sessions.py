@@ -118,7 +118,8 @@ def _make_agents(setup: Setup, resolved: list[str | None], streams: Sequence[np.
                 agent.check_board(setup.board_size, setup.swap)
         except ValueError as err:
             # The page knows a model by its name, not by where the server keeps it.
-            raise Rejected(400, f"seat {seat}: {str(err).replace(full, spec)}".replace(full[4:], spec[4:])) from None
+            why = str(err).replace(full[4:], spec[4:]) if full != spec else str(err)
+            raise Rejected(400, f"seat {seat}: {why}") from None
         agent.reset()
         agents[seat] = agent
     return agents

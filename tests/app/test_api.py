@@ -351,3 +351,22 @@ def test_only_the_loopback_host_names_are_answered_when_serving_on_loopback():
     client = TestClient(create_app((MODELS,), trusted_hosts=LOOPBACK_NAMES), base_url="http://127.0.0.1:8000")
     assert client.get("/api/options").status_code == 200
     assert client.get("/api/options", headers={"Host": "evil.example:8000"}).status_code == 400
+
+
+@pytest.mark.parametrize("game", ["contack", "solitaire1", "solitaire2", "contactix"])
+def test_every_bot_the_page_offers_plays_a_whole_game_of_every_game(client, game):
+    options = client.get("/api/options").json()
+    specs = options["bots"]["contactix" if game == "contactix" else "contack"]
+    specs = [s for s in specs if not s.startswith("mcts:") or s == "mcts:50"] + [
+        f"ppo:{m['name']}" for m in options["models"] if m["game"] == game and m["players"] in (None, 1, 2)
+    ]
+    assert specs
+    for spec in specs:
+        table = {"game": game, "seats": [spec] if game.startswith("solitaire") else [spec, "random"], "seed": 1}
+        if game == "contactix":
+            table["board_size"] = 5
+        if game == "contack":
+            table["hands"] = 1
+        finished = advance_bots(client, new_game(client, **table))
+        assert finished["state"]["done"], spec
+        assert client.get(f"/api/games/{finished['id']}/record").status_code == 200

@@ -253,3 +253,16 @@ def test_contactix_is_played_by_clicking_holes(page: Page) -> None:
             assert version(page) == before
     expect(page.locator("#status")).to_contain_text("Game over")
     assert page.locator("#board .peg").count() == int(page.evaluate("document.body.dataset.version"))
+
+
+def test_any_agent_spec_can_be_typed_and_a_bad_one_is_refused_with_the_reason(page: Page) -> None:
+    page.select_option("#seat-1", "other")
+    page.fill("#seat-1-spec", "mcts:99999999")
+    page.click("#start")
+    expect(page.locator("#setup-error")).to_contain_text("budget")
+    assert page.evaluate("document.body.dataset.mode") == "setup"
+    page.fill("#seat-1-spec", "mcts:7")
+    page.fill("#seed", "2")
+    page.click("#start")
+    page.wait_for_selector("body[data-mode=play]")
+    expect(page.locator("#seats-view .seat[data-seat='1'] .seat-name")).to_contain_text("mcts:7")

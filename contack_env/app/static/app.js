@@ -55,6 +55,7 @@ function seatChoices(g) {
     const about = g === "contack" ? `trained for ${m.players} players` : g === "contactix" ? `${m.board_size}x${m.board_size}` : "trained";
     list.push([`ppo:${m.name}`, `${m.name} (${about})`]);
   }
+  list.push(["other", "another spec (e.g. mcts:500)…"]);
   return list;
 }
 
@@ -78,7 +79,14 @@ function renderSeats() {
     const fallback = i === 0 ? "person" : (g === "contactix" ? "two_distance" : "greedy");
     const want = before[i] ?? fallback;
     sel.value = [...sel.options].some((o) => o.value === want) ? want : fallback;
+    // Any spec the server accepts can be typed in; the server checks it when the game starts.
+    const other = document.createElement("input");
+    other.id = `seat-${i}-spec`;
+    other.placeholder = "agent spec";
+    other.hidden = sel.value !== "other";
+    sel.addEventListener("change", () => { other.hidden = sel.value !== "other"; if (!other.hidden) other.focus(); });
     label.appendChild(sel);
+    label.appendChild(other);
     box.appendChild(label);
   }
 }
@@ -87,7 +95,10 @@ async function startGame(event) {
   event.preventDefault();
   const g = $("game").value;
   const seats = [];
-  for (let i = 0; i < seatCount(); i++) seats.push($(`seat-${i}`).value);
+  for (let i = 0; i < seatCount(); i++) {
+    const choice = $(`seat-${i}`).value;
+    seats.push(choice === "other" ? $(`seat-${i}-spec`).value.trim() : choice);
+  }
   const body = { game: g, seats };
   if (g === "contack") {
     body.hands = parseInt($("hands").value, 10);
