@@ -142,8 +142,7 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
     async def record(request: Request) -> Response:
         key, session = find(request)
         rec = session.record()
-        kind = "contactix" if session.setup.game == "contactix" else session.setup.game
-        name = f"{kind}-{session.setup.seed}.json"
+        name = f"{session.setup.game}-{session.setup.seed}.json"
         return Response(
             json.dumps(rec) + "\n",
             media_type="application/json",

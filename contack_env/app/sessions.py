@@ -171,7 +171,8 @@ class GameSession:
         s = self.setup
         return {
             "version": self.version,
-            "seed": s.seed,
+            # The seed would let a page rebuild the deals, the pile's order with them: it is shown at the end.
+            "seed": s.seed if self.state.done else None,
             "rules": {"hands": s.hands, "enclosed_end": s.enclosed_end, "board_size": s.board_size, "swap": s.swap},
             "seats": [
                 {"name": name, "person": spec is None, "agent": spec or PERSON}

@@ -215,6 +215,14 @@ def test_what_the_page_gets_does_not_depend_on_the_hidden_order(client, game_nam
     assert client.get(f"/api/games/{game['id']}").text == text
 
 
+def test_the_seed_which_would_give_the_deals_away_is_shown_only_at_the_end(client):
+    game = new_game(client, seats=["person", "greedy"])  # a fresh seed, drawn by the server
+    assert game["seed"] is None
+    game = play_out(client, game)
+    assert isinstance(game["seed"], int)
+    assert client.get(f"/api/games/{game['id']}/record").json()["seed"] == game["seed"]
+
+
 # -- caps and expiry ----------------------------------------------------------------------------------------
 def test_games_are_capped_and_idle_ones_expire(make_client, clock):
     client = make_client(max_games=2, idle_seconds=600)

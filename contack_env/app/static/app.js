@@ -316,7 +316,7 @@ function renderGame() {
   const s = data.state;
   const names = data.seats.map((x) => x.name);
   $("status").textContent = statusText(data, names);
-  $("info").textContent = infoLine(s);
+  $("info").textContent = infoLine(s) + (data.seed !== null && data.seed !== undefined ? ` · seed ${data.seed}` : "");
   if (s.game === "contactix") drawContactix($("board"), s, { colours: options.colours, onHole });
   else drawContack($("board"), s, { ...drawOpts(), selected, onCell });
   renderSeatsView($("seats-view"), s, names, true);
