@@ -36,7 +36,6 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from agents.mcts import MAX_BUDGET
 from contack_env import contactix_render, render
 from contack_env.contactix import MAX_SIZE, MIN_SIZE
 from contack_env.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
@@ -45,7 +44,7 @@ from contack_env.tiles import TILE_NAMES, TILE_VALUES
 
 from .models import ModelFolders
 from .replays import frames, parse_records, summary
-from .sessions import MAX_HANDS, PERSON, GameSession, Rejected, parse_setup
+from .sessions import MAX_HANDS, MAX_MCTS, PERSON, GameSession, Rejected, parse_setup
 from .store import Store, StoreFull
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -91,7 +90,7 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
                     "players": [MIN_PLAYERS, MAX_PLAYERS],
                     "hands": MAX_HANDS,
                     "board_size": [MIN_SIZE, MAX_SIZE],
-                    "mcts": MAX_BUDGET,
+                    "mcts": MAX_MCTS,
                     "upload_bytes": limits.max_upload_bytes,
                 },
                 "enclosed_end": list(ENCLOSED_END_OPTIONS),

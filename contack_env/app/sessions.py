@@ -16,7 +16,7 @@ import numpy as np
 
 from agents.arena import new_state, seed_streams
 from agents.base import Agent
-from agents.registry import make_agent, split_spec
+from agents.registry import make_agent, mcts_budget, split_spec
 from agents.view import public_view
 from contack_env.contactix import MAX_SIZE, MIN_SIZE, ContactixState, IllegalMoveError, check_size
 from contack_env.contactix_records import game_record as contactix_record
@@ -31,6 +31,7 @@ from .views import contactix_move_text, hand_texts, seat_names, state_json, tile
 PERSON = "person"
 GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
 MAX_HANDS = 9  # the rules play 3; a cap keeps one table from holding the server for long
+MAX_MCTS = 20000  # iterations a decision: some seconds; the command line allows far more than a page should wait
 
 
 class Rejected(Exception):
@@ -98,6 +99,13 @@ def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None
     resolved: list[str | None] = []
     for seat, spec in enumerate(setup.seats):
         name, arg = split_spec(spec or "")
+        if spec is not None and name == "mcts":
+            try:
+                budget = mcts_budget(arg)
+            except ValueError as err:
+                raise Rejected(400, f"seat {seat}: {err}") from None
+            if budget > MAX_MCTS:
+                raise Rejected(400, f"seat {seat}: mcts:{budget}: this server lets a bot think at most mcts:{MAX_MCTS}")
         if spec is not None and name == "ppo":
             try:
                 spec = f"ppo:{models.resolve(arg or '')}"

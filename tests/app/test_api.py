@@ -168,6 +168,7 @@ def test_an_unknown_game_is_404(client):
         ({"game": "chess", "seats": ["person", "person"]}, "game is one of"),
         ({"game": "contack", "seats": ["person", "alphazero"]}, "unknown agent"),
         ({"game": "contack", "seats": ["person", "mcts:999999999"]}, "budget"),
+        ({"game": "contack", "seats": ["person", "mcts:20001"]}, "at most mcts:20000"),
         ({"game": "contack", "seats": ["person", "greedy"], "hands": 0}, "hands"),
         ({"game": "contack", "seats": ["person", "greedy"], "enclosed_end": "sometimes"}, "enclosed_end"),
         ({"game": "contactix", "seats": ["person", "random"], "board_size": 40}, "board_size"),
