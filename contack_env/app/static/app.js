@@ -211,8 +211,24 @@ function tileButton(tile, playable, onClick, chosen) {
   b.dataset.tile = String(tile);
   b.title = options.names[tile];
   b.appendChild(tileIcon(tile, drawOpts()));
+  b.appendChild(tileName(tile));
   if (onClick) b.addEventListener("click", onClick); else b.disabled = true;
   return b;
+}
+
+// A tile's name with each number in its colour, as the PNG renders' panel writes it.
+function tileName(tile) {
+  const span = document.createElement("span");
+  span.className = "tile-name";
+  span.dataset.tile = String(tile);
+  options.tiles[tile].forEach((v, c) => {
+    if (c) span.append("-");
+    const n = document.createElement("b");
+    n.style.color = options.colours.ink[c];
+    n.textContent = String(v).padStart(2, "0");
+    span.appendChild(n);
+  });
+  return span;
 }
 
 function statusText(data, names) {
@@ -265,9 +281,11 @@ function renderSeatsView(box, s, names, live) {
       const row = document.createElement("div");
       row.className = "hand";
       const active = mine && s.to_move === i;
+      if (active) d.classList.add("mine");  // the hand being played is drawn large, the others small
       for (const t of tiles) {
-        const canPick = active && playable.has(t) && (s.forced_tile === null || s.forced_tile === t);
-        row.appendChild(tileButton(t, canPick, active ? () => pickTile(t) : null, active && selected === t));
+        if (!active) { row.appendChild(tileName(t)); continue; }
+        const canPick = playable.has(t) && (s.forced_tile === null || s.forced_tile === t);
+        row.appendChild(tileButton(t, canPick, () => pickTile(t), selected === t));
       }
       if (!tiles.length) row.textContent = "(no tiles)";
       d.appendChild(row);
