@@ -14,7 +14,7 @@ import os
 import re
 from typing import Sequence, TextIO
 
-from contack_env.contactix import COLOUR_NAMES, EMPTY, ContactixState
+from contack_env.contactix import EMPTY, ContactixState
 from contack_env.contactix_render import render_text as contactix_text
 from contack_env.figure import Move
 from contack_env.grid import cell_index, cell_xy

@@ -2,8 +2,9 @@
 
 Every request that changes a game names the ``version`` it was made from, the number of decisions played so
 far; a request made from an older version is stale and refused, so a second tab, a double click or a replayed
-request cannot play a move twice or out of turn. Bots move only when the page asks (``bot_move``), one decision
-at a time, so a page shows each bot move, draw and pass as it happens and a closed page leaves nothing running.
+request cannot play a move twice or out of turn. Bots move only when the page asks (``bot_decision``, then
+``apply_bot``), one decision at a time, so a page shows each bot move, draw and pass as it happens and a closed
+page leaves nothing running.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from agents.arena import new_state, seed_streams
 from agents.base import Agent
 from agents.registry import make_agent, mcts_budget, split_spec
 from agents.view import public_view
-from contack_env.contactix import MAX_SIZE, MIN_SIZE, ContactixState, IllegalMoveError, check_size
+from contack_env.contactix import ContactixState, IllegalMoveError, check_size
 from contack_env.contactix_records import game_record as contactix_record
 from contack_env.figure import Move
 from contack_env.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
@@ -289,4 +290,4 @@ def _short(message: str) -> str:
     return head if sep else message
 
 
-__all__ = ["GAMES", "GameSession", "MAX_HANDS", "MAX_SIZE", "MIN_SIZE", "PERSON", "Rejected", "Setup", "parse_setup"]
+__all__ = ["GAMES", "GameSession", "MAX_HANDS", "MAX_MCTS", "PERSON", "Rejected", "Setup", "parse_setup"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from pathlib import Path
 
 import pytest
 from app_helpers import ROOT, new_game, play_out
