@@ -14,13 +14,12 @@ import os
 import re
 from typing import Sequence, TextIO
 
+from contack_env import TILE_NAMES, TILE_VALUES, ContackGame, Move
 from contack_env.contactix import EMPTY, ContactixState
 from contack_env.contactix_render import render_text as contactix_text
-from contack_env.figure import Move
 from contack_env.grid import cell_index, cell_xy
-from contack_env.multiplayer import ContackGame
 from contack_env.text import ANSI, ANSI_BOLD, ANSI_RESET, draw_figure
-from contack_env.tiles import BLUE, GOLD, RED, TILE_NAMES, TILE_VALUES, tiles_in
+from contack_env.tiles import BLUE, GOLD, RED, tiles_in
 
 WIDTH, HEIGHT = 80, 24
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")

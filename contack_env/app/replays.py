@@ -16,16 +16,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from contack_env import ContackGame, GameState, Move, Solitaire1, Solitaire2, tile_id
 from contack_env.contactix import ContactixState
 from contack_env.contactix_records import FORMAT as CONTACTIX_FORMAT
 from contack_env.contactix_records import replay as replay_contactix
-from contack_env.figure import Move
-from contack_env.multiplayer import ContackGame
 from contack_env.records import FORMAT as CONTACK_FORMAT
 from contack_env.records import RecordError, replay
-from contack_env.solitaire import Solitaire1, Solitaire2
-from contack_env.state import GameState
-from contack_env.tiles import tile_id
 
 from .views import contactix_move_text, event_text, seat_names, state_json
 

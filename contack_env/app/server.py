@@ -36,11 +36,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from contack_env import contactix_render, render
+from contack_env import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, TILE_NAMES, TILE_VALUES, contactix_render, render
 from contack_env.contactix import MAX_SIZE, MIN_SIZE
-from contack_env.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 from contack_env.records import RecordError
-from contack_env.tiles import TILE_NAMES, TILE_VALUES
 
 from .models import ModelFolders
 from .replays import frames, parse_records, summary

@@ -19,12 +19,10 @@ from agents.arena import new_state, seed_streams
 from agents.base import Agent
 from agents.registry import make_agent, mcts_budget, split_spec
 from agents.view import public_view
-from contack_env.contactix import ContactixState, IllegalMoveError, check_size
+from contack_env import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, GameState, IllegalMoveError, Move
+from contack_env.contactix import ContactixState, check_size
 from contack_env.contactix_records import game_record as contactix_record
-from contack_env.figure import Move
-from contack_env.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 from contack_env.records import game_record
-from contack_env.state import GameState
 
 from .models import ModelFolders
 from .views import contactix_move_text, hand_texts, seat_names, state_json, tile_of

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from contack_env import TILE_NAMES, ContackGame, GameState, Solitaire1, Solitaire2, tile_id
 from contack_env.contactix import COLOUR_NAMES, ContactixState
 from contack_env.contactix_records import move_text
 from contack_env.grid import cell_index, cell_xy
-from contack_env.multiplayer import ContackGame
-from contack_env.solitaire import Solitaire1, Solitaire2
-from contack_env.state import GameState
-from contack_env.tiles import TILE_NAMES, tile_id, tiles_in
+from contack_env.tiles import tiles_in
 
 END_REASONS = {
     "out": "went out",
