@@ -24,6 +24,7 @@ from contack_env.app.background import BackgroundServer
 from contack_env.records import read_records, replay
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+expect.set_options(timeout=15000)  # a shared CI machine can be slow; a real failure still ends the test
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no chromium on PATH: install it (as root: apt-get install -y chromium) to run the browser tests"
