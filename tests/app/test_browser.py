@@ -267,3 +267,18 @@ def test_any_agent_spec_can_be_typed_and_a_bad_one_is_refused_with_the_reason(pa
     page.click("#start")
     page.wait_for_selector("body[data-mode=play]")
     expect(page.locator("#seats-view .seat[data-seat='1'] .seat-name")).to_contain_text("mcts:7")
+
+
+@pytest.mark.parametrize("name", ["contack_2p.jsonl", "contack_7p.jsonl", "solitaire1.jsonl", "solitaire2.jsonl", "contactix_5x5.jsonl"])
+def test_every_frame_of_every_kind_of_record_shows(page: Page, name: str) -> None:
+    path = ROOT / "tests" / "golden" / name
+    page.click("#nav-open")
+    page.set_input_files("#file", str(path))
+    caption = page.locator("#frame-caption")
+    expect(caption).to_contain_text("Frame 1 of ")
+    total = int(re.search(r"of (\d+)", caption.inner_text()).group(1))
+    for k in range(2, total + 1):
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.body.dataset.frame") == str(k - 1)
+    expect(caption).to_contain_text(f"Frame {total} of {total}")
+    # The page's own error listener (the fixture) fails the test on any script error along the way.
