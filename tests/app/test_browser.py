@@ -282,3 +282,22 @@ def test_every_frame_of_every_kind_of_record_shows(page: Page, name: str) -> Non
         assert page.evaluate("document.body.dataset.frame") == str(k - 1)
     expect(caption).to_contain_text(f"Frame {total} of {total}")
     # The page's own error listener (the fixture) fails the test on any script error along the way.
+
+
+def test_a_table_of_bots_plays_itself_and_can_be_paused(page: Page) -> None:
+    page.select_option("#seat-0", "random")
+    page.select_option("#seat-1", "greedy")
+    page.fill("#hands", "1")
+    page.fill("#seed", "4")
+    page.select_option("#pace", "400")
+    page.click("#start")
+    page.wait_for_function("Number(document.body.dataset.version) >= 2")
+    page.click("#pause")
+    stopped = version(page)
+    page.wait_for_timeout(1500)
+    assert version(page) <= stopped + 1  # a request already under way may still land
+    page.click("#pause")
+    page.select_option("#pace", "0")
+    page.wait_for_selector("body[data-turn=over]", timeout=60000)
+    expect(page.locator("#status")).to_contain_text("Game over")
+    expect(page.locator("#pause")).to_be_hidden()

@@ -10,6 +10,7 @@ let game = null;          // the latest answer of the server for the open game
 let selected = null;      // the tile the person picked
 let botTimer = null;
 let busy = false;
+let paused = false;       // the person stopped the bots (to look at the table); they wait until resumed
 
 // -- talking to the server -----------------------------------------------------------------------------------
 async function api(method, path, body) {
@@ -113,6 +114,8 @@ async function startGame(event) {
   try {
     const data = await api("POST", "/api/games", body);
     selected = null;
+    paused = false;
+    $("pause").textContent = "Pause the bots";
     message("");
     show("play");
     update(data);
@@ -142,7 +145,14 @@ function update(data) {
   document.body.dataset.turn = s.done ? "over" : (data.person_to_move ? "person" : "bot");
   renderGame();
   stopBots();
-  if (!s.done && !data.person_to_move) botTimer = setTimeout(botMove, pace());
+  if (!s.done && !data.person_to_move && !paused) botTimer = setTimeout(botMove, pace());
+}
+
+function togglePause() {
+  paused = !paused;
+  $("pause").textContent = paused ? "Resume the bots" : "Pause the bots";
+  if (!paused && game) update(game);
+  else stopBots();
 }
 
 async function botMove() {
@@ -339,6 +349,7 @@ function renderGame() {
   else drawContack($("board"), s, { ...drawOpts(), selected, onCell });
   renderSeatsView($("seats-view"), s, names, true);
   $("swap-button").hidden = !(s.game === "contactix" && s.can_swap && data.person_to_move);
+  $("pause").hidden = s.done || !data.seats.some((seat) => !seat.person);
   const dl = $("download");
   dl.hidden = !s.done;
   dl.href = `/api/games/${data.id}/record`;
@@ -461,6 +472,7 @@ async function main() {
   $("nav-setup").addEventListener("click", () => show("setup"));
   $("nav-open").addEventListener("click", () => show("replay"));
   $("swap-button").addEventListener("click", () => send({ swap: true }));
+  $("pause").addEventListener("click", togglePause);
   $("file").addEventListener("change", openFile);
   $("record-list").addEventListener("change", (e) => openRecord(parseInt(e.target.value, 10)));
   $("first").addEventListener("click", () => { stopAutoplay(); goTo(0); });
