@@ -98,8 +98,9 @@ def summary(record: dict[str, Any], index: int) -> dict[str, Any]:
 
 
 def _agents(record: dict[str, Any], seats: int) -> list[str]:
+    # The names are for reading only (replay ignores them): a list that does not fit the seats is not used.
     agents = record.get("agents")
-    if isinstance(agents, list) and all(isinstance(a, str) or a is None for a in agents):
+    if isinstance(agents, list) and len(agents) == seats and all(isinstance(a, str) or a is None for a in agents):
         return [a or "?" for a in agents]
     return ["?"] * max(seats, 0)
 

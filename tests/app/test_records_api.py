@@ -162,3 +162,12 @@ def test_open_record_files_are_capped_and_expire(make_client, clock):
     second = upload(client, text).json()
     assert client.get(f"/api/records/{second['id']}/0").status_code == 200
     assert client.get(f"/api/records/{second['id']}/7").status_code == 404
+
+
+def test_agent_names_that_do_not_fit_the_seats_are_listed_as_unknown_and_refused_on_opening(client):
+    record = read_records(GOLDEN / "contack_4p.jsonl")[0]
+    for agents in (["greedy"], "greedy", [1, 2, 3, 4]):
+        listing = upload(client, json.dumps(dict(record, agents=agents))).json()
+        assert listing["records"][0]["agents"] == ["?"] * 4
+        response = client.get(f"/api/records/{listing['id']}/0")
+        assert response.status_code == 400 and "agents" in response.json()["error"]
