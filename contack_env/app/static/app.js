@@ -483,6 +483,7 @@ async function main() {
   $("slider").addEventListener("input", (e) => { stopAutoplay(); goTo(parseInt(e.target.value, 10)); });
   document.addEventListener("keydown", (e) => {
     if (document.body.dataset.mode !== "replay" || !replay || !replay.data) return;
+    if (["INPUT", "SELECT"].includes(e.target.tagName)) return;  // the slider and the list move by themselves
     if (e.key === "ArrowRight") goTo(replay.frame + 1);
     if (e.key === "ArrowLeft") goTo(replay.frame - 1);
   });
