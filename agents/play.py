@@ -1,14 +1,17 @@
 """``contack play``: a person plays Contack against bots at the terminal.
 
-At each of the person's decisions the table is drawn (``contack_env.render.text.render_text``: the figure, every hand,
-the scores, the pile's size but never its order) and the legal moves are listed with numbers and the points each
-scores. The person answers with a number, or with a move written out as ``TILE X Y`` (``09-02-08 0 -1``; commas
-and brackets are ignored, so ``09-02-08 (0, -1)`` works too). Anything else gets a short explanation and the
-question again. ``b`` draws the table again, ``?`` shows this help, ``q`` (or the end of the input) stops.
-What the bots do, and what the rules force (draws, passes, the end of a hand), is told as it happens.
+At each of the person's decisions a screen of at most 80 x 24 characters is drawn (``agents.play_screen``): the
+part of the figure around the last play, every seat's agent, score and hand (never the pile's order), the latest
+events, and the legal moves, numbered once, with the points each scores; in colour on a terminal that shows it.
+The person answers with a number, or with a move written out as ``TILE X Y`` (``09-02-08 0 -1``; commas and
+brackets are ignored, so ``09-02-08 (0, -1)`` works too). Anything else gets a short explanation and the question
+again. ``b`` draws the whole table, ``?`` shows a help screen (the tile names, the rules in short), ``q`` (or the
+end of the input) stops. What the bots do, and what the rules force (draws, passes, the end of a hand and who
+went out), is told as it happens.
 
 ``play_contactix_terminal`` does the same for CON-TAC-TIX (``contack play --game contactix``): the board is drawn
-as the text diamond of ``contack_env.render.contactix``, and a move is a hole ``R C`` (or ``swap``).
+as the text diamond of ``contack_env.render.contactix`` (a rhombus on boards too large for 80 x 24), and a move
+is a hole ``R C`` (or ``swap``).
 
 Everything goes through the ``input`` and ``output`` streams, so a script can play a whole game.
 """
@@ -21,21 +24,22 @@ from typing import Any, Sequence, TextIO
 import numpy as np
 
 from contack_env.contactix.rules import COLOUR_NAMES, EMPTY, ContactixState
-from contack_env.render.contactix import render_text as render_contactix_text
 from contack_env.contack.figure import Move
 from contack_env.contack.grid import cell_index
 from contack_env.contack.multiplayer import ContackGame, new_game
+from contack_env.render.image import agent_label
 from contack_env.render.text import render_text
 from contack_env.contack.tiles import TILE_NAMES, tile_id
 from contack_env.wording import plural
 
 from .arena import seed_streams
+from .play_screen import HELP_SCREEN, contactix_screen, decision_screen, final_screen, use_colour
 from .registry import make_agent
 from .view import public_view
 
 HELP = (
     "Answer with the number of a move from the list, or write a move as TILE X Y (e.g. 09-02-08 0 -1).\n"
-    "b: draw the table again   ?: this help   q: quit"
+    "b: the whole table   ?: help (tile names, the rules in short)   q: quit"
 )
 QUIT_WORDS = {"q", "quit", "exit"}
 
@@ -88,7 +92,7 @@ def _moves_list(state: ContackGame, legal: Sequence[Move]) -> str:
     return "\n".join(lines)
 
 
-def _event_text(event: dict[str, Any], names: Sequence[str]) -> str | None:
+def _event_text(event: dict[str, Any], names: Sequence[str], went_out: int | None = None) -> str | None:
     kind = event["type"]
     if kind == "open":
         return f"{names[event['seat']]} opens with {event['tile']} at (0, 0)"
@@ -101,31 +105,46 @@ def _event_text(event: dict[str, Any], names: Sequence[str]) -> str | None:
         return f"{names[event['seat']]} passes"
     if kind == "end":
         reason = {"out": "a player went out", "enclosed": "the figure is enclosed", "blocked": "nobody can play"}
-        return (
-            f"The hand ends: {reason.get(event['reason'], event['reason'])}; penalties {event['penalties']}, "
-            f"scores {event['scores']}"
-        )
+        why = reason.get(event["reason"], event["reason"])
+        if event["reason"] == "out" and went_out is not None:
+            why = f"{names[went_out]} went out"
+        return f"The hand ends: {why}; penalties {event['penalties']}, scores {event['scores']}"
     return None
 
 
 class _Narrator:
-    """Tells the events the game logged since the last call."""
+    """Puts into words the events the game logged since the last call (``catch_up``)."""
 
     def __init__(self, names: Sequence[str], out: TextIO) -> None:
         self.names = names
         self.out = out
         self.hand = 0
         self.index = 0
+        self.placer: int | None = None  # the seat of the latest placement: who went out, when a hand ends so
+        self.told: list[str] = []  # what was told since the person's last decision (``news``)
+
+    def news(self) -> list[str]:
+        """The events since the last call, in words, for the caller to print."""
+        told, self.told = self.told, []
+        return told
+
+    def flush(self) -> None:
+        """Print the events not yet printed."""
+        for text in self.news():
+            print(text, file=self.out)
 
     def catch_up(self, state: ContackGame) -> None:
         while self.hand < len(state.hand_events):
             events = state.hand_events[self.hand]
             while self.index < len(events):
                 if self.index == 0:
-                    print(f"-- hand {self.hand + 1} of {state.num_hands} --", file=self.out)
-                text = _event_text(events[self.index], self.names)
+                    self.told.append(f"-- hand {self.hand + 1} of {state.num_hands} --")
+                event = events[self.index]
+                if event["type"] == "place":
+                    self.placer = event["seat"]
+                text = _event_text(event, self.names, self.placer)
                 if text:
-                    print(text, file=self.out)
+                    self.told.append(text)
                 self.index += 1
             if self.hand + 1 < len(state.hand_events):
                 self.hand += 1
@@ -158,9 +177,10 @@ def play_terminal(
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     streams = seed_streams(seed, players + 1)
     bots = {s: make_agent(spec, streams[s + 1]) for s, spec in zip(bot_seats, specs)}
-    names = [f"seat {s} ({specs[bot_seats.index(s)]})" if s != seat else f"seat {s} (you)" for s in range(players)]
+    names = [f"seat {s} ({agent_label(specs[bot_seats.index(s)])})" if s != seat else f"seat {s} (you)" for s in range(players)]
     state = new_game(players, hands, enclosed_end, seed=np.random.default_rng(streams[0]))
     narrator = _Narrator(names, out)
+    colour = use_colour(out)
     print(f"Contack, {players} players, {plural(hands, 'hand')}; you are seat {seat}. Game seed {seed}.", file=out)
     print(HELP, file=out)
     try:
@@ -168,14 +188,15 @@ def play_terminal(
             narrator.catch_up(state)
             legal = state.legal_moves()
             if state.current_player == seat:
-                state.play(_ask(state, legal, inp, out))
+                state.play(_ask(state, legal, inp, out, names, narrator.news(), colour))
             else:
                 state.play(bots[state.current_player].act(public_view(state), legal))
     except Quit:
         print("Game stopped.", file=out)
         return 0
     narrator.catch_up(state)
-    print(render_text(state), file=out)
+    narrator.flush()
+    print("\n".join(final_screen(state, names, colour)), file=out)
     won = ", ".join(names[s] for s in state.winners)
     verdict = "You win!" if seat in state.winners and len(state.winners) == 1 else (
         "You share the win." if seat in state.winners else "You lose."
@@ -184,9 +205,10 @@ def play_terminal(
     return 0
 
 
-def _ask(state: ContackGame, legal: Sequence[Move], inp: TextIO, out: TextIO) -> Move:
-    print(render_text(state, mark_targets=True), file=out)
-    print(_moves_list(state, legal), file=out)
+def _ask(
+    state: ContackGame, legal: Sequence[Move], inp: TextIO, out: TextIO, names: Sequence[str], news: Sequence[str], colour: bool
+) -> Move:
+    print("\n".join(decision_screen(state, legal, names, news, colour)), file=out)
     while True:
         print(f"Your move (1-{len(legal)}, TILE X Y, b, ?, q): ", end="", file=out, flush=True)
         line = inp.readline()
@@ -197,10 +219,10 @@ def _ask(state: ContackGame, legal: Sequence[Move], inp: TextIO, out: TextIO) ->
         if text.lower() in QUIT_WORDS:
             raise Quit
         if text in ("?", "h", "help"):
-            print(HELP, file=out)
+            print(HELP_SCREEN, file=out)
             continue
         if text.lower() in ("b", "board"):
-            print(render_text(state, mark_targets=True), file=out)
+            print(render_text(state, mark_targets=False), file=out)
             print(_moves_list(state, legal), file=out)
             continue
         try:
@@ -276,6 +298,7 @@ def play_contactix_terminal(
     bot = make_agent(agent, seed_streams(seed, 3)[bot_colour + 1], game="contactix")
     bot.reset()
     you, them = COLOUR_NAMES[seat], COLOUR_NAMES[bot_colour]
+    names = [f"{COLOUR_NAMES[c]} ({'you' if c == seat else agent_label(agent)})" for c in (0, 1)]
     n = state.size
     print(
         f"CON-TAC-TIX {n}x{n}, swap rule {'on' if swap else 'off'}; you are {you} ({'x' if seat == 0 else 'o'}), "
@@ -286,7 +309,7 @@ def play_contactix_terminal(
     try:
         while not state.done:
             if state.current_player == seat:
-                move = _ask_contactix(state, inp, out)
+                move = _ask_contactix(state, inp, out, names)
                 state.play(move)
             else:
                 move = bot.act(state.clone(), state.legal_moves())
@@ -296,14 +319,14 @@ def play_contactix_terminal(
     except Quit:
         print("Game stopped.", file=out)
         return 0
-    print(render_contactix_text(state), file=out)
+    print("\n".join(contactix_screen(state, names)), file=out)
     verdict = "You win!" if state.winner == seat else "You lose."
     print(f"{COLOUR_NAMES[state.winner].capitalize()} has joined their sides after {len(state.moves)} moves. {verdict}", file=out)
     return 0
 
 
-def _ask_contactix(state: ContactixState, inp: TextIO, out: TextIO) -> int:
-    print(render_contactix_text(state), file=out)
+def _ask_contactix(state: ContactixState, inp: TextIO, out: TextIO, names: Sequence[str]) -> int:
+    print("\n".join(contactix_screen(state, names)), file=out)
     swap_hint = ", swap" if state.can_swap else ""
     while True:
         print(f"Your move (R C{swap_hint}, b, ?, q): ", end="", file=out, flush=True)
@@ -318,7 +341,7 @@ def _ask_contactix(state: ContactixState, inp: TextIO, out: TextIO) -> int:
             print(CONTACTIX_HELP, file=out)
             continue
         if text.lower() in ("b", "board"):
-            print(render_contactix_text(state), file=out)
+            print("\n".join(contactix_screen(state, names)), file=out)
             continue
         try:
             return parse_contactix_move(text, state)

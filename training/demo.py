@@ -73,7 +73,7 @@ def write_finished_game(model: str, seed: int, out: str) -> list[str]:
     state = play_game(new_state("contack", 2, streams[0]), agents)
     record = game_record(state, seed=seed, agents=names)
     png = os.path.join(out, "game.png")
-    Image.fromarray(render_rgb(state, size=(960, 600))).save(png)
+    Image.fromarray(render_rgb(state, size=(960, 600), agents=names)).save(png)
     jsonl = os.path.join(out, "game.jsonl")
     write_records(jsonl, [record])
     return [png, jsonl]

@@ -13,6 +13,7 @@ per subcommand, each with ``add_parser(sub)`` and ``run(parser, args)``.
     contack play [--players N] [--agents ...] [--seat S] [--seed S]
     contack evaluate --game contactix --agents A,B --games K --seed S [--board-size N] [--swap] [...]
     contack play --game contactix [--board-size N] [--swap] [--agents BOT] [--seat 0|1] [--seed S]
+    contack serve [--host 127.0.0.1] [--port 8000] [--models DIR]
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import sys
 from types import ModuleType
 from typing import Sequence
 
-from contack_env.cli import demo, evaluate, play, render, replay, simulate, train
+from contack_env.cli import demo, evaluate, play, render, replay, serve, simulate, train
 
 COMMANDS: dict[str, ModuleType] = {
     "simulate": simulate,
@@ -32,6 +33,7 @@ COMMANDS: dict[str, ModuleType] = {
     "train": train,
     "demo": demo,
     "render": render,
+    "serve": serve,
 }
 """Every subcommand and the module that implements it, in the order ``contack --help`` lists them."""
 

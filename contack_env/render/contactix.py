@@ -18,7 +18,7 @@ its colour (black, white), pegs as discs, the last peg ringed, the winning chain
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 from contack_env.contactix.rules import BLACK, COLOUR_NAMES, EMPTY, WHITE, ContactixState, cell_rc
 from contack_env.records.contactix import CODEC
 from contack_env.records.walker import Walk
-from contack_env.render.image import load_font
+from contack_env.render.image import agent_label, load_font
 
 RGB = tuple[int, int, int]
 
@@ -130,13 +130,18 @@ def hole_centre(size: int, r: int, c: int, height: int = DEFAULT_HEIGHT) -> tupl
     return cx0 + (c - r) * sx, cy0 + (r + c) * SQRT3 * sx
 
 
-def render_rgb(state: ContactixState, height: int = DEFAULT_HEIGHT, supersample: int = 2) -> np.ndarray:
+def render_rgb(
+    state: ContactixState, height: int = DEFAULT_HEIGHT, supersample: int = 2, agents: Sequence[str | None] | None = None
+) -> np.ndarray:
     """An RGB picture of ``state`` as a ``(height, width, 3)`` uint8 array (module docstring). The width follows
-    from the height (the diamond is taller than wide: its angles at the top and bottom are 60 degrees)."""
+    from the height (the diamond is taller than wide: its angles at the top and bottom are 60 degrees).
+    ``agents``: Black's and White's agent specs, named in the title."""
     if isinstance(height, bool) or not isinstance(height, (int, np.integer)) or height < 120:
         raise ValueError(f"height is a whole number of pixels, at least 120; got {height!r}")
     if isinstance(supersample, bool) or not isinstance(supersample, (int, np.integer)) or not 1 <= supersample <= 4:
         raise ValueError(f"supersample is an integer 1..4; got {supersample!r}")
+    if agents is not None and (isinstance(agents, str) or len(agents) != 2 or not all(a is None or isinstance(a, str) for a in agents)):
+        raise ValueError(f"agents is Black's and White's agent spec, or None; got {agents!r}")
     n = state.size
     ss = int(supersample)
     H = int(height) * ss
@@ -202,9 +207,14 @@ def render_rgb(state: ContactixState, height: int = DEFAULT_HEIGHT, supersample:
     for k in range(n):
         _centred(draw, centre(k, -LABEL_STEPS), str(k), font)
         _centred(draw, centre(-LABEL_STEPS, k), str(k), font)
-    title_font = load_font(int(title_h * 0.36))
-    _centred(draw, (W / 2, title_h * 0.3), f"CON-TAC-TIX {n}x{n}", title_font)
-    _centred(draw, (W / 2, title_h * 0.72), _short_status(state), title_font)
+    title = f"CON-TAC-TIX {n}x{n}"
+    if agents is not None:
+        title += f": black {agent_label(agents[0])}, white {agent_label(agents[1])}"
+    px = int(title_h * 0.36)
+    while px > 6 * ss and draw.textlength(title, font=load_font(px)) > W * 0.96:  # a small board is narrow
+        px -= 1
+    _centred(draw, (W / 2, title_h * 0.3), title, load_font(px))
+    _centred(draw, (W / 2, title_h * 0.72), _short_status(state), load_font(int(title_h * 0.36)))
     if ss > 1:
         # Box-filter downsampling: antialiased edges, flat areas keep their colour.
         image = image.reduce(ss)

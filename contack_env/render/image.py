@@ -7,7 +7,10 @@ the figure holds the hands (tile names, each number in its side's colour), score
 the seat to move. The figure is scaled to fit whatever its extent.
 
 ``record_to_frames`` replays a ``contack-record/1`` game record (docs/records.md) through the records' walker
-move by move and draws it; ``contack_env.render.pictures`` makes a GIF or a PNG strip of it.
+move by move and draws it, every frame with one geometry (the panel as wide as the widest frame needs, the scale
+fixed within a hand), so a GIF's panel stands still and a strip is a regular grid; ``contack_env.render.pictures``
+makes a GIF or a PNG strip of it. The panel names each seat's agent: from the record, or
+``render_rgb(..., agents=[...])``.
 
 Geometry: a cell ``(x, y)`` of docs/rules.md section 2 has its corners on the lattice points ``(u, v)``; an up cell's
 are ``(x-1, y)``, ``(x+1, y)``, ``(x, y+1)``, a down cell's ``(x-1, y+1)``, ``(x+1, y+1)``, ``(x, y)``. A lattice
@@ -162,8 +165,20 @@ def _last_play(state: GameState) -> tuple[int, int] | None:
     return None
 
 
-def _view(state: GameState, note: str | None = None) -> _View:
-    """What to draw for ``state``; ``note`` replaces the status line (used for a hand that has just ended)."""
+def agent_label(spec: str | None) -> str:
+    """An agent spec as a picture names it: a trained policy by its file's stem (``ppo:models/contack_2p.npz`` ->
+    ``ppo:contack_2p``), anything else as it is; ``?`` when not known."""
+    if not spec:
+        return "?"
+    name, sep, arg = spec.partition(":")
+    if sep and ("/" in arg or "\\" in arg or arg.endswith(".npz")):
+        return f"{name}:{Path(arg.replace(chr(92), '/')).stem}"
+    return spec
+
+
+def _view(state: GameState, note: str | None = None, agents: Sequence[str | None] | None = None) -> _View:
+    """What to draw for ``state``; ``note`` replaces the status line (used for a hand that has just ended);
+    ``agents``, one spec per seat, names who sits where."""
     if not isinstance(state, (ContackGame, Solitaire1, Solitaire2)):
         raise TypeError(f"render_rgb draws a ContackGame, Solitaire1 or Solitaire2; got {type(state).__name__}")
     fig = state.figure
@@ -191,12 +206,13 @@ def _view(state: GameState, note: str | None = None) -> _View:
         lines.append(_Line(""))
         for seat in range(state.num_players):
             to_move = not state.done and not note and seat == state.current_player
-            lines.append(_Line(f"Seat {seat}   score {state.scores[seat]}", marker=to_move, bold=to_move))
+            who = f" ({agent_label(agents[seat])})" if agents else ""
+            lines.append(_Line(f"Seat {seat}{who}   score {state.scores[seat]}", marker=to_move, bold=to_move))
             highlight = state.forced_tile if to_move else None
             held = tiles_in(state.hands[seat])
             lines.append(_names_line("" if held else "(no tiles)", held, highlight=highlight))
     elif isinstance(state, Solitaire1):
-        lines.append(_Line("Contack Solitaire No. 1", bold=True))
+        lines.append(_Line("Contack Solitaire No. 1" + (f" ({agent_label(agents[0])})" if agents else ""), bold=True))
         lines.append(_Line(f"Score: {state.score}   Table: {len(fig)}/36" + (f"   Last: +{last_play[1]}" if last_play else "")))
         lines.append(_Line(f"Pile: {state.pile_size}"))
         lines.append(_names_line(f"Discard ({len(state.discard)}): ", state.discard[-1:]))
@@ -205,7 +221,7 @@ def _view(state: GameState, note: str | None = None) -> _View:
         elif state.forced_tile is not None:
             lines.append(_names_line(f"To place (from {state.source}): ", [state.forced_tile], bold=True))
     else:
-        lines.append(_Line("Contack Solitaire No. 2", bold=True))
+        lines.append(_Line("Contack Solitaire No. 2" + (f" ({agent_label(agents[0])})" if agents else ""), bold=True))
         lines.append(_Line(f"Score: {state.score}   Table: {len(fig)}/36" + (f"   Last: +{last_play[1]}" if last_play else "")))
         if state.done:
             lines.append(_Line("Won: all 36 placed" if state.won else "Lost", bold=True))
@@ -351,9 +367,12 @@ def _panel_width(draw: ImageDraw.ImageDraw, view: _View, W: int, H: int, ss: int
     return int(min(max(need, 0.22 * W), 0.36 * W))
 
 
-def _layout(draw: ImageDraw.ImageDraw, view: _View, W: int, H: int, bounds: Bounds | None, ss: int) -> tuple[Layout, int]:
-    """The figure's layout and the panel's width in a ``W`` x ``H`` (supersampled) image."""
-    panel_w = _panel_width(draw, view, W, H, ss)
+def _layout(
+    draw: ImageDraw.ImageDraw, view: _View, W: int, H: int, bounds: Bounds | None, ss: int, panel_w: int | None = None
+) -> tuple[Layout, int]:
+    """The figure's layout and the panel's width (``panel_w`` if given) in a ``W`` x ``H`` (supersampled) image."""
+    if panel_w is None:
+        panel_w = _panel_width(draw, view, W, H, ss)
     if bounds is not None:
         xmin, xmax, ymin, ymax = bounds
         cells: list[tuple[int, int]] = [(xmin, ymin), (xmax, ymax)]
@@ -362,13 +381,15 @@ def _layout(draw: ImageDraw.ImageDraw, view: _View, W: int, H: int, bounds: Boun
     return figure_layout(cells, (0, 0, W - panel_w, H)), panel_w
 
 
-def _render_view(view: _View, size: tuple[int, int], bounds: Bounds | None, supersample: int) -> np.ndarray:
+def _render_view(
+    view: _View, size: tuple[int, int], bounds: Bounds | None, supersample: int, panel_w: int | None = None
+) -> np.ndarray:
     width, height = size
     ss = supersample
     W, H = width * ss, height * ss
     image = Image.new("RGB", (W, H), FELT)
     draw = ImageDraw.Draw(image)
-    lay, panel_w = _layout(draw, view, W, H, bounds, ss)
+    lay, panel_w = _layout(draw, view, W, H, bounds, ss, panel_w)
     _draw_figure(draw, view, lay, ss)
     _draw_panel(draw, view, (W - panel_w, 0, W, H), ss)
     if ss > 1:
@@ -399,6 +420,7 @@ def render_rgb(
     size: int | tuple[int, int] = DEFAULT_SIZE,
     bounds: Bounds | None = None,
     supersample: int = 2,
+    agents: Sequence[str | None] | None = None,
 ) -> np.ndarray:
     """An RGB picture of ``state`` (``ContackGame``, ``Solitaire1`` or ``Solitaire2``) as a ``(height, width, 3)``
     uint8 array.
@@ -406,10 +428,20 @@ def render_rgb(
     ``size``: ``(width, height)`` in pixels, or a width (the height follows the default 8:5 shape).
     ``bounds``: ``(xmin, xmax, ymin, ymax)`` cells to fit in the figure area instead of the figure's own extent
     (keeps the scale fixed across the frames of a game). ``supersample``: drawing scale before downsampling, for
-    antialiased edges (1 draws directly).
+    antialiased edges (1 draws directly). ``agents``: one spec per seat, to name who sits where in the panel.
     """
     _check_supersample(supersample)
-    return _render_view(_view(state), check_size(size), bounds, int(supersample))
+    return _render_view(_view(state, agents=_check_agents(state, agents)), check_size(size), bounds, int(supersample))
+
+
+def _check_agents(state: GameState, agents: Sequence[str | None] | None) -> list[str | None] | None:
+    if agents is None:
+        return None
+    seats = state.num_players
+    names = None if isinstance(agents, str) else list(agents)
+    if names is None or len(names) != seats or not all(a is None or isinstance(a, str) for a in names):
+        raise ValueError(f"agents is one spec per seat ({seats}), or None; got {agents!r}")
+    return names
 
 
 def render_layout(
@@ -531,10 +563,26 @@ def record_to_held_frames(
 ) -> list[tuple[np.ndarray, bool]]:
     """``record_to_frames`` with, for each frame, whether an animation should hold it longer (a finished hand)."""
     _check_supersample(supersample)
-    wh = check_size(size)
     frames = _frame_states(record)
+    images = _draw_frames(record, frames, check_size(size), int(supersample))
+    return [(image, note is not None) for image, (_, note, _) in zip(images, frames)]
+
+
+def _draw_frames(
+    record: Mapping[str, Any], frames: list[tuple[GameState, str | None, int]], wh: tuple[int, int], ss: int
+) -> list[np.ndarray]:
+    """Every frame drawn with one geometry: the scale fixed within a hand, and one panel width for the whole game,
+    the widest any frame needs, so the figure's area and the panel never move from frame to frame. The panel
+    names each seat's agent when the record says."""
     bounds = _hand_bounds(frames)
-    return [(_render_view(_view(state, note), wh, bounds[h], supersample), note is not None) for state, note, h in frames]
+    agents = record.get("agents")
+    seats = frames[0][0].num_players
+    if not (isinstance(agents, list) and len(agents) == seats and all(a is None or isinstance(a, str) for a in agents)):
+        agents = None
+    views = [_view(state, note, agents) for state, note, _ in frames]
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    panel_w = max(_panel_width(draw, view, wh[0] * ss, wh[1] * ss, ss) for view in views)
+    return [_render_view(view, wh, bounds[h], ss, panel_w) for view, (_, _, h) in zip(views, frames)]
 
 
 # -- the example pictures in docs/img ------------------------------------------------------------------------
@@ -562,7 +610,8 @@ def write_examples(folder: str | Path = "docs/img") -> list[Path]:
 
     def save(state: GameState, name: str, size: tuple[int, int] = DEFAULT_SIZE) -> None:
         path = folder / name
-        Image.fromarray(render_rgb(state, size=size)).save(path, optimize=True)
+        seats = state.num_players if isinstance(state, ContackGame) else 1
+        Image.fromarray(render_rgb(state, size=size, agents=["random"] * seats)).save(path, optimize=True)
         written.append(path)
 
     # Seeds and move counts picked so that each picture is mid-hand with a good part of a figure on the table.
@@ -573,7 +622,7 @@ def write_examples(folder: str | Path = "docs/img") -> list[Path]:
     # keep their numbers legible.
     save(_random_play(new_solitaire1(5), seed=5), "solitaire1.png", (960, 640))
     save(_random_play(new_solitaire2(56), seed=56), "solitaire2.png", (1080, 600))
-    record = game_record(_random_play(new_game(3, num_hands=1, seed=1), seed=1), seed=1)
+    record = game_record(_random_play(new_game(3, num_hands=1, seed=1), seed=1), seed=1, agents=["random"] * 3)
     written.append(save_gif(record, folder / "game.gif", fps=1.5, size=(560, 350)))
     return written
 

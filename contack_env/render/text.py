@@ -40,6 +40,11 @@ LEGEND = (
     f"down cells red L, blue B (top), gold R.  {LAST_MARK} = last played tile,  {TARGET_MARK} = legal target cell."
 )
 MAX_LISTED_MOVES = 30
+# ANSI colours for a terminal: blue, red and gold (yellow) numbers; bold for the last-played mark, green targets.
+ANSI = {BLUE: "\x1b[1;34m", RED: "\x1b[1;31m", GOLD: "\x1b[1;33m"}
+ANSI_BOLD = "\x1b[1m"
+ANSI_TARGET = "\x1b[32m"
+ANSI_RESET = "\x1b[0m"
 
 
 def render_text(state: GameState, mark_targets: bool = True) -> str:
@@ -73,9 +78,11 @@ def draw_figure(
     placements: list[tuple[int, int, int]],
     last: tuple[int, int] | None = None,
     targets: list[tuple[int, int]] | tuple[tuple[int, int], ...] = (),
+    colour: bool = False,
 ) -> list[str]:
     """The text lines of a figure: ``placements`` are ``(tile id, x, y)``; ``last`` is the cell to mark with ``*``;
-    ``targets`` are empty cells to mark with ``o``. An empty figure gives one line saying so."""
+    ``targets`` are empty cells to mark with ``o``. An empty figure gives one line saying so. ``colour``: each
+    number in its side's colour, the marks in bold and green (ANSI escapes, for a terminal that shows them)."""
     cells = [(x, y) for _, x, y in placements] + list(targets)
     if not cells:
         return ["(the table is empty)"]
@@ -87,6 +94,7 @@ def draw_figure(
     width = _W * (xmax - xmin + 2) + 1
     height = _P * (ymax - ymin + 1) + 1
     grid = [[" "] * width for _ in range(height)]
+    ink: dict[tuple[int, int], str] = {}  # (line, column) -> the ANSI colour of that character
 
     def col(u: int) -> int:  # column of lattice abscissa u (a vertex's x)
         return _W * (u - xmin + 1)
@@ -128,10 +136,19 @@ def draw_figure(
             left, right = TILE_VALUES[tile][RED], TILE_VALUES[tile][GOLD]
             wide, narrow = top + 1, top + 2
         put(wide, c - 3, _inside(left, TILE_VALUES[tile][BLUE], right))
+        left_colour, right_colour = (GOLD, RED) if is_up(x, y) else (RED, GOLD)
+        for offset, colour_index in ((0, left_colour), (1, left_colour), (2, BLUE), (3, BLUE), (4, BLUE), (5, right_colour), (6, right_colour)):
+            ink[(wide, c - 3 + offset)] = ANSI[colour_index]
         if last == (x, y):
             put(narrow, c, LAST_MARK)
+            ink[(narrow, c)] = ANSI_BOLD
     for x, y in targets:
         put(line(y + 1) + (2 if is_up(x, y) else 1), col(x), TARGET_MARK)
+        ink[(line(y + 1) + (2 if is_up(x, y) else 1), col(x))] = ANSI_TARGET
+    if colour:
+        for (r, c), code in ink.items():
+            if grid[r][c] != " ":
+                grid[r][c] = f"{code}{grid[r][c]}{ANSI_RESET}"
 
     ruler = [" "] * width
     for x in range(xmin, xmax + 1):

@@ -1,0 +1,12 @@
+"""``contack serve``: play Contack, the solitaires and CON-TAC-TIX in a browser, and step through records.
+
+The top layer, beside the command line: it uses the engine, the bots and the trained policies, and nothing
+below imports it. ``server`` is the web app (Starlette) and its JSON API; ``sessions`` the open games, each
+checked move by move by the engine; ``views`` the public JSON of a state (never the pile's order); ``replays``
+record files turned into frames; ``models`` the policy files a table may seat; ``store`` the capped, expiring
+keeping of games and files by id. ``static/`` holds the page: plain HTML, CSS and JavaScript, no build step.
+"""
+
+from .server import Limits, create_app, serve
+
+__all__ = ["Limits", "create_app", "serve"]

@@ -1,0 +1,288 @@
+"""The web app behind ``contack serve``: a Starlette application, its JSON API and the page's static files.
+
+The server is the authority. The page sends what a person chose; the engine checks it, and a refusal comes back
+as a 4xx status with ``{"error": reason}`` and changes nothing:
+
+    GET  /api/options                 games, agent specs, the models folders' policies, colours, tiles, limits
+    POST /api/games                   {game, seats, hands, enclosed_end, board_size, swap, seed} -> a new game
+    GET  /api/games/{id}              the game as every player sees it (never the pile's order)
+    POST /api/games/{id}/move         {version, tile, x, y} (CON-TAC-TIX: {version, cell: [r, c]} or {version, swap})
+    POST /api/games/{id}/bot          {version}: the bot to move makes one decision
+    GET  /api/games/{id}/record       the finished game's record, as a download
+    POST /api/records                 a record file's text (size-capped) -> its games
+    GET  /api/records/{id}/{index}    one game of it, checked by replaying, as frames
+
+Status codes: 400 a malformed request or an illegal move, 404 no such game (or it expired), 409 a stale request
+(its ``version`` is not the game's), a move out of turn or a record asked for too early, 413 an upload over the
+cap, 415 a body that is not JSON, 429 too many games open. Bots think in a worker thread, so a slow one (``mcts``)
+holds up only its own game.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import anyio
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from contack_env import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, TILE_NAMES, TILE_VALUES
+from contack_env.render import contactix as contactix_render
+from contack_env.render import image as render
+from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
+from contack_env.records import RecordError
+
+from .models import ModelFolders
+from .replays import frames, parse_records, summary
+from .sessions import MAX_HANDS, MAX_MCTS, PERSON, GameSession, Rejected, parse_setup
+from .store import Store, StoreFull
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 64 * 1024  # a move or a table setup is a few hundred bytes
+BOT_SPECS = {
+    "contack": ["random", "greedy", "lookahead", "mcts:50", "mcts:200", "mcts:1000"],
+    "contactix": ["random", "two_distance", "mcts:200", "mcts:1000"],
+}
+
+
+@dataclass
+class Limits:
+    """How much one server keeps: open games, opened record files, their idle time, the upload size."""
+
+    max_games: int = 200
+    max_files: int = 20
+    idle_seconds: float = 3600.0
+    max_upload_bytes: int = 16 * 1024 * 1024
+    clock: Callable[[], float] | None = field(default=None, repr=False)
+
+
+def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | None = None, trusted_hosts: Sequence[str] | None = None) -> Starlette:
+    """The app. ``models``: the folders whose ``.npz`` policies a table may seat (by file name, nothing else).
+    ``trusted_hosts``: the Host names requests may carry (None: any; ``serve`` passes the loopback names when it
+    binds to loopback, which keeps pages from other sites out through DNS rebinding)."""
+    limits = limits or Limits()
+    folders = ModelFolders(models)
+    extra = {"clock": limits.clock} if limits.clock is not None else {}
+    games: Store[GameSession] = Store(limits.max_games, limits.idle_seconds, **extra)
+    files: Store[list[dict[str, Any]]] = Store(limits.max_files, limits.idle_seconds, **extra)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def options(request: Request) -> Response:
+        return JSONResponse(
+            {
+                "games": ["contack", "solitaire1", "solitaire2", "contactix"],
+                "person": PERSON,
+                "bots": BOT_SPECS,
+                "models": [m.to_json() for m in folders.models()],
+                "limits": {
+                    "players": [MIN_PLAYERS, MAX_PLAYERS],
+                    "hands": MAX_HANDS,
+                    "board_size": [MIN_SIZE, MAX_SIZE],
+                    "mcts": MAX_MCTS,
+                    "upload_bytes": limits.max_upload_bytes,
+                },
+                "enclosed_end": list(ENCLOSED_END_OPTIONS),
+                "tiles": [list(v) for v in TILE_VALUES],
+                "names": list(TILE_NAMES),
+                "colours": _palette(),
+            }
+        )
+
+    async def new_game(request: Request) -> Response:
+        data = await _json_body(request, MAX_BODY)
+        setup, resolved = parse_setup(data, folders)
+        session = await anyio.to_thread.run_sync(GameSession.create, setup, resolved)  # loading a model takes a while
+        try:
+            key = games.add(session)
+        except StoreFull as err:
+            raise Rejected(429, f"too many games: {err}") from None
+        return JSONResponse({"id": key, **session.to_json()}, status_code=201)
+
+    def find(request: Request) -> tuple[str, GameSession]:
+        key = request.path_params["key"]
+        try:
+            return key, games.get(key)
+        except KeyError:
+            raise Rejected(404, "no such game: it never was, or it was closed after standing unused") from None
+
+    async def get_game(request: Request) -> Response:
+        key, session = find(request)
+        return JSONResponse({"id": key, **session.to_json()})
+
+    async def move(request: Request) -> Response:
+        key, session = find(request)
+        data = await _json_body(request, MAX_BODY)
+        async with session.lock:
+            session.check_version(data)
+            session.person_move(data)
+            return JSONResponse({"id": key, **session.to_json()})
+
+    async def bot(request: Request) -> Response:
+        key, session = find(request)
+        data = await _json_body(request, MAX_BODY)
+        async with session.lock:
+            session.check_version(data)
+            choice = await anyio.to_thread.run_sync(session.bot_decision)
+            session.apply_bot(choice)
+            return JSONResponse({"id": key, **session.to_json()})
+
+    async def record(request: Request) -> Response:
+        key, session = find(request)
+        rec = session.record()
+        name = f"{session.setup.game}-{session.setup.seed}.json"
+        return Response(
+            json.dumps(rec) + "\n",
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def upload(request: Request) -> Response:
+        raw = await _capped_body(request, limits.max_upload_bytes, "a record file")
+        try:
+            text = raw.decode("utf-8")
+            records = await anyio.to_thread.run_sync(parse_records, text)
+        except UnicodeDecodeError:
+            raise Rejected(400, "the file is not UTF-8 text; record files are JSON") from None
+        except RecordError as err:
+            raise Rejected(400, f"not a record file: {err}") from None
+        try:
+            key = files.add(records)
+        except StoreFull as err:
+            raise Rejected(429, f"too many record files open: {err}") from None
+        return JSONResponse({"id": key, "records": [summary(r, k) for k, r in enumerate(records)]}, status_code=201)
+
+    async def open_record(request: Request) -> Response:
+        try:
+            records = files.get(request.path_params["key"])
+        except KeyError:
+            raise Rejected(404, "no such record file: it was closed after standing unused; open it again") from None
+        index = request.path_params["index"]
+        if not 0 <= index < len(records):
+            raise Rejected(404, f"the file holds records 0..{len(records) - 1}; got {index}")
+        try:
+            result = await anyio.to_thread.run_sync(frames, records[index])
+        except RecordError as err:
+            raise Rejected(400, f"record {index + 1} does not replay: {err}") from None
+        except (KeyError, TypeError, ValueError) as err:
+            raise Rejected(400, f"record {index + 1} does not replay: {err}") from None
+        return JSONResponse(result)
+
+    async def rejected(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Rejected)
+        return JSONResponse({"error": exc.reason}, status_code=exc.status)
+
+    routes = [
+        Route("/", index),
+        Route("/api/options", options),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{key}", get_game),
+        Route("/api/games/{key}/move", move, methods=["POST"]),
+        Route("/api/games/{key}/bot", bot, methods=["POST"]),
+        Route("/api/games/{key}/record", record),
+        Route("/api/records", upload, methods=["POST"]),
+        Route("/api/records/{key}/{index:int}", open_record),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(trusted_hosts))] if trusted_hosts else []
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers={Rejected: rejected})
+    app.state.games = games
+    app.state.files = files
+    return app
+
+
+async def _capped_body(request: Request, cap: int, what: str) -> bytes:
+    """The request's body, refused with 413 past ``cap`` bytes (read no further than that)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > cap:
+        raise Rejected(413, f"{what} is at most {cap} bytes; this one is {declared}")
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > cap:
+            raise Rejected(413, f"{what} is at most {cap} bytes; this one is larger")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _json_body(request: Request, cap: int) -> Any:
+    # JSON only: a page of another site cannot send this content type without asking first, which this server
+    # never allows, so it cannot play moves in someone's game.
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Rejected(415, f"the body is JSON (Content-Type: application/json); got {kind or 'none'}")
+    raw = await _capped_body(request, cap, "a request")
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise Rejected(400, f"the body is not valid JSON: {err}") from None
+
+
+def _hex(rgb: tuple[int, int, int]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def _palette() -> dict[str, Any]:
+    """The PNG renders' colours, so the page draws the same table."""
+    return {
+        "felt": _hex(render.FELT),
+        "panel": _hex(render.PANEL),
+        "face": _hex(render.FACE),
+        "outline": _hex(render.OUTLINE),
+        "highlight": _hex(render.HIGHLIGHT),
+        "target": _hex(render.TARGET),
+        "edge": [_hex(render.EDGE[c]) for c in range(3)],
+        "ink": [_hex(render.INK[c]) for c in range(3)],
+        "panel_ink": _hex(render.PANEL_INK),
+        "contactix": {
+            "board": _hex(contactix_render.BOARD),
+            "hole_face": _hex(contactix_render.HOLE_FACE),
+            "hole_line": _hex(contactix_render.HOLE_LINE),
+            "hole": _hex(contactix_render.HOLE),
+            "black": _hex(contactix_render.BLACK_PEG),
+            "white": _hex(contactix_render.WHITE_PEG),
+            "peg_line": _hex(contactix_render.PEG_LINE),
+            "side": [_hex(contactix_render.SIDE[c]) for c in range(2)],
+            "chain": _hex(contactix_render.CHAIN),
+            "last": _hex(contactix_render.LAST),
+            "ink": _hex(contactix_render.INK),
+        },
+    }
+
+
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is a loopback address or ``localhost``."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, models: Sequence[str | os.PathLike[str]] = ("models",)) -> None:
+    """Run the app with uvicorn until interrupted."""
+    import uvicorn
+
+    local = is_loopback(host)
+    app = create_app(models, trusted_hosts=LOOPBACK_NAMES if local else None)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"contack serve: open http://{shown}:{port}/ in a browser (Ctrl+C stops the server)", flush=True)
+    if not local:
+        print(f"contack serve: listening on {host}: other machines on the network can reach it", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

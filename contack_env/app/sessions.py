@@ -1,0 +1,291 @@
+"""A game at a table in the browser: its setup, the engine state (the authority), the bots, and a move counter.
+
+Every request that changes a game names the ``version`` it was made from, the number of decisions played so
+far; a request made from an older version is stale and refused, so a second tab, a double click or a replayed
+request cannot play a move twice or out of turn. Bots move only when the page asks (``bot_decision``, then
+``apply_bot``), one decision at a time, so a page shows each bot move, draw and pass as it happens and a closed
+page leaves nothing running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from agents.arena import new_state, seed_streams
+from agents.base import Agent
+from agents.registry import make_agent, mcts_budget, split_spec
+from agents.view import public_view
+from contack_env import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, GameState, IllegalMoveError, Move
+from contack_env.contactix.rules import ContactixState, check_size
+from contack_env.records.contactix import game_record as contactix_record
+from contack_env.records.contack import game_record
+
+from .models import ModelFolders
+from .views import contactix_move_text, hand_texts, seat_names, state_json, tile_of
+
+PERSON = "person"
+GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
+MAX_HANDS = 9  # the rules play 3; a cap keeps one table from holding the server for long
+MAX_MCTS = 20000  # iterations a decision: some seconds; the command line allows far more than a page should wait
+
+
+class Rejected(Exception):
+    """A request the game refuses: ``status`` is the HTTP status, ``reason`` says why."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+@dataclass
+class Setup:
+    """A checked table setup: the game, one spec per seat (None for a person), the rules and the seed."""
+
+    game: str
+    seats: list[str | None]
+    hands: int = 3
+    enclosed_end: str = "1939"
+    board_size: int = 11
+    swap: bool = False
+    seed: int = 0
+
+
+def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None]]:
+    """The setup a page sent (a JSON object), checked; also each seat's agent spec with a model's name resolved
+    to its file (None for a person). ``Rejected`` (400) says what is wrong."""
+    if not isinstance(data, dict):
+        raise Rejected(400, "a table is a JSON object: {game, seats, ...}")
+    game = data.get("game", "contack")
+    if game not in GAMES:
+        raise Rejected(400, f"game is one of {', '.join(GAMES)}; got {game!r}")
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise Rejected(400, "seats is a list with one entry per seat: 'person' or an agent spec such as 'greedy'")
+    wanted = {"solitaire1": (1, 1), "solitaire2": (1, 1), "contactix": (2, 2)}.get(game, (MIN_PLAYERS, MAX_PLAYERS))
+    if not wanted[0] <= len(seats) <= wanted[1]:
+        count = str(wanted[0]) if wanted[0] == wanted[1] else f"{wanted[0]} to {wanted[1]}"
+        raise Rejected(400, f"{game} is played by {count} player(s); got {len(seats)} seat(s)")
+    setup = Setup(game, [None if s.strip() == PERSON else s.strip() for s in seats])
+    if game == "contack":
+        hands = data.get("hands", 3)
+        if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS:
+            raise Rejected(400, f"hands is a whole number 1..{MAX_HANDS} (the rules play 3); got {hands!r}")
+        setup.hands = hands
+        enclosed_end = data.get("enclosed_end", "1939")
+        if enclosed_end not in ENCLOSED_END_OPTIONS:
+            raise Rejected(400, f"enclosed_end is one of {', '.join(ENCLOSED_END_OPTIONS)}; got {enclosed_end!r}")
+        setup.enclosed_end = enclosed_end
+    if game == "contactix":
+        try:
+            setup.board_size = check_size(data.get("board_size", 11))
+        except ValueError as err:
+            raise Rejected(400, f"board_size: {err}") from None
+        swap = data.get("swap", False)
+        if not isinstance(swap, bool):
+            raise Rejected(400, f"swap is true or false; got {swap!r}")
+        setup.swap = swap
+    seed = data.get("seed")
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise Rejected(400, f"seed is a whole number 0..2^63-1, or null for a fresh one; got {seed!r}")
+    setup.seed = seed
+    resolved: list[str | None] = []
+    for seat, spec in enumerate(setup.seats):
+        name, arg = split_spec(spec or "")
+        if spec is not None and name == "mcts":
+            try:
+                budget = mcts_budget(arg)
+            except ValueError as err:
+                raise Rejected(400, f"seat {seat}: {err}") from None
+            if budget > MAX_MCTS:
+                raise Rejected(400, f"seat {seat}: mcts:{budget}: this server lets a bot think at most mcts:{MAX_MCTS}")
+        if spec is not None and name == "ppo":
+            try:
+                spec = f"ppo:{models.resolve(arg or '')}"
+            except ValueError as err:
+                raise Rejected(400, f"seat {seat}: {err}") from None
+        resolved.append(spec)
+    return setup, resolved
+
+
+def _make_agents(setup: Setup, resolved: list[str | None], streams: Sequence[np.random.SeedSequence]) -> dict[int, Agent]:
+    agents: dict[int, Agent] = {}
+    for seat, (spec, full) in enumerate(zip(setup.seats, resolved)):
+        if spec is None or full is None:
+            continue
+        try:
+            agent = make_agent(full, streams[seat + 1], game=setup.game)
+            if setup.game == "contactix" and hasattr(agent, "check_board"):
+                agent.check_board(setup.board_size, setup.swap)
+        except ValueError as err:
+            # The page knows a model by its name, not by where the server keeps it.
+            why = str(err).replace(full[4:], spec[4:]) if full != spec else str(err)
+            raise Rejected(400, f"seat {seat}: {why}") from None
+        agent.reset()
+        agents[seat] = agent
+    return agents
+
+
+@dataclass
+class GameSession:
+    """One open game (module docstring)."""
+
+    setup: Setup
+    state: GameState | ContactixState
+    agents: dict[int, Agent]
+    names: list[str]
+    version: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    contactix_log: list[str] = field(default_factory=list)
+
+    @classmethod
+    def create(cls, setup: Setup, resolved: list[str | None]) -> "GameSession":
+        """A new game of ``setup``, dealt from its seed (stream 0 deals, stream k+1 drives seat k's bot)."""
+        streams = seed_streams(setup.seed, len(setup.seats) + 1)
+        if setup.game == "contactix":
+            state: GameState | ContactixState = ContactixState(setup.board_size, setup.swap)
+        else:
+            state = new_state(setup.game, len(setup.seats), streams[0], setup.hands, setup.enclosed_end)
+        agents = _make_agents(setup, resolved, streams)
+        return cls(setup, state, agents, seat_names(setup.game, setup.seats))
+
+    # -- what the page sees ----------------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        return None if self.state.done else self.state.current_player
+
+    @property
+    def person_to_move(self) -> bool:
+        return self.to_move is not None and self.setup.seats[self.to_move] is None
+
+    def to_json(self) -> dict[str, Any]:
+        if isinstance(self.state, ContactixState):
+            view = state_json(self.state)
+            log = [{"hand": 1, "text": t} for t in self.contactix_log]
+        else:
+            view = state_json(public_view(self.state))
+            log = [
+                {"hand": h + 1, "text": text}
+                for h, events in enumerate(self.state.hand_events)
+                for text in hand_texts(events, self.names)
+            ]
+        s = self.setup
+        return {
+            "version": self.version,
+            # The seed would let a page rebuild the deals, the pile's order with them: it is shown at the end.
+            "seed": s.seed if self.state.done else None,
+            "rules": {"hands": s.hands, "enclosed_end": s.enclosed_end, "board_size": s.board_size, "swap": s.swap},
+            "seats": [
+                {"name": name, "person": spec is None, "agent": spec or PERSON}
+                for name, spec in zip(self.names, s.seats)
+            ],
+            "person_to_move": self.person_to_move,
+            "state": view,
+            "log": log,
+        }
+
+    def record(self) -> dict[str, Any]:
+        """The finished game's record (``contack-record/1`` or ``contactix-record/1``); 409 while it goes on."""
+        if not self.state.done:
+            raise Rejected(409, "the record is ready when the game is over")
+        agents = [spec or PERSON for spec in self.setup.seats]
+        if isinstance(self.state, ContactixState):
+            return contactix_record(self.state, agents=agents, seed=self.setup.seed)
+        return game_record(self.state, seed=self.setup.seed, agents=agents)
+
+    # -- changing it -----------------------------------------------------------------------------------------
+    def check_version(self, data: Any) -> None:
+        if not isinstance(data, dict):
+            raise Rejected(400, "a move is a JSON object with the game's version")
+        version = data.get("version")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise Rejected(400, f"version (the number of moves the page has seen) is a whole number; got {version!r}")
+        if version != self.version:
+            raise Rejected(
+                409,
+                f"stale request: the game is at move {self.version}, the request was made at move {version}; "
+                "nothing was changed (reload the game)",
+            )
+
+    def person_move(self, data: dict[str, Any]) -> None:
+        """Play the move a person sent, after ``check_version``; ``Rejected`` says why it is refused."""
+        if self.state.done:
+            raise Rejected(409, "the game is over")
+        if not self.person_to_move:
+            raise Rejected(409, f"it is {self.names[self.state.current_player]}'s turn, a bot's, not a person's")
+        if isinstance(self.state, ContactixState):
+            self._contactix_move(data)
+            return
+        try:
+            tile = tile_of(data.get("tile"))
+            x, y = data.get("x"), data.get("y")
+            if any(isinstance(v, bool) or not isinstance(v, int) for v in (x, y)):
+                raise ValueError(f"a cell is two whole numbers x, y; got {x!r}, {y!r}")
+            self.state.play(Move(tile, x, y))
+        except IllegalMoveError as err:
+            raise Rejected(400, f"illegal move: {_short(str(err))}") from None
+        except ValueError as err:
+            raise Rejected(400, str(err)) from None
+        self.version += 1
+
+    def _contactix_move(self, data: dict[str, Any]) -> None:
+        state = self.state
+        assert isinstance(state, ContactixState)
+        n = state.size
+        if data.get("swap") is True:
+            if not state.can_swap:
+                raise Rejected(400, "illegal move: no swap now (the swap rule is off, or it is not White's first move)")
+            move = state.moves[0]
+        else:
+            cell = data.get("cell")
+            if (
+                not isinstance(cell, list)
+                or len(cell) != 2
+                or any(isinstance(v, bool) or not isinstance(v, int) for v in cell)
+            ):
+                raise Rejected(400, f"a move is a hole [row, column] or swap: true; got {cell!r}")
+            r, c = cell
+            if not (0 <= r < n and 0 <= c < n):
+                raise Rejected(400, f"illegal move: hole ({r}, {c}) is off the {n}x{n} board")
+            move = r * n + c
+            if state.is_swap(move):
+                raise Rejected(400, "illegal move: that hole holds black's first peg; send swap: true to take it over")
+        text = contactix_move_text(state, move, self.names[state.current_player])
+        try:
+            state.play(move)
+        except IllegalMoveError as err:
+            raise Rejected(400, f"illegal move: {err}") from None
+        self.contactix_log.append(text)
+        self.version += 1
+
+    def bot_decision(self) -> Any:
+        """The bot to move chooses (the slow part, run off the event loop); ``apply_bot`` then plays it."""
+        if self.state.done:
+            raise Rejected(409, "the game is over")
+        if self.person_to_move:
+            raise Rejected(409, f"it is {self.names[self.state.current_player]}'s turn: a person's move, not a bot's")
+        agent = self.agents[self.state.current_player]
+        if isinstance(self.state, ContactixState):
+            return agent.act(self.state.clone(), self.state.legal_moves())
+        return agent.act(public_view(self.state), self.state.legal_moves())
+
+    def apply_bot(self, move: Any) -> None:
+        if isinstance(self.state, ContactixState):
+            self.contactix_log.append(contactix_move_text(self.state, move, self.names[self.state.current_player]))
+        self.state.play(move)
+        self.version += 1
+
+
+def _short(message: str) -> str:
+    # The engine lists every legal move after its reason; the page highlights them already.
+    head, sep, _ = message.partition("; ")
+    return head if sep else message
+
+
+__all__ = ["GAMES", "GameSession", "MAX_HANDS", "MAX_MCTS", "PERSON", "Rejected", "Setup", "parse_setup"]

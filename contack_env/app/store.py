@@ -1,0 +1,61 @@
+"""Open games and uploaded records kept by id: capped in number, dropped after a while unused."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Callable, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class StoreFull(Exception):
+    """No room for another item (the cap is reached and none has expired)."""
+
+
+class Store(Generic[T]):
+    """Items by a random id. ``get`` marks an item used; one unused for ``idle_seconds`` is dropped.
+
+    ``clock`` (seconds, monotonic) is injectable so expiry can be tested without waiting.
+    """
+
+    def __init__(self, cap: int, idle_seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        if cap < 1:
+            raise ValueError(f"the cap is at least 1; got {cap}")
+        if not idle_seconds > 0:
+            raise ValueError(f"idle_seconds is positive; got {idle_seconds}")
+        self.cap = cap
+        self.idle_seconds = idle_seconds
+        self.clock = clock
+        self._items: dict[str, tuple[T, float]] = {}
+
+    def __len__(self) -> int:
+        self.purge()
+        return len(self._items)
+
+    def purge(self) -> int:
+        """Drop the items unused for ``idle_seconds``; returns how many went."""
+        now = self.clock()
+        old = [key for key, (_, seen) in self._items.items() if now - seen >= self.idle_seconds]
+        for key in old:
+            del self._items[key]
+        return len(old)
+
+    def add(self, item: T) -> str:
+        """Keep ``item``; its new id. ``StoreFull`` when the cap is reached."""
+        self.purge()
+        if len(self._items) >= self.cap:
+            raise StoreFull(
+                f"{self.cap} are open, the most this server keeps; finish one, or wait: one unused for "
+                f"{self.idle_seconds / 60:g} minutes is closed"
+            )
+        key = secrets.token_urlsafe(12)  # unguessable, so one page cannot act on another's game by counting
+        self._items[key] = (item, self.clock())
+        return key
+
+    def get(self, key: str) -> T:
+        """The item ``key`` names, marked used now; ``KeyError`` if there is none (never was, or expired)."""
+        self.purge()
+        item, _ = self._items[key]
+        self._items[key] = (item, self.clock())
+        return item

@@ -1,0 +1,36 @@
+"""``contack serve``: play and watch games in a web browser (``contack_env.app``)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    sv = sub.add_parser("serve", help="play and watch games in a web browser (a local web app)")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
+    sv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    sv.add_argument(
+        "--models", action="append", metavar="DIR",
+        help="a folder of trained policies (.npz) that tables may seat; repeat for more (default: models)",
+    )
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port is 0..65535; got {args.port}")
+    folders = args.models or ["models"]
+    for folder in folders:
+        if args.models and not os.path.isdir(folder):
+            parser.error(f"--models: {folder!r} is not a folder")
+    try:
+        from contack_env.app import serve
+    except ImportError as err:
+        print(f"contack serve: the web app needs starlette and uvicorn ({err}); pip install -e .", file=sys.stderr)
+        return 1
+    try:
+        serve(args.host, args.port, folders)
+    except KeyboardInterrupt:
+        pass
+    return 0
