@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Sequence, TextIO
 
 import numpy as np
 
+from .atomic import open_atomic
 from .figure import Move
 from .grid import cell_index
 from .multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, ContackGame
@@ -130,30 +131,17 @@ def _plain(value: Any) -> Any:
 
 # -- files ---------------------------------------------------------------------------------------------------
 def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> int:
-    """Write ``records`` to ``path`` as JSON lines, one record a line, replacing the file atomically (a
-    temporary file beside it, then ``os.replace``): a reader never sees half a file. Returns the count."""
+    """Write ``records`` to ``path`` as JSON lines, one record a line, replacing the file atomically
+    (``contack_env.atomic``): a reader never sees half a file, and a failed write leaves the old one. Returns
+    the count."""
     path = os.fspath(path)
     lines = []
     for n, record in enumerate(records, 1):
         if not isinstance(record, dict):
             raise TypeError(f"record {n}: a record is a dict; got {type(record).__name__}")
         lines.append(json.dumps(record, allow_nan=False) + "\n")
-    directory, name = os.path.split(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    # os.open with mode 0o666 lets the umask decide the final permissions, as for a file opened plainly.
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.writelines(lines)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    with open_atomic(path) as f:
+        f.writelines(lines)
     return len(lines)
 
 

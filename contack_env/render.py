@@ -25,6 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from .atomic import atomic_path
 from .figure import Move
 from .grid import cell_xy, is_up, side_colour
 from .multiplayer import ContackGame
@@ -589,7 +590,9 @@ def save_gif(
     step = 1000.0 / fps
     durations = [int(step * (3 if note else 1)) for _, note, _ in frames]
     durations[-1] = int(step * 4)
-    paletted[0].save(path, save_all=True, append_images=paletted[1:], duration=durations, loop=0, optimize=False, disposal=1)
+    with atomic_path(path) as tmp:
+        paletted[0].save(tmp, format="GIF", save_all=True, append_images=paletted[1:], duration=durations, loop=0,
+                         optimize=False, disposal=1)
     return path
 
 
@@ -616,7 +619,8 @@ def save_strip(
     strip = Image.new("RGB", (cols * width, rows * height), PANEL)
     for k, index in enumerate(chosen):
         strip.paste(Image.fromarray(frames[index]), ((k % cols) * width, (k // cols) * height))
-    strip.save(path, optimize=True)
+    with atomic_path(path) as tmp:
+        strip.save(tmp, format="PNG", optimize=True)
     return chosen
 
 
@@ -644,7 +648,8 @@ def write_examples(folder: str | Path = "docs/img") -> list[Path]:
 
     def save(state: GameState, name: str, size: tuple[int, int] = DEFAULT_SIZE) -> None:
         path = folder / name
-        Image.fromarray(render_rgb(state, size=size)).save(path, optimize=True)
+        with atomic_path(path) as tmp:
+            Image.fromarray(render_rgb(state, size=size)).save(tmp, format="PNG", optimize=True)
         written.append(path)
 
     # Seeds and move counts picked so that each picture is mid-hand with a good part of a figure on the table.

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 from PIL import Image, ImageDraw
 
 from contack_env import render
+from contack_env.atomic import atomic_path
 from contack_env.figure import Figure, Move, code_to_move, move_code
 from contack_env.grid import cell_index, cell_xy, is_up, neighbour, orientation_colours
 from contack_env.multiplayer import ContackGame
@@ -94,7 +95,9 @@ def _canvas(width: int, height: int, fill: tuple[int, int, int] = PANEL) -> tupl
 def _save(image: Image.Image, path: Path) -> Path:
     small = image.reduce(SS)
     # A palette of 96 colours keeps flat tiles and antialiased text intact and the files small.
-    small.quantize(colors=96, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
+    paletted = small.quantize(colors=96, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    with atomic_path(path) as tmp:
+        paletted.save(tmp, format="PNG", optimize=True)
     return path
 
 

@@ -15,9 +15,8 @@ from typing import Any
 
 import tomli_w
 
+from contack_env.atomic import write_text
 from contack_env.contactix import MAX_SIZE, MIN_SIZE
-
-from .policy_file import atomic_path
 
 GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
 ACTIVATIONS = ("tanh", "relu")
@@ -149,9 +148,7 @@ class TrainConfig:
         """Write the configuration as TOML, atomically."""
         text = "# contack train configuration: repeat this run with `contack train --config <this file> --out DIR`\n"
         text += tomli_w.dumps({"train": self.to_dict()})
-        with atomic_path(path) as tmp:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text)
+        write_text(path, text)
 
     @classmethod
     def load(cls, path: str, **overrides: Any) -> TrainConfig:

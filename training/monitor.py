@@ -23,8 +23,9 @@ from typing import Any
 
 from stable_baselines3.common.callbacks import BaseCallback
 
+from contack_env.atomic import atomic_path, open_atomic
+
 from .config import TrainConfig
-from .policy_file import atomic_path
 from .train import SELF_PLAY_GAMES, Run, export_policy
 
 CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score", "mean_margin", "wall_s",
@@ -183,11 +184,10 @@ def evaluate_policy(model: Any, cfg: TrainConfig, run: Run) -> list[dict[str, An
 def write_rows(path: str, rows: list[dict[str, Any]]) -> None:
     """eval.csv with ``rows`` (``read_csv``'s or ``_row``'s), replaced atomically; a column missing from rows of
     an older file is written empty."""
-    with atomic_path(path) as tmp:
-        with open(tmp, "w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(rows)
+    with open_atomic(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def _row(model: Any, opponent: str, entry: Any, started: float, agent: str = POLICY) -> dict[str, Any]:
