@@ -104,6 +104,9 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
         raise OutputPathError(f"{path!r} must end in {' or '.join(suffixes)}")
     if os.path.isdir(path):
         raise OutputPathError(f"{path} is a folder; name a file (in it, e.g. {os.path.join(path, 'out' + (suffixes or ('',))[0])})")
+    blocker = _file_in_the_way(os.path.dirname(os.path.abspath(path)))
+    if blocker is not None:
+        raise OutputPathError(f"{path} lies under a file ({blocker}), where no folder can be made")
     check_folder(os.path.dirname(os.path.abspath(path)))
     if os.path.exists(path) and not os.access(path, os.W_OK):
         raise OutputPathError(f"{path} cannot be replaced: it is read-only")

@@ -21,6 +21,7 @@ import sys
 from collections import Counter
 from typing import Sequence
 
+from .cli_support import interrupted, output_arg, seed_arg
 from .multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 
 GAMES = ("contack", "solitaire1", "solitaire2")
@@ -41,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4); 1 for a solitaire")
     sim.add_argument("--agents", default="random", help="one agent for every seat, or one per seat, comma-separated (default: random)")
     sim.add_argument("--games", type=int, required=True, help="how many games")
-    sim.add_argument("--seed", type=int, required=True, help="game i is played from seed S+i")
+    sim.add_argument("--seed", type=seed_arg, required=True, help="game i is played from seed S+i")
     sim.add_argument("--trace", action="store_true", help="add the list of legal moves to every place event")
     sim.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     sim.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
@@ -65,6 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        return _dispatch(parser, args)
+    except KeyboardInterrupt:  # one line saying what was kept, not a traceback (train says how to resume itself)
+        return interrupted(args.command)
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "simulate":
         return _simulate(parser, args)
     if args.command == "replay":
@@ -109,6 +117,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         agent_names = parse_agent_list(args.agents, players, args.game)
     except ValueError as err:
         parser.error(f"--agents: {err}")
+    output_arg(parser, "--out", args.out)
 
     from tqdm import tqdm
 
@@ -192,7 +201,7 @@ def _add_evaluate_and_play(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")
     ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {SPEC_HELP}")
     ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
-    ev.add_argument("--seed", type=int, required=True, help="deal d is played from seed S+d")
+    ev.add_argument("--seed", type=seed_arg, required=True, help="deal d is played from seed S+d")
     ev.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
     ev.add_argument("--workers", type=int, default=1, help="worker processes (default 1); the results do not depend on it")
@@ -210,7 +219,7 @@ def _add_evaluate_and_play(sub: argparse._SubParsersAction) -> None:
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0); contactix: 0 black (moves first), 1 white")
     pl.add_argument("--board-size", type=int, default=None, help="contactix: the board is N x N holes, 3-19 (default 11)")
     pl.add_argument("--swap", action="store_true", help="contactix: play with the swap (pie) rule")
-    pl.add_argument("--seed", type=int, default=None, help="the game's seed (default: a fresh one, printed)")
+    pl.add_argument("--seed", type=seed_arg, default=None, help="the game's seed (default: a fresh one, printed)")
     pl.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     pl.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (RULES.md 5)")
 
@@ -247,6 +256,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size, args.swap)
     except ValueError as err:
         parser.error(str(err))
+    output_arg(parser, "--json", args.json)
+    output_arg(parser, "--records", args.records)
     extra = {"board_size": board_size, "swap": args.swap} if contactix else {}
     ev = evaluate(
         agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,
@@ -329,10 +340,20 @@ def _render(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from .records import RecordError, read_records, replay
     from .render import save_gif, save_strip
 
+    if not args.out.lower().endswith((".gif", ".png")):
+        parser.error(f"--out must end in .gif or .png; got {args.out!r}")
+    output_arg(parser, "--out", args.out)
+
+    def torn(err: RecordError) -> None:
+        print(f"contack render: {err} (left out)", file=sys.stderr)
+
     try:
-        records = read_records(args.file)
-    except (OSError, RecordError) as err:
+        records = read_records(args.file, on_torn=torn)
+    except RecordError as err:
         print(f"contack render: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"contack render: cannot read {args.file}: {err.strerror or err}", file=sys.stderr)
         return 1
     if not 0 <= args.index < len(records):
         parser.error(f"--index: {args.file} holds {len(records)} record(s), 0..{len(records) - 1}; got {args.index}")
@@ -348,8 +369,14 @@ def _render(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except RecordError as err:
         print(f"contack render: {args.file} record {args.index}: {err}", file=sys.stderr)
         return 1
+    except RecursionError:
+        print(f"contack render: {args.file} record {args.index}: nested too deeply to draw", file=sys.stderr)
+        return 1
     except ValueError as err:
         parser.error(str(err))
+    except OSError as err:
+        print(f"contack render: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
+        return 1
     print(f"wrote {args.out}")
     return 0
 

@@ -304,14 +304,17 @@ class _AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw_env = env.unwrapped
+        # The size of the environment's own action space (CON-TAC-TIX uses these wrappers too, with N * N).
+        raw = self._raw_env
+        self._num_actions = int(raw.action_space(raw.possible_agents[0]).n)
 
     def observe(self, agent: str) -> Any:
         return self.env.observe(agent)
 
     def step(self, action: Any) -> None:
-        # A plain int in 0..104 is in every agent's Discrete(NUM_ACTIONS) action space (what the stock assertion
-        # checks, through Discrete.contains); anything else goes through the stock assertion.
-        if type(action) is int and 0 <= action < NUM_ACTIONS:
+        # A plain int in 0..n-1 is in every agent's Discrete(n) action space (what the stock assertion checks,
+        # through Discrete.contains); anything else goes through the stock assertion.
+        if type(action) is int and 0 <= action < self._num_actions:
             self.env.step(action)
         else:
             super().step(action)
@@ -360,6 +363,14 @@ for _name in _FORWARDED:
         _name,
         _ForwardedAfterReset(_name) if _name in _UNREADABLE_BEFORE_RESET else _Forwarded(_name),
     )
+
+
+def _step_after_the_end(env: AECEnv) -> RuntimeError:
+    """What ``step`` says once every agent has left the game (or before ``reset``)."""
+    if getattr(env, "game", None) is None:
+        return RuntimeError("call reset() before step()")
+    return RuntimeError("the game is over and every agent has left it (each stepped with None); call reset() to "
+                        "play another")
 
 
 def _new_info() -> dict[str, Any]:
@@ -528,7 +539,10 @@ class raw_env(AECEnv, EzPickle):
         if observed is not None and agent == self.agent_selection and not self.terminations.get(agent, True):
             return observed  # the acting agent's, already built for this decision
         game = self._require_game()
-        seat = self._seat_of[agent]
+        try:
+            seat = self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"no agent {agent!r} in this game; the agents are {', '.join(self.possible_agents)}") from None
         if seat == game.current_player and not game.done and not self.terminations.get(agent, True):
             return self._observation()
         obs, mask = self._builder.observe(seat)
@@ -590,8 +604,12 @@ class raw_env(AECEnv, EzPickle):
 
     # -- stepping ------------------------------------------------------------------------------------------
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            agent = self.agent_selection
+            dead = self.terminations[agent] or self.truncations[agent]
+        except (AttributeError, KeyError):  # before reset, or after the game
+            raise _step_after_the_end(self) from None
+        if dead:
             self._was_dead_step(action)
             return
         game = self.game

@@ -163,10 +163,17 @@ def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
         f.write(line.encode("utf-8"))
 
 
-def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+def read_records(
+    path: str | os.PathLike[str], *, on_torn: Callable[[RecordError], None] | None = None
+) -> list[dict[str, Any]]:
     """The records in ``path``: a single JSON object, a JSON array of objects, or JSON lines (one object a
-    line, blank lines skipped). Malformed JSON raises ``RecordError`` naming the file and line; a file that
-    cannot be opened raises ``OSError``."""
+    line, blank lines skipped). Malformed JSON raises ``RecordError`` naming the file and line (also a key that
+    an object holds twice, a number of thousands of digits, or nesting too deep to read); a file that cannot
+    be opened raises ``OSError``.
+
+    ``on_torn``: what to do with a torn last line of a JSON-lines file (cut short, as an interrupted append
+    leaves it): it is called with the ``RecordError`` for that line and the intact records are returned. By
+    default a torn line raises like any other."""
     name = os.fspath(path)
     with open(path, "rb") as f:
         data = f.read()
@@ -178,13 +185,17 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     if not text.strip():
         return []
     try:
-        whole = json.loads(text)
+        whole = _loads(text)
     except json.JSONDecodeError as e:
         if not e.msg.startswith("Extra data"):
             # Not a valid first value: the error is where the decoder stopped (a pretty-printed object or an
             # array is one value over many lines, so its line is the one to report).
             raise RecordError(f"invalid JSON: {e.msg} (column {e.colno})", f"{name}, line {e.lineno}") from None
-        return _read_lines(name, text)
+        return _read_lines(name, text, on_torn)
+    except (ValueError, RecursionError) as e:  # read, but not to be believed: find its line if the file has lines
+        if _first_line_reads(text):
+            return _read_lines(name, text, on_torn)
+        raise RecordError(_unreadable(e), name) from None
     if isinstance(whole, dict):
         return [whole]
     if isinstance(whole, list):
@@ -195,19 +206,74 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     raise RecordError(f"the file holds {_json_kind(whole)}; records are JSON objects (one, an array, or one a line)", name)
 
 
-def _read_lines(name: str, text: str) -> list[dict[str, Any]]:
+def _read_lines(name: str, text: str, on_torn: Callable[[RecordError], None] | None = None) -> list[dict[str, Any]]:
     records = []
-    for lineno, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    last = max((k for k, line in enumerate(lines, 1) if line.strip()), default=0)
+    for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = _loads(line)
         except json.JSONDecodeError as e:
+            if lineno == last and on_torn is not None:
+                on_torn(RecordError(f"torn last line, cut short as an interrupted write leaves it (invalid JSON: "
+                                    f"{e.msg}, column {e.colno}); the {len(records)} record(s) before it are read",
+                                    f"{name}, line {lineno}"))
+                return records
             raise RecordError(f"invalid JSON: {e.msg} (column {e.colno})", f"{name}, line {lineno}") from None
+        except (ValueError, RecursionError) as e:
+            raise RecordError(_unreadable(e), f"{name}, line {lineno}") from None
         if not isinstance(value, dict):
             raise RecordError(f"the line holds {_json_kind(value)}; a record is a JSON object", f"{name}, line {lineno}")
         records.append(value)
     return records
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # JSON leaves an object with a key twice open to any reading (Python keeps the last): a record must not.
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+def _loads(text: str) -> Any:
+    return json.loads(text, object_pairs_hook=_no_duplicates)
+
+
+def _first_line_reads(text: str) -> bool:
+    """Whether the file is JSON lines as far as its first line tells: that line is a whole JSON value (or
+    fails for a reason other than syntax: then it is the line at fault)."""
+    first = next(line for line in text.splitlines() if line.strip())
+    try:
+        _loads(first)
+    except json.JSONDecodeError:
+        return False
+    except (ValueError, RecursionError):
+        return True
+    return True
+
+
+def _unreadable(err: Exception) -> str:
+    """Why JSON that the decoder could not take in is refused."""
+    if isinstance(err, _DuplicateKey):
+        return f"invalid record: an object holds the key {err.key!r} twice (each key once: which one counts?)"
+    if isinstance(err, RecursionError):
+        return "invalid record: nested too deeply to read (a record nests a few levels)"
+    if "digits" in str(err):
+        return "invalid record: a number of more than 4300 digits (no value of a record is that long)"
+    return f"invalid JSON: {err}"
 
 
 def _json_kind(value: Any) -> str:
@@ -624,13 +690,16 @@ def check_paths(
     ``N passed, M failed``. ``<where>`` is ``<file>:<n>`` (n counts records from 1 in its file) followed by the
     place in the record (e.g. ``games.jsonl:2 hand 1, event 3 (place)``); the first ``": "`` of a FAIL line ends
     it. A file that cannot be read, or holds no record, counts as one failure (``FAIL <file>: <why>``, or
-    ``FAIL <file>, line <k>: <why>`` for malformed JSON). ``replayer`` replays one record and raises
+    ``FAIL <file>, line <k>: <why>`` for malformed JSON); so does a torn last line of JSON lines, after which
+    the records before it are checked. ``replayer`` replays one record and raises
     ``RecordError`` (or another ``ValueError``) when it is wrong. Returns (passed, failed)."""
     passed = failed = 0
+    torn: list[RecordError] = []
     for path in paths:
         name = os.fspath(path)
+        torn.clear()
         try:
-            records = read_records(path)
+            records = read_records(path, on_torn=torn.append)
         except RecordError as e:
             print(f"FAIL {e.where or name}: {e.why}", file=out)
             failed += 1
@@ -640,9 +709,13 @@ def check_paths(
             print(f"FAIL {name}: cannot read: {reason}", file=out)
             failed += 1
             continue
-        if not records:
-            print(f"FAIL {name}: no records in the file", file=out)
+        for e in torn:  # a torn last line fails; the intact records before it are checked all the same
+            print(f"FAIL {e.where}: {e.why}", file=out)
             failed += 1
+        if not records:
+            if not torn:
+                print(f"FAIL {name}: no records in the file", file=out)
+                failed += 1
             continue
         for n, record in enumerate(records, 1):
             try:
@@ -653,6 +726,9 @@ def check_paths(
                 failed += 1
             except ValueError as e:
                 print(f"FAIL {name}:{n}: {e}", file=out)
+                failed += 1
+            except RecursionError:
+                print(f"FAIL {name}:{n}: nested too deeply to check (a record nests a few levels)", file=out)
                 failed += 1
             else:
                 print("OK", file=out)

@@ -155,8 +155,10 @@ class PolicyNet:
             raise PolicyFileError(f"{path} is not a {FORMAT} policy file: it has no 'meta' entry{hint}")
         try:
             meta = json.loads(str(arrays.pop("meta")))
-        except json.JSONDecodeError as err:
+        except (json.JSONDecodeError, RecursionError) as err:
             raise PolicyFileError(f"{path}: its 'meta' entry is not JSON: {err}") from None
+        if not isinstance(meta, dict):
+            raise PolicyFileError(f"{path}: its 'meta' entry is not a JSON object")
         if meta.get("format") != FORMAT:
             raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}")
         if game is not None and meta.get("game", "contack") != game:  # files without a game are Contack's
@@ -164,6 +166,8 @@ class PolicyNet:
         layers = []
         i = 0
         while f"w{i}" in arrays:
+            if f"b{i}" not in arrays:
+                raise PolicyFileError(f"{path}: layer {i} has weights w{i} but no bias b{i}")
             layers.append((arrays[f"w{i}"].astype(np.float32), arrays[f"b{i}"].astype(np.float32)))
             i += 1
         if "wa" not in arrays or "ba" not in arrays:
@@ -178,6 +182,7 @@ class PolicyNet:
         net = cls(layers, (arrays["wa"].astype(np.float32), arrays["ba"].astype(np.float32)),
                   meta.get("activation", "tanh"), meta, scorer)
         _check_shapes(net, path)
+        _check_finite(net, path)
         return net
 
 
@@ -220,3 +225,16 @@ def _check_shapes(net: PolicyNet, path: str) -> None:
     for key in ("obs_size", "num_actions"):
         if key in net.meta and net.meta[key] != getattr(net, key):
             raise PolicyFileError(f"{path}: meta says {key}={net.meta[key]}, the weights say {getattr(net, key)}")
+
+
+def _check_finite(net: PolicyNet, path: str) -> None:
+    """Refuse weights that are NaN or infinite (a diverged run, or a damaged file; also numbers too large for
+    float32): such a policy would still pick actions, silently, from garbage logits."""
+    named = [(f"layer {i}", a) for i, layer in enumerate(net.layers) for a in layer]
+    named += [("the action head", a) for a in net.head]
+    named += [(f"the factored head's {k}", v) for k, v in (net.scorer or {}).items()]
+    for what, value in named:
+        if not np.isfinite(value).all():
+            bad = int(np.size(value) - np.count_nonzero(np.isfinite(value)))
+            raise PolicyFileError(f"{path}: {what} holds {bad} NaN or infinite weight(s); a policy file holds finite "
+                                  "numbers only (was the run diverging? use an earlier snapshot)")
