@@ -163,6 +163,7 @@ class PolicyNet:
             raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}")
         if game is not None and meta.get("game", "contack") != game:  # files without a game are Contack's
             raise PolicyFileError(f"{path} is a policy for {meta.get('game', 'contack')!r}, not for {game!r}")
+        _check_finite(arrays, path)
         layers = []
         i = 0
         while f"w{i}" in arrays:
@@ -182,7 +183,6 @@ class PolicyNet:
         net = cls(layers, (arrays["wa"].astype(np.float32), arrays["ba"].astype(np.float32)),
                   meta.get("activation", "tanh"), meta, scorer)
         _check_shapes(net, path)
-        _check_finite(net, path)
         return net
 
 
@@ -227,14 +227,15 @@ def _check_shapes(net: PolicyNet, path: str) -> None:
             raise PolicyFileError(f"{path}: meta says {key}={net.meta[key]}, the weights say {getattr(net, key)}")
 
 
-def _check_finite(net: PolicyNet, path: str) -> None:
-    """Refuse weights that are NaN or infinite (a diverged run, or a damaged file; also numbers too large for
-    float32): such a policy would still pick actions, silently, from garbage logits."""
-    named = [(f"layer {i}", a) for i, layer in enumerate(net.layers) for a in layer]
-    named += [("the action head", a) for a in net.head]
-    named += [(f"the factored head's {k}", v) for k, v in (net.scorer or {}).items()]
-    for what, value in named:
-        if not np.isfinite(value).all():
-            bad = int(np.size(value) - np.count_nonzero(np.isfinite(value)))
-            raise PolicyFileError(f"{path}: {what} holds {bad} NaN or infinite weight(s); a policy file holds finite "
-                                  "numbers only (was the run diverging? use an earlier snapshot)")
+def _check_finite(arrays: dict[str, np.ndarray], path: str) -> None:
+    """Refuse weights that are NaN or infinite, or too large for float32 (a diverged run, or a damaged file):
+    such a policy would still pick actions, silently, from garbage logits."""
+    limit = float(np.finfo(np.float32).max)
+    for key, value in arrays.items():
+        if not np.issubdtype(value.dtype, np.floating):
+            continue
+        ok = np.isfinite(value) & (np.abs(np.nan_to_num(value)) <= limit)
+        if not ok.all():
+            bad = int(ok.size - np.count_nonzero(ok))
+            raise PolicyFileError(f"{path}: {key} holds {bad} NaN or infinite weight(s) (or beyond float32); a policy "
+                                  "file holds finite numbers only (was the run diverging? use an earlier snapshot)")
