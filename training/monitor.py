@@ -21,12 +21,13 @@ import sys
 import time
 from typing import Any
 
+import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from contack_env.atomic import atomic_path, open_atomic
 
 from .config import TrainConfig
-from .train import SELF_PLAY_GAMES, Run, export_policy
+from .train import SELF_PLAY_GAMES, Run, export_policy, restart_streams
 
 CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score", "mean_margin", "wall_s",
               "agent", "mean_tiles")  # the last two came later: at the end, so reading by position still works
@@ -72,10 +73,19 @@ class TrainingMonitor(BaseCallback):
         if self.next_eval is not None and t >= self.next_eval:
             self._evaluate()
             self.next_eval = _next(t, self.cfg.eval_every)
+        return True
+
+    def _on_rollout_start(self) -> None:
+        # Checkpoints are taken between rollouts, after the update: nothing of the run is then held only in
+        # memory but the games in progress, and those are restarted (with every random stream) exactly as a
+        # resumed run starts them, so a kill at any moment costs time, never a difference in the run.
+        t = self.num_timesteps
         if t >= self.next_checkpoint:
             self._checkpoint()
             self.next_checkpoint = _next(t, self.cfg.checkpoint_every)
-        return True
+            restart_streams(self.model, self.cfg, t)
+            self.model._last_obs = self.training_env.reset()
+            self.model._last_episode_starts = np.ones((self.training_env.num_envs,), dtype=bool)
 
     def finish(self, model: Any) -> None:
         """The final policy, evaluation and checkpoint (once training reached total_timesteps)."""

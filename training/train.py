@@ -11,11 +11,12 @@ MLP policy. Every field of ``training.config.TrainConfig`` is an option.
 
 What a run writes in ``--out`` (default ``runs/train``):
 
+    .contack-run         the run marker (its run id): written first, it proves the folder is this run's
     config.toml          the whole configuration (``--config`` it to repeat the run)
     policy.npz           the latest policy, weights only (``ppo:DIR/policy.npz``; training.policy_file)
     checkpoint.zip       the SB3 model with its optimizer, written atomically (what --resume loads)
-    state.json           timesteps, wall-clock seconds so far and the self-play snapshots in use, written
-                         after each checkpoint
+    state.json           timesteps, wall-clock seconds so far, the self-play snapshots in use and the run
+                         id, written after each checkpoint
     snapshots/*.npz      the learner's snapshots (self-play opponents)
     eval.csv             the periodic evaluations against the bots, over whole three-hand games
     learning_curve.png   eval.csv drawn
@@ -26,9 +27,10 @@ from its last checkpoint, with the configuration it was started with (every opti
 ``--total-timesteps`` is then ignored). It builds the model from config.toml as a new run does and then loads
 only the checkpoint's tensors (weights and optimizer state, ``torch.load(weights_only=True)`` through SB3's
 ``set_parameters``) and its timestep count (JSON): nothing in the zip is unpickled. The evaluations that the
-killed session made after its last checkpoint are dropped from eval.csv (the resumed run makes them again). A
-resumed run does not replay the exact random stream of an uninterrupted one (the generators restart from
-``seed + timesteps``), so it is reproducible, not identical.
+killed session made after its last checkpoint are dropped from eval.csv (the resumed run makes them again).
+Checkpoints are taken between rollouts, and at each one the run restarts its games and random streams from
+``seed + timesteps`` exactly as a resumed run starts (``restart_streams``): a killed run, resumed, is the same
+run as an uninterrupted one, update for update and evaluation for evaluation.
 
 A run writes only in a folder it can prove is its own (``training.run_folder``): a new run needs a new or
 empty folder, or one that a run of ours killed before its first checkpoint left (whose files it then removes);
@@ -296,7 +298,7 @@ def train(
             write_marker(out, run_id)
         run.remove_temporaries()
         model.num_timesteps, model._n_updates = steps, updates
-        model.set_random_seed(cfg.seed + steps)
+        restart_streams(model, cfg, steps)  # then learn() resets the environments, as at every checkpoint
         state = run.read_state()
         if cfg.game in SELF_PLAY_GAMES:
             for name in state.get("snapshots", []):
@@ -318,6 +320,16 @@ def train(
     finally:
         venv.close()
     return run.policy
+
+
+def restart_streams(model: Any, cfg: TrainConfig, timesteps: int) -> None:
+    """Reseed everything random in training from ``seed + timesteps``: torch, numpy and Python (SB3's
+    ``set_random_seed``), the environments' next reset, and the opponents' bots. A run does it at each
+    checkpoint (just after the checkpoint is written, with fresh games), and a resumed run does it where it
+    starts: so a run killed and resumed continues exactly as the uninterrupted run did."""
+    model.set_random_seed(cfg.seed + timesteps)
+    if cfg.game in SELF_PLAY_GAMES:
+        model.get_env().env_method("reseed_opponents", timesteps)
 
 
 def new_model(cfg: TrainConfig, venv: Any, tensorboard_log: str | None) -> Any:
