@@ -29,7 +29,7 @@ import time
 import uuid
 from typing import Any
 
-from contack_env.atomic import open_atomic
+from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
 
 MARKER = ".contack-run"
 FORMAT = "contack-run/1"
@@ -37,8 +37,8 @@ SNAPSHOT_NAME = re.compile(r"snap_\d{10}\.npz")
 TENSORBOARD_RUN = re.compile(r"ppo_\d+")
 TENSORBOARD_FILE = "events.out.tfevents."
 
-__all__ = ["FORMAT", "MARKER", "RunFolderError", "TrainingError", "check_new_run_folder", "marker_path",
-           "new_run_id", "read_marker", "write_marker"]
+__all__ = ["FORMAT", "MARKER", "RunFolderError", "TrainingError", "check_new_run_folder", "claim_folder",
+           "marker_path", "new_run_id", "read_marker", "remove_run_files", "write_marker"]
 
 
 class TrainingError(RuntimeError):
@@ -96,9 +96,9 @@ def check_new_run_folder(out: str) -> None:
         raise RunFolderError(f"--out {out} lies under the file {here}: name a folder for the run's files")
     if here != where:
         return  # a folder still to be made
-    names = os.listdir(out)
+    names = [name for name in os.listdir(out) if not _is_marker_temporary(name)]
     if not names:
-        return
+        return  # empty, or holding only what a kill while the marker was written left
     if MARKER in names:
         read_marker(out)  # a marker that is not ours stops here
         if "checkpoint.zip" in names:
@@ -112,6 +112,21 @@ def check_new_run_folder(out: str) -> None:
     raise RunFolderError(f"{out} is not empty and is not a run folder of `contack train` (it holds {shown}, and "
                          f"no {MARKER} marker): a run there could overwrite those files. Choose a new or empty "
                          "folder for --out")
+
+
+def _is_marker_temporary(name: str) -> bool:
+    # What ``atomic_path`` leaves of the marker when a kill comes mid-write: a new run may remove it.
+    return name.startswith(TEMPORARY_PREFIX) and name.endswith(MARKER)
+
+
+def claim_folder(folder: str, run_id: str) -> None:
+    """Make ``folder`` (a new run's, ``check_new_run_folder`` passed) and mark it for ``run_id``, removing what
+    an earlier kill while writing a marker left."""
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):
+        if _is_marker_temporary(name):
+            _remove(os.path.join(folder, name))
+    write_marker(folder, run_id)
 
 
 def remove_run_files(folder: str, own_files: tuple[str, ...]) -> None:

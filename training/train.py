@@ -64,8 +64,8 @@ from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
 
 from .config import TrainConfig, field_help
 from .policy_file import PolicyNet
-from .run_folder import (MARKER, RunFolderError, TrainingError, check_new_run_folder, new_run_id, read_marker,
-                         remove_run_files, write_marker)
+from .run_folder import (MARKER, RunFolderError, TrainingError, check_new_run_folder, claim_folder, new_run_id,
+                         read_marker, remove_run_files, write_marker)
 
 SOLITAIRE_REWARDS = ("win", "tiles", "points")
 SELF_PLAY_GAMES = ("contack", "contactix")
@@ -280,8 +280,7 @@ def train(
     if not resume:
         run.remove_leftovers()
         run_id = new_run_id()
-        os.makedirs(out, exist_ok=True)
-        write_marker(out, run_id)  # before any other file of the run
+        claim_folder(out, run_id)  # the marker, before any other file of the run
 
     venv = _vec_env(cfg)
     model = new_model(cfg, venv, run.tensorboard)
