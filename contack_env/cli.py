@@ -355,6 +355,9 @@ def _render(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"contack render: cannot read {args.file}: {err.strerror or err}", file=sys.stderr)
         return 1
+    if not records:
+        print(f"contack render: {args.file} holds no record to draw", file=sys.stderr)
+        return 1
     if not 0 <= args.index < len(records):
         parser.error(f"--index: {args.file} holds {len(records)} record(s), 0..{len(records) - 1}; got {args.index}")
     record = records[args.index]

@@ -156,3 +156,9 @@ def test_a_bad_training_option_is_refused_naming_it(tmp_path, cli):
     cli("train", "--gamma", "5", "--out", tmp_path / "run").assert_clean_failure(2, "gamma must be at least 0 and at most 1")
     cli("train", "--seed", "-1", "--out", tmp_path / "run").assert_clean_failure(2, "seed must be a whole number 0..")
     assert not (tmp_path / "run").exists()
+
+
+def test_render_of_a_file_without_records_says_so(tmp_path, cli):
+    (tmp_path / "empty.jsonl").write_text("\n\n")
+    cli("render", tmp_path / "empty.jsonl", "--out", tmp_path / "x.png").assert_clean_failure(1, "holds no record to draw")
+    assert not (tmp_path / "x.png").exists()
