@@ -20,7 +20,7 @@ INTERRUPTED = {
     "play": "the game is not saved; its seed is in the first line, to play it again with --seed",
     "render": "--out is as it was (a picture is written whole or not at all)",
     "replay": "the records checked so far are listed above",
-    "demo": "the files listed as written are whole; the others were not written",
+    "demo": "each file written so far is whole (files are written atomically); the others were not written",
 }
 
 
