@@ -149,7 +149,8 @@ def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
     """Add one record as a line at the end of the JSON-lines file ``path`` (created if missing).
 
     For long runs that save games as they finish; the line goes out in one write, but unlike ``write_records``
-    an interrupted append can leave a partial last line.
+    an interrupted append can leave a partial last line (``read_records(..., on_torn=...)``, ``contack replay``
+    and ``contack render`` report it and read the records before it).
     """
     if not isinstance(record, dict):
         raise TypeError(f"a record is a dict; got {type(record).__name__}")

@@ -200,7 +200,14 @@ class TrainConfig:
         table = data.get("train", data)
         if not isinstance(table, dict):
             raise ValueError(f"{path}: [train] is a table of settings; got {table!r}")
-        return cls.from_dict({**table, **overrides}, source=path)
+        try:
+            return cls.from_dict({**table, **overrides})
+        except ValueError as err:
+            try:
+                cls.from_dict(table)
+            except ValueError:
+                raise ValueError(f"{path}: {err}") from None  # the file's own value is at fault
+            raise  # an override is: its name says so, not the file's
 
     @classmethod
     def for_game(cls, game: str, **values: Any) -> TrainConfig:
@@ -216,7 +223,8 @@ class TrainConfig:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:
-            raise ValueError(f"{source}: unknown setting(s) {', '.join(unknown)}; settings are: {', '.join(sorted(known))}")
+            where = "" if source == "the configuration" else f"{source}: "
+            raise ValueError(f"{where}unknown setting(s) {', '.join(unknown)}; settings are: {', '.join(sorted(known))}")
         game = values.get("game", "contack")
         game_defaults = copy.deepcopy(GAME_DEFAULTS.get(game, {}) if isinstance(game, str) else {})
         try:

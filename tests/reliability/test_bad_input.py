@@ -162,3 +162,10 @@ def test_render_of_a_file_without_records_says_so(tmp_path, cli):
     (tmp_path / "empty.jsonl").write_text("\n\n")
     cli("render", tmp_path / "empty.jsonl", "--out", tmp_path / "x.png").assert_clean_failure(1, "holds no record to draw")
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_bad_option_over_a_good_config_file_is_not_blamed_on_the_file(tmp_path, cli):
+    (tmp_path / "c.toml").write_text("[train]\ngamma = 0.9\n")
+    result = cli("train", "--config", tmp_path / "c.toml", "--gamma", "5", "--out", tmp_path / "run")
+    result.assert_clean_failure(2, "error: gamma must be at least 0 and at most 1; got 5.0")
+    assert "c.toml" not in result.err
