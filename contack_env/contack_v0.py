@@ -642,6 +642,8 @@ class raw_env(AECEnv, EzPickle):
 
     def _code_of(self, action: Any) -> int:
         try:
+            if action.__class__ is bool:  # an int to Python, but True is no action
+                raise TypeError
             a = operator.index(action)
         except TypeError:
             raise ValueError(f"an action is an int in 0..{NUM_ACTIONS - 1}; got {action!r}") from None

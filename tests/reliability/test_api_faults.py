@@ -93,3 +93,12 @@ def test_a_policy_file_with_nan_weights_is_refused_by_the_command_line(tmp_path,
     net.save(tmp_path / "nan.npz")
     result = cli("evaluate", "--agents", f"ppo:{tmp_path / 'nan.npz'},random", "--games", "2", "--seed", "1")
     result.assert_clean_failure(2, "NaN or infinite weight")
+
+
+@pytest.mark.parametrize("make", [lambda: contack_v0.raw_env(num_players=2), lambda: contactix_v0.raw_env(board_size=5)])
+@pytest.mark.parametrize("action", [True, False, 1.0, "1"])
+def test_the_multi_agent_environments_refuse_actions_that_are_not_integers(make, action):
+    env = make()
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="an action is an int"):
+        env.step(action)
