@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 from reliability_helpers import ROOT
 
 from training.policy_file import PolicyNet
@@ -108,3 +109,35 @@ def test_a_run_killed_five_times_and_resumed_ends_as_the_uninterrupted_run(tmp_p
     assert all(np.array_equal(a, b) for a, b in zip(_weights(out / "policy.npz"), _weights(reference / "policy.npz")))
     assert json.loads((out / "state.json").read_text())["timesteps"] == TOTAL
     print("checkpoints at the kills:", steps_seen[1:])
+
+
+@pytest.mark.parametrize("game", ["contack", "contactix", "solitaire1"])
+def test_a_run_stopped_between_checkpoints_and_resumed_is_the_uninterrupted_run(tmp_path, monkeypatch, game):
+    # In-process and for every kind of game: stopped at 448 steps (the last checkpoint at 384), resumed to the end.
+    from training.config import TrainConfig
+    from training.monitor import TrainingMonitor
+    from training.train import train
+
+    values = dict(total_timesteps=768, n_envs=2, n_steps=64, batch_size=64, n_epochs=1, net_arch=[16],
+                  snapshot_every=128, checkpoint_every=128, eval_every=256, eval_games=2, seed=4)
+    extra = {"contack": dict(opponents="greedy,random,self", eval_opponents=["random"]),
+             "contactix": {}, "solitaire1": dict(eval_opponents=["random"])}[game]
+    train(TrainConfig.for_game(game, **values, **extra), str(tmp_path / "whole"), progress=False)
+
+    on_step = TrainingMonitor._on_step
+
+    def stop_at_448(monitor):
+        if monitor.num_timesteps >= 448:
+            raise KeyboardInterrupt
+        return on_step(monitor)
+
+    monkeypatch.setattr(TrainingMonitor, "_on_step", stop_at_448)
+    with pytest.raises(KeyboardInterrupt):
+        train(TrainConfig.for_game(game, **values, **extra), str(tmp_path / "stopped"), progress=False)
+    monkeypatch.undo()
+    assert json.loads((tmp_path / "stopped" / "state.json").read_text())["timesteps"] == 384
+    train(None, str(tmp_path / "stopped"), resume=True, progress=False)
+    assert _rows(tmp_path / "stopped") == _rows(tmp_path / "whole")
+    assert len(_rows(tmp_path / "whole")) >= 4
+    assert all(np.array_equal(a, b) for a, b in zip(_weights(tmp_path / "stopped" / "policy.npz"),
+                                                    _weights(tmp_path / "whole" / "policy.npz")))
