@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import errno
-import json
 import os
 from pathlib import Path
 
