@@ -46,6 +46,7 @@ from typing import Any, Iterable, Iterator, Sequence, TextIO
 
 import numpy as np
 
+from contack_env.atomic import open_atomic
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS, check_rules
 from contack_env.games import get_game
 
@@ -264,6 +265,14 @@ def _play_task(task: tuple[_Config, int, int]) -> GameResult:
     return play_one(*task)
 
 
+def _ignore_interrupts() -> None:
+    # Worker processes leave Ctrl-C to the main process, which then ends them all (the pool's exit); otherwise
+    # every worker prints a traceback of its own.
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run(
     config: _Config, tasks: list[tuple[int, int]], workers: int, progress: bool | str | None, out: TextIO
 ) -> Iterator[GameResult]:
@@ -278,7 +287,7 @@ def _run(
             ctx = multiprocessing.get_context("spawn")
             # Small chunks: games of search agents take long, and an idle worker at the end wastes the others.
             chunk = max(1, min(8, len(jobs) // (workers * 16)))
-            with ctx.Pool(workers) as pool:
+            with ctx.Pool(workers, initializer=_ignore_interrupts) as pool:
                 for result in pool.imap(_play_task, jobs, chunksize=chunk):  # imap keeps the task order
                     yield result
                     bar.update(1)
@@ -553,7 +562,8 @@ def _elo(e: EntryStats) -> str:
 
 
 def write_json(path: str, ev: Evaluation) -> None:
-    with open(path, "w", encoding="utf-8") as f:
+    """The statistics of ``ev`` as JSON, replacing ``path`` atomically (a failed write leaves the old file)."""
+    with open_atomic(path) as f:
         json.dump(ev.to_json(), f, indent=2)
         f.write("\n")
 

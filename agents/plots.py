@@ -49,7 +49,10 @@ def plot_win_rates(paths: Sequence[str], out: str, title: str) -> None:
     axes[0][0].set_ylabel("win rate (95% CI)")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(out, dpi=110)
+    from contack_env.atomic import atomic_path
+
+    with atomic_path(out) as tmp:
+        fig.savefig(tmp, format="png", dpi=110)
     plt.close(fig)
 
 

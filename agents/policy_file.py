@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from contack_env.atomic import TEMPORARY_PREFIX, atomic_path
+from contack_env.atomic import open_atomic
 
 FORMAT = "contack-policy/1"
 ACTIVATIONS = ("tanh", "relu")
@@ -130,9 +130,8 @@ class PolicyNet:
         for key, value in (self.scorer or {}).items():
             arrays[f"s_{key}"] = value
         path = os.fspath(path)
-        with atomic_path(path) as tmp:
-            with open(tmp, "wb") as f:
-                np.savez_compressed(f, **arrays)
+        with open_atomic(path, "wb") as f:
+            np.savez_compressed(f, **arrays)
 
     @classmethod
     def load(cls, path: str | os.PathLike, game: str | None = None) -> PolicyNet:
@@ -156,15 +155,20 @@ class PolicyNet:
             raise PolicyFileError(f"{path} is not a {FORMAT} policy file: it has no 'meta' entry{hint}")
         try:
             meta = json.loads(str(arrays.pop("meta")))
-        except json.JSONDecodeError as err:
+        except (json.JSONDecodeError, RecursionError) as err:
             raise PolicyFileError(f"{path}: its 'meta' entry is not JSON: {err}") from None
+        if not isinstance(meta, dict):
+            raise PolicyFileError(f"{path}: its 'meta' entry is not a JSON object")
         if meta.get("format") != FORMAT:
             raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}")
         if game is not None and meta.get("game", "contack") != game:  # files without a game are Contack's
             raise PolicyFileError(f"{path} is a policy for {meta.get('game', 'contack')!r}, not for {game!r}")
+        _check_finite(arrays, path)
         layers = []
         i = 0
         while f"w{i}" in arrays:
+            if f"b{i}" not in arrays:
+                raise PolicyFileError(f"{path}: layer {i} has weights w{i} but no bias b{i}")
             layers.append((arrays[f"w{i}"].astype(np.float32), arrays[f"b{i}"].astype(np.float32)))
             i += 1
         if "wa" not in arrays or "ba" not in arrays:
@@ -221,3 +225,17 @@ def _check_shapes(net: PolicyNet, path: str) -> None:
     for key in ("obs_size", "num_actions"):
         if key in net.meta and net.meta[key] != getattr(net, key):
             raise PolicyFileError(f"{path}: meta says {key}={net.meta[key]}, the weights say {getattr(net, key)}")
+
+
+def _check_finite(arrays: dict[str, np.ndarray], path: str) -> None:
+    """Refuse weights that are NaN or infinite, or too large for float32 (a diverged run, or a damaged file):
+    such a policy would still pick actions, silently, from garbage logits."""
+    limit = float(np.finfo(np.float32).max)
+    for key, value in arrays.items():
+        if not np.issubdtype(value.dtype, np.floating):
+            continue
+        ok = np.isfinite(value) & (np.abs(np.nan_to_num(value)) <= limit)
+        if not ok.all():
+            bad = int(ok.size - np.count_nonzero(ok))
+            raise PolicyFileError(f"{path}: {key} holds {bad} NaN or infinite weight(s) (or beyond float32); a policy "
+                                  "file holds finite numbers only (was the run diverging? use an earlier snapshot)")

@@ -1,21 +1,39 @@
-"""Writing a file so that a reader sees the old content or the new, whole, never half a file."""
+"""Writing files so that a reader never sees half of one: every file the project writes goes through here.
+
+``atomic_path(path)`` hands out a temporary name beside ``path``; whatever is written there replaces ``path``
+in one step (``os.replace``) once it is whole and flushed to disk. A failed write (a full disk, a file size
+limit, an exception, a kill) leaves ``path`` as it was, old content and all, and removes the temporary file
+(a kill cannot: its leftover is named ``.tmp-<random><name>``, which ``contack train --resume`` clears in its
+own run folder). ``open_atomic`` and ``write_text``/``write_bytes`` are the same for the common cases.
+
+``check_output(path)`` is what a command does with an output path before any work: it makes a missing folder
+and refuses, at once, a path it could not write at the end (a folder, a name under a file, a folder it may
+not write in).
+
+Standard library only: the rules layer imports it.
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
-from typing import Any
+from contextlib import contextmanager
+from typing import IO, Any, Iterator
 
 TEMPORARY_PREFIX = ".tmp-"
 """The names ``atomic_path`` writes under before the replace (what a kill at that moment leaves behind)."""
 
+__all__ = ["OutputPathError", "TEMPORARY_PREFIX", "atomic_path", "check_output", "open_atomic", "write_bytes",
+           "write_text"]
+
 
 class atomic_path:
     """``with atomic_path(path) as tmp:`` write ``tmp``; on success it is flushed to disk and replaces ``path``
-    in one step, so ``path`` holds the old content or the new, whole, even across a kill or a power loss."""
+    in one step, so ``path`` holds the old content or the new, whole, even across a kill or a power loss. On
+    an exception the temporary file is removed and ``path`` is untouched. A missing folder is made."""
 
-    def __init__(self, path: str) -> None:
-        self.path = path
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
 
     def __enter__(self) -> str:
         directory = os.path.dirname(os.path.abspath(self.path))
@@ -26,16 +44,109 @@ class atomic_path:
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         if exc_type is None:
-            # mkstemp makes the file private (0600); give it the mode a plain open() would have
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(self.tmp, 0o666 & ~umask)
-            with open(self.tmp, "rb") as f:
-                os.fsync(f.fileno())
-            os.replace(self.tmp, self.path)
+            try:
+                # mkstemp makes the file private (0600); give it the mode a plain open() would have
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(self.tmp, 0o666 & ~umask)
+                with open(self.tmp, "rb") as f:
+                    os.fsync(f.fileno())
+                os.replace(self.tmp, self.path)
+            except BaseException:
+                _remove(self.tmp)
+                raise
             _fsync_directory(os.path.dirname(os.path.abspath(self.path)))
-        elif os.path.exists(self.tmp):
-            os.remove(self.tmp)
+        else:
+            _remove(self.tmp)
+
+
+@contextmanager
+def open_atomic(path: str | os.PathLike[str], mode: str = "w", encoding: str | None = "utf-8",
+                newline: str | None = None) -> Iterator[IO[Any]]:
+    """``with open_atomic(path) as f:`` as ``open(path, mode)``, but ``path`` is replaced only when the block
+    ends without an exception (``atomic_path``). ``mode`` is ``"w"`` or ``"wb"``."""
+    if mode not in ("w", "wb"):
+        raise ValueError(f"open_atomic writes a whole file: mode 'w' or 'wb'; got {mode!r}")
+    with atomic_path(path) as tmp:
+        if mode == "wb":
+            with open(tmp, "wb") as f:
+                yield f
+        else:
+            with open(tmp, "w", encoding=encoding, newline=newline) as f:
+                yield f
+
+
+def write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
+    """Replace ``path`` with ``text`` atomically."""
+    with open_atomic(path, "w", encoding=encoding, newline="") as f:
+        f.write(text)
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically."""
+    with open_atomic(path, "wb") as f:
+        f.write(data)
+
+
+class OutputPathError(ValueError):
+    """An output path that cannot be written: what is wrong with it."""
+
+
+def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -> str:
+    """Make sure a file can be written at ``path`` at the end of the work: its folder is made if missing; a
+    path that is a folder, lies under a file, or is in a folder this process may not write in raises
+    ``OutputPathError`` saying so. ``suffixes``: the endings allowed (e.g. ``(".gif", ".png")``). Returns
+    the path. Nothing is written at ``path`` itself."""
+    path = os.fspath(path)
+    if not path:
+        raise OutputPathError("the output path is empty; name a file")
+    if suffixes and not path.lower().endswith(suffixes):
+        raise OutputPathError(f"{path!r} must end in {' or '.join(suffixes)}")
+    if os.path.isdir(path):
+        raise OutputPathError(f"{path} is a folder; name a file (in it, e.g. {os.path.join(path, 'out' + (suffixes or ('',))[0])})")
+    blocker = _file_in_the_way(os.path.dirname(os.path.abspath(path)))
+    if blocker is not None:
+        raise OutputPathError(f"{path} lies under a file ({blocker}), where no folder can be made")
+    check_folder(os.path.dirname(os.path.abspath(path)))
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise OutputPathError(f"{path} cannot be replaced: it is read-only")
+    return path
+
+
+def check_folder(folder: str | os.PathLike[str]) -> str:
+    """Make ``folder`` (and its parents) if missing, or raise ``OutputPathError`` saying why it cannot be
+    written in: a file is in the way, or permission is denied. Returns the folder."""
+    folder = os.fspath(folder)
+    blocker = _file_in_the_way(folder)
+    if blocker is not None:
+        what = "is" if blocker == os.path.abspath(folder) else "lies under"
+        raise OutputPathError(f"{folder} {what} a file ({blocker}), not a folder")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as err:
+        raise OutputPathError(f"cannot make the folder {folder}: {err.strerror or err}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputPathError(f"cannot write in the folder {folder}: permission denied")
+    return folder
+
+
+def _file_in_the_way(folder: str) -> str | None:
+    """The nearest existing ancestor-or-self of ``folder`` when it is not a folder (so no folder can be made)."""
+    here = os.path.abspath(folder)
+    while True:
+        if os.path.exists(here):
+            return None if os.path.isdir(here) else here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
 
 
 def _fsync_directory(directory: str) -> None:

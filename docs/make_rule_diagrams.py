@@ -26,6 +26,7 @@ from contack_env.contack.grid import cell_index, cell_xy, is_up, neighbour, orie
 from contack_env.contack.multiplayer import ContackGame
 from contack_env.render.image import EDGE, FACE, HIGHLIGHT, INK, OUTLINE, PANEL, PANEL_INK, Layout, figure_layout
 from contack_env.contack.tiles import ALL_TILES_MASK, BLUE, GOLD, RED, TILE_VALUES, contact_valid, tile_id
+from contack_env.atomic import atomic_path
 
 SS = 2  # drawn at twice the size, then reduced: antialiased edges, as render.py does
 COLOUR_NAMES = {BLUE: "blue", RED: "red", GOLD: "gold"}
@@ -95,7 +96,9 @@ def _canvas(width: int, height: int, fill: tuple[int, int, int] = PANEL) -> tupl
 def _save(image: Image.Image, path: Path) -> Path:
     small = image.reduce(SS)
     # A palette of 96 colours keeps flat tiles and antialiased text intact and the files small.
-    small.quantize(colors=96, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
+    paletted = small.quantize(colors=96, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    with atomic_path(path) as tmp:
+        paletted.save(tmp, format="PNG", optimize=True)
     return path
 
 

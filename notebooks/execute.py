@@ -33,6 +33,8 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 
+from contack_env.atomic import open_atomic, write_text
+
 NOTEBOOK_DIR = Path(__file__).resolve().parent
 QUICK_ENV = "CONTACK_NOTEBOOK_QUICK"
 KERNEL_NAME = "contack-notebooks"
@@ -83,7 +85,7 @@ def run_notebook(path: Path, quick: bool = False, timeout: int = CELL_TIMEOUT_S)
         spec_dir = Path(tmp) / KERNEL_NAME
         spec_dir.mkdir()
         # ipykernel's own kernelspec for the running interpreter: argv starts with sys.executable.
-        (spec_dir / "kernel.json").write_text(json.dumps(get_kernel_dict()), encoding="utf-8")
+        write_text(spec_dir / "kernel.json", json.dumps(get_kernel_dict()))
         km = AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=KernelSpecManager(kernel_dirs=[tmp]))
         client = NotebookClient(
             nb,
@@ -117,7 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         nb = run_notebook(path, quick=args.quick, timeout=args.timeout)
         seconds = time.perf_counter() - started
         if not args.no_write:
-            nbformat.write(nb, path)
+            with open_atomic(path) as f:  # a failed write leaves the committed notebook whole
+                nbformat.write(nb, f)
         size = f", {path.stat().st_size / 1e6:.2f} MB" if not args.no_write else ""
         print(f"{path.name}: executed in {seconds:.0f} s{size}{'' if args.no_write else ', written'}", flush=True)
     return 0

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 import tomllib
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 import tomli_w
 
+from contack_env.atomic import write_text
 from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
-
-from agents.policy_file import atomic_path
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS
 
 GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
 ACTIVATIONS = ("tanh", "relu")
@@ -101,7 +102,9 @@ class TrainConfig:
         self.check()
 
     def check(self) -> None:
-        """Raise ``ValueError`` naming the first bad field and what it allows."""
+        """Raise ``ValueError`` naming the first bad field and what it allows: its type first (a whole number, a
+        number, a string, a list of them, as the defaults are), then its range."""
+        self._check_types()
         if self.game not in GAMES:
             raise ValueError(f"game must be one of {', '.join(GAMES)}; got {self.game!r}")
         if self.game == "contack" and not 2 <= self.players <= 7:
@@ -133,6 +136,39 @@ class TrainConfig:
             raise ValueError(f"eval_every must be 0 (no evaluation) or more; got {self.eval_every}")
         if not self.net_arch or any(w < 1 for w in self.net_arch):
             raise ValueError(f"net_arch is a list of layer widths >= 1; got {self.net_arch}")
+        if self.enclosed_end not in ENCLOSED_END_OPTIONS:
+            raise ValueError(f"enclosed_end must be one of {', '.join(ENCLOSED_END_OPTIONS)}; got {self.enclosed_end!r}")
+        if self.batch_size < 2:  # PPO normalizes advantages over a minibatch: one sample has no spread
+            raise ValueError(f"batch_size must be at least 2; got {self.batch_size}")
+        if not 0 <= self.seed <= MAX_SEED:
+            # SB3 seeds numpy's legacy generator with seed + timesteps, which must stay below 2**32.
+            raise ValueError(f"seed must be a whole number 0..{MAX_SEED}; got {self.seed}")
+        for name, low, high, low_open in FLOAT_RANGES:
+            value = getattr(self, name)
+            if not (low < value if low_open else low <= value) or (high is not None and value > high):
+                allowed = f"{'more than' if low_open else 'at least'} {low:g}" + (f" and at most {high:g}" if high is not None else "")
+                raise ValueError(f"{name} must be {allowed}; got {value!r}")
+
+    def _check_types(self) -> None:
+        """Every field of the type its default has (an int is a float too); what a TOML file or ``from_dict``
+        gives is checked here, before any value is used."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            default = _DEFAULT_VALUES[f.name]
+            if isinstance(default, list):
+                kind = "whole numbers" if default and isinstance(default[0], int) else "strings"
+                item_ok = _is_int if kind == "whole numbers" else (lambda v: isinstance(v, str))
+                if not isinstance(value, list) or not all(item_ok(v) for v in value):
+                    raise ValueError(f"{f.name} must be a list of {kind}; got {value!r}")
+            elif isinstance(default, float):
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                    raise ValueError(f"{f.name} must be a finite number; got {value!r} ({type(value).__name__})")
+                setattr(self, f.name, float(value))
+            elif isinstance(default, int):
+                if not _is_int(value):
+                    raise ValueError(f"{f.name} must be a whole number; got {value!r} ({type(value).__name__})")
+            elif not isinstance(value, str):
+                raise ValueError(f"{f.name} must be a string; got {value!r} ({type(value).__name__})")
 
     # -- files ----------------------------------------------------------------------------------------------
     @property
@@ -149,9 +185,7 @@ class TrainConfig:
         """Write the configuration as TOML, atomically."""
         text = "# contack train configuration: repeat this run with `contack train --config <this file> --out DIR`\n"
         text += tomli_w.dumps({"train": self.to_dict()})
-        with atomic_path(path) as tmp:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text)
+        write_text(path, text)
 
     @classmethod
     def load(cls, path: str, **overrides: Any) -> TrainConfig:
@@ -164,7 +198,16 @@ class TrainConfig:
         except tomllib.TOMLDecodeError as err:
             raise ValueError(f"{path} is not valid TOML: {err}") from None
         table = data.get("train", data)
-        return cls.from_dict({**table, **overrides}, source=path)
+        if not isinstance(table, dict):
+            raise ValueError(f"{path}: [train] is a table of settings; got {table!r}")
+        try:
+            return cls.from_dict({**table, **overrides})
+        except ValueError as err:
+            try:
+                cls.from_dict(table)
+            except ValueError:
+                raise ValueError(f"{path}: {err}") from None  # the file's own value is at fault
+            raise  # an override is: its name says so, not the file's
 
     @classmethod
     def for_game(cls, game: str, **values: Any) -> TrainConfig:
@@ -180,9 +223,35 @@ class TrainConfig:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:
-            raise ValueError(f"{source}: unknown setting(s) {', '.join(unknown)}; settings are: {', '.join(sorted(known))}")
-        game_defaults = copy.deepcopy(GAME_DEFAULTS.get(values.get("game", "contack"), {}))
-        return cls(**{**game_defaults, **values})
+            where = "" if source == "the configuration" else f"{source}: "
+            raise ValueError(f"{where}unknown setting(s) {', '.join(unknown)}; settings are: {', '.join(sorted(known))}")
+        game = values.get("game", "contack")
+        game_defaults = copy.deepcopy(GAME_DEFAULTS.get(game, {}) if isinstance(game, str) else {})
+        try:
+            return cls(**{**game_defaults, **values})
+        except ValueError as err:
+            if source == "the configuration":
+                raise
+            raise ValueError(f"{source}: {err}") from None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+MAX_SEED = 2**31 - 1
+FLOAT_RANGES = (
+    # field, lowest, highest (None: no bound), whether the lowest itself is excluded
+    ("learning_rate", 0.0, None, True),
+    ("gamma", 0.0, 1.0, False),
+    ("gae_lambda", 0.0, 1.0, False),
+    ("clip_range", 0.0, None, True),
+    ("ent_coef", 0.0, None, False),
+    ("vf_coef", 0.0, None, False),
+    ("max_grad_norm", 0.0, None, True),
+)
+_DEFAULT_VALUES = {f.name: f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
+                   for f in fields(TrainConfig)}
 
 
 def field_help() -> dict[str, str]:

@@ -23,6 +23,9 @@ import sys
 import time
 from typing import Sequence
 
+from contack_env.atomic import OutputPathError, check_folder
+from contack_env.cli_support import seed_arg
+
 MODELS = (
     ("contack_2p.npz", 2, ("random", "greedy", "lookahead")),
     ("contack_4p.npz", 4, ("random", "greedy", "lookahead")),
@@ -64,6 +67,7 @@ def write_finished_game(model: str, seed: int, out: str) -> list[str]:
 
     from agents.arena import new_state, play_game, seed_streams
     from agents.registry import make_agent
+    from contack_env.atomic import atomic_path
     from contack_env.records.contack import game_record, write_records
     from contack_env.render.image import render_rgb
 
@@ -73,7 +77,8 @@ def write_finished_game(model: str, seed: int, out: str) -> list[str]:
     state = play_game(new_state("contack", 2, streams[0]), agents)
     record = game_record(state, seed=seed, agents=names)
     png = os.path.join(out, "game.png")
-    Image.fromarray(render_rgb(state, size=(960, 600), agents=names)).save(png)
+    with atomic_path(png) as tmp:
+        Image.fromarray(render_rgb(state, size=(960, 600), agents=names)).save(tmp, format="PNG")
     jsonl = os.path.join(out, "game.jsonl")
     write_records(jsonl, [record])
     return [png, jsonl]
@@ -81,7 +86,7 @@ def write_finished_game(model: str, seed: int, out: str) -> list[str]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1000, help="games per evaluation (default 1000, as the README's tables; rounded up to a multiple of the players)")
-    parser.add_argument("--seed", type=int, default=1, help="deal d of every evaluation is played from seed S+d (default 1)")
+    parser.add_argument("--seed", type=seed_arg, default=1, help="deal d of every evaluation is played from seed S+d (default 1)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2); the results do not depend on it")
     parser.add_argument("--models", default="models", help="the folder of the shipped models (default models)")
     parser.add_argument("--out", default=os.path.join("runs", "demo"), help="where the files go (default runs/demo)")
@@ -91,9 +96,16 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers are at least 1")
     try:
+        check_folder(args.out)  # before the games: a folder that cannot be written is refused at once
+    except OutputPathError as err:
+        parser.error(f"--out: {err}")
+    try:
         written = run_demo(args.games, args.seed, args.workers, args.models, args.out)
     except (FileNotFoundError, ValueError) as err:
         print(f"contack demo: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"contack demo: cannot write in {args.out}: {err}", file=sys.stderr)
         return 1
     for path in written:
         print(f"wrote {path}")

@@ -21,11 +21,13 @@ import sys
 import time
 from typing import Any
 
+import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from contack_env.atomic import atomic_path, open_atomic
+
 from .config import TrainConfig
-from agents.policy_file import atomic_path
-from .train import SELF_PLAY_GAMES, Run, export_policy
+from .train import SELF_PLAY_GAMES, Run, export_policy, restart_streams
 
 CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score", "mean_margin", "wall_s",
               "agent", "mean_tiles")  # the last two came later: at the end, so reading by position still works
@@ -74,10 +76,19 @@ class TrainingMonitor(BaseCallback):
         if self.next_eval is not None and t >= self.next_eval:
             self._evaluate()
             self.next_eval = self._next_eval(t)
+        return True
+
+    def _on_rollout_start(self) -> None:
+        # Checkpoints are taken between rollouts, after the update: nothing of the run is then held only in
+        # memory but the games in progress, and those are restarted (with every random stream) exactly as a
+        # resumed run starts them, so a kill at any moment costs time, never a difference in the run.
+        t = self.num_timesteps
         if t >= self.next_checkpoint:
             self._checkpoint()
             self.next_checkpoint = _next(t, self.cfg.checkpoint_every)
-        return True
+            restart_streams(self.model, self.cfg, t)
+            self.model._last_obs = self.training_env.reset()
+            self.model._last_episode_starts = np.ones((self.training_env.num_envs,), dtype=bool)
 
     def _next_eval(self, t: int) -> int | None:
         """The next periodic evaluation after ``t``; None when it would fall at or past total_timesteps, where
@@ -204,11 +215,10 @@ def evaluate_policy(model: Any, cfg: TrainConfig, run: Run) -> list[dict[str, An
 def write_rows(path: str, rows: list[dict[str, Any]]) -> None:
     """eval.csv with ``rows`` (``read_csv``'s or ``_row``'s), replaced atomically; a column missing from rows of
     an older file is written empty."""
-    with atomic_path(path) as tmp:
-        with open(tmp, "w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(rows)
+    with open_atomic(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def _row(model: Any, opponent: str, entry: Any, started: float, agent: str = POLICY) -> dict[str, Any]:

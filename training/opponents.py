@@ -96,9 +96,17 @@ class OpponentPool:
         total = float(sum(weights.values()))
         self.probs = np.array([weights[s] / total for s in self.specs])
         self.keep = keep
+        self.seed = seed
         self.snapshots: list[PolicyNet] = []
         self.latest: PolicyNet | None = None
         self._bots = {s: BotOpponent(make_agent(s, seed=seed + i, game=game))
+                      for i, s in enumerate(self.specs) if s != SELF}
+
+    def reseed(self, salt: int) -> None:
+        """Give every bot a fresh generator drawn from the pool's seed and ``salt`` (``contack train`` restarts
+        its streams at each checkpoint with ``salt`` = the timesteps: a resumed run then plays exactly as the
+        uninterrupted run did)."""
+        self._bots = {s: BotOpponent(make_agent(s, seed=np.random.SeedSequence([self.seed, salt, i]), game=self.game))
                       for i, s in enumerate(self.specs) if s != SELF}
 
     @property

@@ -137,6 +137,10 @@ class ContackSeatEnv(gymnasium.Env):
         """Add a frozen copy of the learner to this environment's pool (``VecEnv.env_method`` calls it)."""
         self.pool.add_snapshot(net)
 
+    def reseed_opponents(self, salt: int) -> None:
+        """Fresh generators for the pool's bots (``OpponentPool.reseed``; ``VecEnv.env_method`` calls it)."""
+        self.pool.reseed(salt)
+
     def render(self) -> str | np.ndarray | None:
         return self.game_env.render()
 

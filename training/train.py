@@ -11,11 +11,12 @@ MLP policy. Every field of ``training.config.TrainConfig`` is an option.
 
 What a run writes in ``--out`` (default ``runs/train``):
 
+    .contack-run         the run marker (its run id): written first, it proves the folder is this run's
     config.toml          the whole configuration (``--config`` it to repeat the run)
     policy.npz           the latest policy, weights only (``ppo:DIR/policy.npz``; agents.policy_file)
     checkpoint.zip       the SB3 model with its optimizer, written atomically (what --resume loads)
-    state.json           timesteps, wall-clock seconds so far and the self-play snapshots in use, written
-                         after each checkpoint
+    state.json           timesteps, wall-clock seconds so far, the self-play snapshots in use and the run
+                         id, written after each checkpoint
     snapshots/*.npz      the learner's snapshots (self-play opponents)
     eval.csv             the periodic evaluations against the bots, over whole three-hand games
     learning_curve.png   eval.csv drawn
@@ -33,14 +34,15 @@ from its last checkpoint, with the configuration it was started with (every opti
 ``--total-timesteps`` is then ignored). It builds the model from config.toml as a new run does and then loads
 only the checkpoint's tensors (weights and optimizer state, ``torch.load(weights_only=True)`` through SB3's
 ``set_parameters``) and its timestep count (JSON): nothing in the zip is unpickled. The evaluations that the
-killed session made after its last checkpoint are dropped from eval.csv (the resumed run makes them again). A
-resumed run does not replay the exact random stream of an uninterrupted one (the generators restart from
-``seed + timesteps``), so it is reproducible, not identical.
+killed session made after its last checkpoint are dropped from eval.csv (the resumed run makes them again).
+Checkpoints are taken between rollouts, and at each one the run restarts its games and random streams from
+``seed + timesteps`` exactly as a resumed run starts (``restart_streams``): a killed run, resumed, is the same
+run as an uninterrupted one, update for update and evaluation for evaluation.
 
-A new run refuses a folder that already holds a checkpoint, so a run is never overwritten by accident; in a
-folder with a config.toml but no checkpoint (a run killed before its first checkpoint) it first removes that
-run's files (the names above), so nothing stale mixes into the new run's results. A folder without either is
-left as it is.
+A run writes only in a folder it can prove is its own (``training.run_folder``): a new run needs a new or
+empty folder, or one that a run of ours killed before its first checkpoint left (whose files it then removes);
+a folder holding anything else, or a run already (continue that with ``--resume``), is refused before any
+work. ``--resume --total-timesteps`` below the steps the run has done is refused.
 """
 
 from __future__ import annotations
@@ -60,27 +62,34 @@ import argparse
 import functools
 import json
 import os
-import shutil
 import sys
 import zipfile
 from dataclasses import fields
 from typing import Any, Sequence
 
+from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
+
 from .config import TrainConfig, field_help
-from agents.policy_file import TEMPORARY_PREFIX, PolicyNet, atomic_path
+from agents.policy_file import PolicyNet
+from .run_folder import (MARKER, RunFolderError, TrainingError, check_new_run_folder, claim_folder, new_run_id,
+                         read_marker, remove_run_files, write_marker)
 
 SOLITAIRE_REWARDS = ("win", "tiles", "points")
 SELF_PLAY_GAMES = ("contack", "contactix")
 """The games whose opponent pool can hold snapshots of the learner ("self")."""
 
 
-class TrainingError(RuntimeError):
-    """A run that cannot start or resume, with what to do about it."""
-
-
 # -- environments -------------------------------------------------------------------------------------------
 def make_env(cfg: TrainConfig, rank: int) -> Any:
     """Environment ``rank`` of the vectorized set (module level, so SubprocVecEnv can pickle it)."""
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:
+        # A SubprocVecEnv worker: Ctrl-C is the main process's to handle (it closes the workers), not a
+        # traceback from every worker.
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     if cfg.game == "contack":
         from .opponents import OpponentPool, parse_weights
         from .seat_env import ContackSeatEnv
@@ -183,17 +192,20 @@ class Run:
             raise TrainingError(f"{self.state} is damaged ({err}); remove it to resume without the snapshots") from None
 
     def write_state(self, state: dict[str, Any]) -> None:
-        with atomic_path(self.state) as tmp:
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(state, f, indent=1)
+        with open_atomic(self.state) as f:
+            json.dump(state, f, indent=1)
 
     def checkpoint_progress(self) -> tuple[int, int]:
         """The checkpoint's timesteps and PPO updates, read from its JSON member (no unpickling)."""
         try:
             with zipfile.ZipFile(self.checkpoint) as archive:
                 data = json.loads(archive.read("data"))
-            return int(data["num_timesteps"]), int(data.get("_n_updates", 0))
-        except (OSError, KeyError, ValueError, TypeError, zipfile.BadZipFile) as err:
+            steps, updates = data["num_timesteps"], data.get("_n_updates", 0)
+            for name, value in (("num_timesteps", steps), ("_n_updates", updates)):
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise ValueError(f"{name} is {value!r}, not a count of 0 or more")
+            return steps, updates
+        except (OSError, KeyError, ValueError, TypeError, RecursionError, zipfile.BadZipFile) as err:
             raise TrainingError(f"{self.checkpoint} is damaged or not a checkpoint of `contack train` ({err}); "
                                 "remove the folder's checkpoint.zip to start the run again") from None
 
@@ -204,22 +216,37 @@ class Run:
                 os.path.join(self.out, "eval_policy.npz"))
 
     def remove_leftovers(self) -> None:
-        """Remove what a run killed before its first checkpoint left. Only in a folder that such a run made (its
-        config.toml is written before anything else of it): a new run into a folder of other things, such as
-        ``--out .``, touches nothing there."""
-        if not os.path.exists(self.config):
-            return
-        for path in self.own_files:
-            if os.path.exists(path):
-                os.remove(path)
-        for folder in (self.snapshots, self.tensorboard):
-            shutil.rmtree(folder, ignore_errors=True)
+        """Remove what a run killed before its first checkpoint left: only in a folder with our marker, and only
+        the names a run writes (``training.run_folder.remove_run_files``)."""
+        remove_run_files(self.out, self.own_files)
         self.remove_temporaries()
+
+    def check_resumable(self) -> str | None:
+        """Raise ``TrainingError`` unless ``--resume`` can continue this folder; return its run id (None for a
+        run made before run markers, which the resume then marks)."""
+        if not os.path.isdir(self.out):
+            if os.path.exists(self.out):
+                raise RunFolderError(f"--out {self.out} is a file, not a run folder")
+            raise TrainingError(f"nothing to resume in {self.out}: no such folder (start the run without --resume)")
+        run_id = read_marker(self.out)
+        if not os.path.exists(self.checkpoint):
+            raise TrainingError(f"nothing to resume in {self.out}: no checkpoint.zip (start the run without --resume)")
+        if run_id is None and not os.path.exists(self.config):
+            raise RunFolderError(f"{self.out} is not a run folder of `contack train`: it has a checkpoint.zip but "
+                                 f"neither a {MARKER} marker nor a config.toml")
+        if run_id is not None:
+            other = self.read_state().get("run_id")
+            if other is not None and other != run_id:
+                raise RunFolderError(f"{self.state} belongs to another run (run id {other}, the folder's marker says "
+                                     f"{run_id}); the folder mixes two runs' files and cannot be resumed")
+        return run_id
 
     def remove_temporaries(self) -> None:
         """Remove the temporary files of writes a kill interrupted: ``atomic_path``'s ``.tmp-<random><name>``
         for this run's own files and snapshots only."""
         names = tuple(os.path.basename(path) for path in self.own_files)
+        if read_marker(self.out) is None:
+            return  # not a folder of ours: its files are someone else's
         for folder, ends in ((self.out, names), (self.snapshots, (".npz",))):
             if os.path.isdir(folder):
                 for name in os.listdir(folder):
@@ -240,22 +267,28 @@ def train(
 
     run = Run(out)
     if resume:
-        if not os.path.exists(run.checkpoint):
-            raise TrainingError(f"nothing to resume in {out}: no checkpoint.zip (start the run without --resume)")
+        run_id = run.check_resumable()
         cfg = TrainConfig.load(run.config)
+        steps, updates = run.checkpoint_progress()  # a damaged checkpoint stops here, the folder untouched
         if total_timesteps is not None:
+            if total_timesteps < steps:
+                raise TrainingError(f"--total-timesteps {total_timesteps} is below the {steps} timesteps this run has "
+                                    f"done; give {steps} or more (the run's total is {cfg.total_timesteps})")
+            if total_timesteps != cfg.total_timesteps:
+                print(f"contack train: the run's total_timesteps changes from {cfg.total_timesteps} to {total_timesteps} "
+                      "(config.toml)", file=sys.stderr)
             cfg.total_timesteps = total_timesteps
             cfg.check()
     elif cfg is None:
         raise TrainingError("a new run needs a configuration")
-    elif os.path.exists(run.checkpoint):
-        raise TrainingError(f"{out} already holds a run (checkpoint.zip); continue it with --resume or choose another --out")
+    else:
+        check_new_run_folder(out)
     check_config(cfg)
     torch.set_num_threads(cfg.torch_threads)
-    if resume:
-        steps, updates = run.checkpoint_progress()  # first: a damaged checkpoint stops here, the folder untouched
-    else:
+    if not resume:
         run.remove_leftovers()
+        run_id = new_run_id()
+        claim_folder(out, run_id)  # the marker, before any other file of the run
 
     venv = _vec_env(cfg)
     model = new_model(cfg, venv, run.tensorboard)
@@ -267,9 +300,12 @@ def train(
         except (RuntimeError, ValueError, KeyError) as err:
             venv.close()
             raise TrainingError(f"{run.checkpoint} does not fit the network of {run.config} ({err})") from None
+        if run_id is None:  # a run from before markers: its config.toml and checkpoint are ours; mark it
+            run_id = new_run_id()
+            write_marker(out, run_id)
         run.remove_temporaries()
         model.num_timesteps, model._n_updates = steps, updates
-        model.set_random_seed(cfg.seed + steps)
+        restart_streams(model, cfg, steps)  # then learn() resets the environments, as at every checkpoint
         state = run.read_state()
         if cfg.game in SELF_PLAY_GAMES:
             for name in state.get("snapshots", []):
@@ -277,16 +313,19 @@ def train(
         trim_evaluations(run, steps, cfg)
     else:
         state = {"snapshots": []}
+    state["run_id"] = run_id
     cfg.save(run.config)  # after the checkpoint loaded: a resume that fails leaves config.toml as it was
     os.makedirs(run.snapshots, exist_ok=True)
     from .monitor import TrainingMonitor
 
     remaining = cfg.total_timesteps - model.num_timesteps
     monitor = TrainingMonitor(cfg, run, state, progress, final_timesteps(model.num_timesteps, cfg))
-    if remaining > 0:
-        model.learn(remaining, callback=monitor, reset_num_timesteps=not resume, tb_log_name="ppo")
-    monitor.finish(model)
-    venv.close()
+    try:
+        if remaining > 0:
+            model.learn(remaining, callback=monitor, reset_num_timesteps=not resume, tb_log_name="ppo")
+        monitor.finish(model)
+    finally:
+        venv.close()
     return run.policy
 
 
@@ -298,6 +337,16 @@ def final_timesteps(start: int, cfg: TrainConfig) -> int:
         return start
     rollout = cfg.n_steps * cfg.n_envs
     return start + -(-remaining // rollout) * rollout
+
+
+def restart_streams(model: Any, cfg: TrainConfig, timesteps: int) -> None:
+    """Reseed everything random in training from ``seed + timesteps``: torch, numpy and Python (SB3's
+    ``set_random_seed``), the environments' next reset, and the opponents' bots. A run does it at each
+    checkpoint (just after the checkpoint is written, with fresh games), and a resumed run does it where it
+    starts: so a run killed and resumed continues exactly as the uninterrupted run did."""
+    model.set_random_seed(cfg.seed + timesteps)
+    if cfg.game in SELF_PLAY_GAMES:
+        model.get_env().env_method("reseed_opponents", timesteps)
 
 
 def new_model(cfg: TrainConfig, venv: Any, tensorboard_log: str | None) -> Any:
@@ -392,9 +441,31 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m training.trai
     return run_from_args(parser, args)
 
 
+def _kept(out: str) -> str:
+    """What an interrupted run left in ``out``, and how to go on."""
+    run = Run(out)
+    try:
+        steps = run.checkpoint_progress()[0] if os.path.exists(run.checkpoint) else None
+    except TrainingError:
+        steps = None
+    if steps is None:
+        return (f"no checkpoint was written yet, so there is nothing to resume: the same command starts the run "
+                f"again in {out}")
+    return (f"{out} keeps the run up to its last checkpoint, {steps} timesteps; continue it with "
+            f"`contack train --resume --out {out}`")
+
+
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     cfg: TrainConfig | None = None
     total: int | None = None
+    try:  # the folder first: a run that cannot write there is refused before anything else is done
+        if args.resume:
+            Run(args.out).check_resumable()
+        else:
+            check_new_run_folder(args.out)
+    except TrainingError as err:
+        print(f"contack train: {err}", file=sys.stderr)
+        return 1
     try:
         if args.resume:  # the run's own config.toml decides; only --total-timesteps is read (and checked)
             if args.total_timesteps is not None:
@@ -417,6 +488,14 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     except (TrainingError, ValueError) as err:
         print(f"contack train: {err}", file=sys.stderr)
         return 1
+    except OSError as err:
+        print(f"contack train: cannot write the run in {args.out}: {err}; the files written are whole (each is "
+              f"replaced atomically): continue with `contack train --resume --out {args.out}` once it can be "
+              "written", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"\ncontack train: interrupted; {_kept(args.out)}", file=sys.stderr)
+        return 130
     print(f"wrote {path}")
     from contack_env.wording import plural
 

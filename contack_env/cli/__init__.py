@@ -23,6 +23,7 @@ import sys
 from types import ModuleType
 from typing import Sequence
 
+from contack_env.cli_support import interrupted
 from contack_env.cli import demo, evaluate, play, render, replay, serve, simulate, train
 
 COMMANDS: dict[str, ModuleType] = {
@@ -57,7 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return COMMANDS[args.command].run(parser, args)
+    try:
+        return COMMANDS[args.command].run(parser, args)
+    except KeyboardInterrupt:  # one line saying what was kept, not a traceback (train says how to resume itself)
+        return interrupted(args.command)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
+from contack_env.cli_support import output_arg, seed_arg
 from contack_env.games import GAME_NAMES
 from contack_env.wording import plural
 
@@ -26,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")
     ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {SPEC_HELP}")
     ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
-    ev.add_argument("--seed", type=int, required=True, help="deal d is played from seed S+d")
+    ev.add_argument("--seed", type=seed_arg, required=True, help="deal d is played from seed S+d")
     ev.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
     ev.add_argument("--workers", type=int, default=1, help="worker processes (default 1); the results do not depend on it")
@@ -69,6 +70,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size, args.swap)
     except ValueError as err:
         parser.error(str(err))
+    output_arg(parser, "--json", args.json)
+    output_arg(parser, "--records", args.records)
     extra = {"board_size": board_size, "swap": args.swap} if contactix else {}
     ev = evaluate(
         agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,

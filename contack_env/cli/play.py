@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from contack_env.cli_support import seed_arg
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 
 
@@ -21,7 +22,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0); contactix: 0 black (moves first), 1 white")
     pl.add_argument("--board-size", type=int, default=None, help="contactix: the board is N x N holes, 3-19 (default 11)")
     pl.add_argument("--swap", action="store_true", help="contactix: play with the swap (pie) rule")
-    pl.add_argument("--seed", type=int, default=None, help="the game's seed (default: a fresh one, printed)")
+    pl.add_argument("--seed", type=seed_arg, default=None, help="the game's seed (default: a fresh one, printed)")
     pl.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     pl.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
 

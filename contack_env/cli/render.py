@@ -16,13 +16,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from contack_env.cli_support import output_arg
     from contack_env.records import RecordError, read_records, replay
     from contack_env.render.pictures import save_gif, save_strip
 
+    if not args.out.lower().endswith((".gif", ".png")):
+        parser.error(f"--out must end in .gif or .png; got {args.out!r}")
+    output_arg(parser, "--out", args.out)
+
+    def torn(err: RecordError) -> None:
+        print(f"contack render: {err} (left out)", file=sys.stderr)
+
     try:
-        records = read_records(args.file)
-    except (OSError, RecordError) as err:
+        records = read_records(args.file, on_torn=torn)
+    except RecordError as err:
         print(f"contack render: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"contack render: cannot read {args.file}: {err.strerror or err}", file=sys.stderr)
+        return 1
+    if not records:
+        print(f"contack render: {args.file} holds no record to draw", file=sys.stderr)
         return 1
     if not 0 <= args.index < len(records):
         parser.error(f"--index: {args.file} holds {len(records)} record(s), 0..{len(records) - 1}; got {args.index}")
@@ -31,14 +45,18 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         replay(record)  # a record that does not replay cannot be drawn: say why first
         if args.out.lower().endswith(".gif"):
             save_gif(record, args.out, fps=args.fps)
-        elif args.out.lower().endswith(".png"):
-            save_strip(record, args.out, every=args.every)
         else:
-            parser.error(f"--out must end in .gif or .png; got {args.out!r}")
+            save_strip(record, args.out, every=args.every)
     except RecordError as err:
         print(f"contack render: {args.file} record {args.index}: {err}", file=sys.stderr)
         return 1
+    except RecursionError:
+        print(f"contack render: {args.file} record {args.index}: nested too deeply to draw", file=sys.stderr)
+        return 1
     except ValueError as err:
         parser.error(str(err))
+    except OSError as err:
+        print(f"contack render: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
+        return 1
     print(f"wrote {args.out}")
     return 0

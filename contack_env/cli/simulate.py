@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Sequence
 
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
+from contack_env.cli_support import output_arg, seed_arg
 from contack_env.games import get_game
 from contack_env.wording import plural
 
@@ -20,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     sim.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4); 1 for a solitaire")
     sim.add_argument("--agents", default="random", help="one agent for every seat, or one per seat, comma-separated (default: random)")
     sim.add_argument("--games", type=int, required=True, help="how many games")
-    sim.add_argument("--seed", type=int, required=True, help="game i is played from seed S+i")
+    sim.add_argument("--seed", type=seed_arg, required=True, help="game i is played from seed S+i")
     sim.add_argument("--trace", action="store_true", help="add the list of legal moves to every place event")
     sim.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     sim.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
@@ -45,6 +46,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         agent_names = parse_agent_list(args.agents, players, args.game)
     except ValueError as err:
         parser.error(f"--agents: {err}")
+    output_arg(parser, "--out", args.out)
 
     from tqdm import tqdm
 

@@ -224,6 +224,14 @@ def env(**options: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(raw_env(**options))
 
 
+def _step_after_the_end(env: AECEnv) -> RuntimeError:
+    """What ``step`` says once every agent has left the game (or before ``reset``)."""
+    if getattr(env, "game", None) is None:
+        return RuntimeError("call reset() before step()")
+    return RuntimeError("the game is over and every agent has left it (each stepped with None); call reset() to "
+                        "play another")
+
+
 def _new_info() -> dict[str, Any]:
     return {"events": [], "drawn": [], "passed": 0, "auto_moves": 0}
 
@@ -389,7 +397,10 @@ class raw_env(AECEnv, EzPickle):
         if observed is not None and agent == self.agent_selection and not self.terminations.get(agent, True):
             return observed  # the acting agent's, already built for this decision
         game = self._require_game()
-        seat = self._seat_of[agent]
+        try:
+            seat = self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"no agent {agent!r} in this game; the agents are {', '.join(self.possible_agents)}") from None
         if seat == game.current_player and not game.done and not self.terminations.get(agent, True):
             return self._observation()
         obs, mask = self._builder.observe(seat)
@@ -451,8 +462,12 @@ class raw_env(AECEnv, EzPickle):
 
     # -- stepping ------------------------------------------------------------------------------------------
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            agent = self.agent_selection
+            dead = self.terminations[agent] or self.truncations[agent]
+        except (AttributeError, KeyError):  # before reset, or after the game
+            raise _step_after_the_end(self) from None
+        if dead:
             self._was_dead_step(action)
             return
         game = self.game
@@ -489,6 +504,8 @@ class raw_env(AECEnv, EzPickle):
     def _code_of(self, action: Any) -> int | None:
         """The move code of ``action``, None if it is illegal; ``ValueError`` if it is no integer."""
         try:
+            if action.__class__ is bool:  # an int to Python, but True is no action
+                raise TypeError
             a = operator.index(action)
         except TypeError:
             raise ValueError(f"an action is an int in 0..{NUM_ACTIONS - 1}; got {action!r}") from None

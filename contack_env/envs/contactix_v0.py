@@ -249,6 +249,8 @@ class raw_env(AECEnv, EzPickle):
     # -- observing -----------------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._require_game()
+        if agent not in self.possible_agents:
+            raise ValueError(f"no agent {agent!r} in this game; the agents are {', '.join(self.possible_agents)}")
         colour = self.possible_agents.index(agent)
         moving = colour == game.current_player and not game.done and not self.terminations.get(agent, True)
         if moving and self._observed is not None:
@@ -306,7 +308,12 @@ class raw_env(AECEnv, EzPickle):
 
     # -- stepping ------------------------------------------------------------------------------------------
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
+        agent = getattr(self, "agent_selection", None)
+        if agent not in getattr(self, "terminations", {}):
+            if self.game is None:
+                raise RuntimeError("call reset() before step()")
+            raise RuntimeError("the game is over and both agents have left it (each stepped with None); call "
+                               "reset() to play another")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -335,6 +342,8 @@ class raw_env(AECEnv, EzPickle):
 
     def _index(self, action: Any) -> int:
         try:
+            if action.__class__ is bool:  # an int to Python, but True is no action
+                raise TypeError
             a = operator.index(action)
         except TypeError:
             raise ValueError(f"an action is an int in 0..{self.num_actions - 1}; got {action!r}") from None
@@ -345,6 +354,8 @@ class raw_env(AECEnv, EzPickle):
     def _legal_index(self, action: Any) -> int | None:
         """``action`` if it is legal; else what ``illegal_action`` says (module docstring), and None."""
         try:
+            if action.__class__ is bool:  # an int to Python, but True is no action
+                raise TypeError
             a = operator.index(action)
         except TypeError:
             raise ValueError(f"an action is an int in 0..{self.num_actions - 1}; got {action!r}") from None

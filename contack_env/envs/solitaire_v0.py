@@ -397,10 +397,7 @@ class _SolitaireEnv(gymnasium.Env):
         if not self._decision:
             # A deal that needed no decision: this step only closes the episode (module docstring).
             return self._end_step(0)
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"an action is an integer 0..{self.action_space.n - 1}; got {action!r}") from None
+        a = _discrete_action(action, self.action_space.n)
         if not 0 <= a < self.action_space.n or not self._mask[a]:
             if self.illegal_action == "raise":
                 raise ValueError(f"action {action!r} is not legal here ({self._what_is_legal()})")
@@ -628,3 +625,15 @@ def register_envs() -> None:
     for env_id, cls in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point=f"{__name__}:{cls}")
+
+
+def _discrete_action(action: Any, n: int) -> int:
+    """``action`` as an int if it is an integer as ``Discrete(n)`` holds them: a Python int or a numpy integer
+    (a scalar or a 0-d array). A float (22.9), a string ("22") or a bool (True: an int to Python, never an
+    action here) raises ``ValueError`` instead of being played as some other action."""
+    integer = isinstance(action, (int, np.integer)) or (
+        isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer))
+    if not integer or isinstance(action, (bool, np.bool_)):
+        raise ValueError(f"an action is an integer 0..{n - 1} (a Python or numpy integer, as Discrete({n}) holds); "
+                         f"got {action!r} ({type(action).__name__})")
+    return int(action)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from contack_env.atomic import atomic_path
+from contack_env.atomic import open_atomic
 from contack_env.records.errors import RecordError
 from contack_env.records.values import json_kind as _json_kind
 
@@ -15,16 +15,17 @@ __all__ = ["append_record", "read_records", "write_records"]
 
 
 def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> int:
-    """Write ``records`` to ``path`` as JSON lines, one record a line, replacing the file atomically (a
-    temporary file beside it, then a rename): a reader never sees half a file. Returns the count."""
+    """Write ``records`` to ``path`` as JSON lines, one record a line, replacing the file atomically
+    (``contack_env.atomic``): a reader never sees half a file, and a failed write leaves the old one. Returns
+    the count."""
+    path = os.fspath(path)
     lines = []
     for n, record in enumerate(records, 1):
         if not isinstance(record, dict):
             raise TypeError(f"record {n}: a record is a dict; got {type(record).__name__}")
         lines.append(json.dumps(record, allow_nan=False) + "\n")
-    with atomic_path(os.fspath(path)) as tmp:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.writelines(lines)
+    with open_atomic(path) as f:
+        f.writelines(lines)
     return len(lines)
 
 
@@ -32,7 +33,8 @@ def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
     """Add one record as a line at the end of the JSON-lines file ``path`` (created if missing).
 
     For long runs that save games as they finish; the line goes out in one write, but unlike ``write_records``
-    an interrupted append can leave a partial last line.
+    an interrupted append can leave a partial last line (``read_records(..., on_torn=...)``, ``contack replay``
+    and ``contack render`` report it and read the records before it).
     """
     if not isinstance(record, dict):
         raise TypeError(f"a record is a dict; got {type(record).__name__}")
@@ -46,10 +48,17 @@ def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
         f.write(line.encode("utf-8"))
 
 
-def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+def read_records(
+    path: str | os.PathLike[str], *, on_torn: Callable[[RecordError], None] | None = None
+) -> list[dict[str, Any]]:
     """The records in ``path``: a single JSON object, a JSON array of objects, or JSON lines (one object a
-    line, blank lines skipped). Malformed JSON raises ``RecordError`` naming the file and line; a file that
-    cannot be opened raises ``OSError``."""
+    line, blank lines skipped). Malformed JSON raises ``RecordError`` naming the file and line (also a key that
+    an object holds twice, a number of thousands of digits, or nesting too deep to read); a file that cannot
+    be opened raises ``OSError``.
+
+    ``on_torn``: what to do with a torn last line of a JSON-lines file (cut short, as an interrupted append
+    leaves it): it is called with the ``RecordError`` for that line and the intact records are returned. By
+    default a torn line raises like any other."""
     name = os.fspath(path)
     with open(path, "rb") as f:
         data = f.read()
@@ -61,13 +70,17 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     if not text.strip():
         return []
     try:
-        whole = json.loads(text)
+        whole = _loads(text)
     except json.JSONDecodeError as e:
         if not e.msg.startswith("Extra data"):
             # Not a valid first value: the error is where the decoder stopped (a pretty-printed object or an
             # array is one value over many lines, so its line is the one to report).
             raise RecordError(f"invalid JSON: {e.msg} (column {e.colno})", f"{name}, line {e.lineno}") from None
-        return _read_lines(name, text)
+        return _read_lines(name, text, on_torn)
+    except (ValueError, RecursionError) as e:  # read, but not to be believed: find its line if the file has lines
+        if _first_line_reads(text):
+            return _read_lines(name, text, on_torn)
+        raise RecordError(_unreadable(e), name) from None
     if isinstance(whole, dict):
         return [whole]
     if isinstance(whole, list):
@@ -78,16 +91,71 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     raise RecordError(f"the file holds {_json_kind(whole)}; records are JSON objects (one, an array, or one a line)", name)
 
 
-def _read_lines(name: str, text: str) -> list[dict[str, Any]]:
+def _read_lines(name: str, text: str, on_torn: Callable[[RecordError], None] | None = None) -> list[dict[str, Any]]:
     records = []
-    for lineno, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    last = max((k for k, line in enumerate(lines, 1) if line.strip()), default=0)
+    for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = _loads(line)
         except json.JSONDecodeError as e:
+            if lineno == last and on_torn is not None:
+                on_torn(RecordError(f"torn last line, cut short as an interrupted write leaves it (invalid JSON: "
+                                    f"{e.msg}, column {e.colno}); the {len(records)} record(s) before it are read",
+                                    f"{name}, line {lineno}"))
+                return records
             raise RecordError(f"invalid JSON: {e.msg} (column {e.colno})", f"{name}, line {lineno}") from None
+        except (ValueError, RecursionError) as e:
+            raise RecordError(_unreadable(e), f"{name}, line {lineno}") from None
         if not isinstance(value, dict):
             raise RecordError(f"the line holds {_json_kind(value)}; a record is a JSON object", f"{name}, line {lineno}")
         records.append(value)
     return records
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # JSON leaves an object with a key twice open to any reading (Python keeps the last): a record must not.
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+def _loads(text: str) -> Any:
+    return json.loads(text, object_pairs_hook=_no_duplicates)
+
+
+def _first_line_reads(text: str) -> bool:
+    """Whether the file is JSON lines as far as its first line tells: that line is a whole JSON value (or
+    fails for a reason other than syntax: then it is the line at fault)."""
+    first = next(line for line in text.splitlines() if line.strip())
+    try:
+        _loads(first)
+    except json.JSONDecodeError:
+        return False
+    except (ValueError, RecursionError):
+        return True
+    return True
+
+
+def _unreadable(err: Exception) -> str:
+    """Why JSON that the decoder could not take in is refused."""
+    if isinstance(err, _DuplicateKey):
+        return f"invalid record: an object holds the key {err.key!r} twice (each key once: which one counts?)"
+    if isinstance(err, RecursionError):
+        return "invalid record: nested too deeply to read (a record nests a few levels)"
+    if "digits" in str(err):
+        return "invalid record: a number of more than 4300 digits (no value of a record is that long)"
+    return f"invalid JSON: {err}"

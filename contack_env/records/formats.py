@@ -57,8 +57,9 @@ def check_paths(
     passed = failed = 0
     for path in paths:
         name = os.fspath(path)
+        torn: list[RecordError] = []
         try:
-            records = read_records(path)
+            records = read_records(path, on_torn=torn.append)
         except RecordError as e:
             print(f"FAIL {e.where or name}: {e.why}", file=out)
             failed += 1
@@ -68,9 +69,13 @@ def check_paths(
             print(f"FAIL {name}: cannot read: {reason}", file=out)
             failed += 1
             continue
-        if not records:
-            print(f"FAIL {name}: no records in the file", file=out)
+        for e in torn:  # a torn last line fails; the intact records before it are checked all the same
+            print(f"FAIL {e.where}: {e.why}", file=out)
             failed += 1
+        if not records:
+            if not torn:
+                print(f"FAIL {name}: no records in the file", file=out)
+                failed += 1
             continue
         for n, record in enumerate(records, 1):
             try:
@@ -81,6 +86,9 @@ def check_paths(
                 failed += 1
             except ValueError as e:
                 print(f"FAIL {name}:{n}: {e}", file=out)
+                failed += 1
+            except RecursionError:
+                print(f"FAIL {name}:{n}: nested too deeply to check (a record nests a few levels)", file=out)
                 failed += 1
             else:
                 print(f"OK {name}:{n}", file=out)  # which record passed, as a FAIL line says which failed

@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from contack_env.atomic import atomic_path
 from contack_env.contack.grid import cell_xy, is_up, side_colour
 from contack_env.contack.multiplayer import ContackGame
 from contack_env.contack.solitaire import Solitaire1, Solitaire2
@@ -611,7 +612,8 @@ def write_examples(folder: str | Path = "docs/img") -> list[Path]:
     def save(state: GameState, name: str, size: tuple[int, int] = DEFAULT_SIZE) -> None:
         path = folder / name
         seats = state.num_players if isinstance(state, ContackGame) else 1
-        Image.fromarray(render_rgb(state, size=size, agents=["random"] * seats)).save(path, optimize=True)
+        with atomic_path(path) as tmp:
+            Image.fromarray(render_rgb(state, size=size, agents=["random"] * seats)).save(tmp, format="PNG", optimize=True)
         written.append(path)
 
     # Seeds and move counts picked so that each picture is mid-hand with a good part of a figure on the table.

@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 from PIL import Image
 
+from contack_env.atomic import atomic_path
 from contack_env.records import codec_for
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
 from contack_env.records.contactix import FORMAT as CONTACTIX_FORMAT
@@ -77,7 +78,9 @@ def save_gif(record: Mapping[str, Any], path: str | Path, fps: float = 2.0, size
     step = 1000.0 / fps
     durations = [int(step * (3 if held else 1)) for _, held in frames]
     durations[-1] = int(step * 4)
-    paletted[0].save(path, save_all=True, append_images=paletted[1:], duration=durations, loop=0, optimize=False, disposal=1)
+    with atomic_path(path) as tmp:
+        paletted[0].save(tmp, format="GIF", save_all=True, append_images=paletted[1:], duration=durations, loop=0,
+                         optimize=False, disposal=1)
     return path
 
 
@@ -104,5 +107,6 @@ def save_strip(
     strip = Image.new("RGB", (cols * width, rows * height), image.PANEL)
     for k, index in enumerate(chosen):
         strip.paste(Image.fromarray(frames[index]), ((k % cols) * width, (k // cols) * height))
-    strip.save(path, optimize=True)
+    with atomic_path(path) as tmp:
+        strip.save(tmp, format="PNG", optimize=True)
     return chosen

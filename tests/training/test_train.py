@@ -21,6 +21,7 @@ from contack_env import new_game
 from training.config import TrainConfig
 from training.monitor import EVAL_SEED_OFFSET
 from agents.policy_file import PolicyNet
+from training.run_folder import write_marker
 from training.train import TrainingError, main, train
 
 SMALL = dict(n_envs=2, n_steps=64, batch_size=64, n_epochs=1, net_arch=[32, 32], snapshot_every=128)
@@ -135,7 +136,8 @@ def test_a_new_run_replaces_what_a_run_killed_before_its_first_checkpoint_left(t
     (out / "tb" / "ppo_1").mkdir(parents=True)
     (out / "tb" / "ppo_1" / "events.out.tfevents.stale").write_bytes(b"stale")
     (out / "eval.csv").write_text("timesteps,opponent\n0,stale\n")
-    TrainConfig(total_timesteps=999).save(str(out / "config.toml"))  # the killed run wrote its config first
+    write_marker(str(out), "killedrun")  # the killed run marked the folder first, then wrote its config
+    TrainConfig(total_timesteps=999).save(str(out / "config.toml"))
     (out / ".tmp-k1llcheckpoint.zip").write_bytes(b"half")
     (out / ".tmp-k1llnotes.txt").write_bytes(b"another program's")
     (out / "notes.txt").write_text("mine")
@@ -150,14 +152,16 @@ def test_a_new_run_replaces_what_a_run_killed_before_its_first_checkpoint_left(t
     assert (out / ".tmp-k1llnotes.txt").exists(), "another program's temporary file is not the run's"
 
 
-def test_a_new_run_in_a_folder_no_run_made_removes_nothing(tmp_path):
-    # --out . or --out /tmp: without a config.toml the folder is not a killed run's, whatever else it holds.
+def test_a_new_run_in_a_folder_no_run_made_is_refused_and_touches_nothing(tmp_path):
+    # --out . or --out /tmp: without a marker the folder is not a run's, and what it holds is someone else's.
     (tmp_path / "snapshots").mkdir()
     (tmp_path / "snapshots" / "mine.npz").write_bytes(b"mine")
     (tmp_path / ".tmp-xyzcheckpoint.zip").write_bytes(b"someone's")
-    train(TrainConfig(total_timesteps=64, eval_every=0, **SMALL), str(tmp_path), progress=False)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    with pytest.raises(TrainingError, match="is not empty and is not a run folder of `contack train`"):
+        train(TrainConfig(total_timesteps=64, eval_every=0, **SMALL), str(tmp_path), progress=False)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
     assert (tmp_path / "snapshots" / "mine.npz").read_bytes() == b"mine"
-    assert (tmp_path / ".tmp-xyzcheckpoint.zip").exists()
 
 
 def test_a_failed_resume_leaves_the_run_as_it_was(tmp_path):

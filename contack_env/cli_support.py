@@ -1,0 +1,53 @@
+"""What every ``contack`` subcommand shares for bad input and interruptions: seeds, output paths, Ctrl-C.
+
+- ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are).
+- ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``).
+- ``interrupted``: the one line a subcommand prints when Ctrl-C stops it, saying what was kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from contack_env.atomic import OutputPathError, check_output
+
+MAX_SEED = 2**63 - 1
+
+INTERRUPTED = {
+    "simulate": "nothing was written (the records are written once every game is played)",
+    "evaluate": "nothing was written (the statistics and records are written once every game is played)",
+    "play": "the game is not saved; its seed is in the first line, to play it again with --seed",
+    "render": "--out is as it was (a picture is written whole or not at all)",
+    "replay": "the records checked so far are listed above",
+    "demo": "each file written so far is whole (files are written atomically); the others were not written",
+}
+
+
+def seed_arg(text: str) -> int:
+    """``--seed``: a whole number 0..2**63-1 (argparse shows the message with the option's name)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number 0..{MAX_SEED}; got {text!r}") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number 0..{MAX_SEED}; got {value}")
+    return value
+
+
+def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
+               suffixes: tuple[str, ...] = ()) -> None:
+    """Check the output path of ``option`` (None: not given) before any work; a bad one is a usage error."""
+    if path is None:
+        return
+    try:
+        check_output(path, suffixes)
+    except OutputPathError as err:
+        parser.error(f"{option}: {err}")
+
+
+def interrupted(command: str) -> int:
+    """Say that Ctrl-C stopped ``command`` and what was kept; the exit status for it (130, as shells use)."""
+    kept = INTERRUPTED.get(command, "nothing more was written")
+    print(f"\ncontack {command}: interrupted; {kept}", file=sys.stderr)
+    return 130

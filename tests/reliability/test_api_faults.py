@@ -1,0 +1,107 @@
+"""The Python API's faults: a clear error naming what is wrong, never a bare KeyError or a silent wrong result."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from contack_env import contack_v0, contactix_v0, solitaire_v0
+from agents.policy_file import PolicyFileError, PolicyNet
+
+
+def _play_out(env) -> None:
+    for agent in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+@pytest.mark.parametrize("make", [lambda: contack_v0.raw_env(num_players=3, num_hands=1),
+                                  lambda: contactix_v0.raw_env(board_size=4)])
+def test_step_after_the_game_and_an_unknown_agent_are_clear_errors(make):
+    env = make()
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        env.step(0)
+    env.reset(seed=2)
+    with pytest.raises(ValueError, match="no agent 'bob' in this game; the agents are"):
+        env.observe("bob")
+    _play_out(env)
+    assert env.agents == []
+    for action in (0, None):
+        with pytest.raises(RuntimeError, match=r"the game is over .* call reset\(\) to play another"):
+            env.step(action)
+    env.reset(seed=3)  # and the environment still works
+    _play_out(env)
+
+
+@pytest.mark.parametrize("cls", [solitaire_v0.Solitaire1Env, solitaire_v0.Solitaire2Env])
+@pytest.mark.parametrize("action", [22.9, 1.0, "22", "1", True, False, np.bool_(True), None, [1], np.array([1])])
+def test_the_solitaires_refuse_actions_that_are_not_integers(cls, action):
+    env = cls()  # illegal_action="lose": an illegal integer ends the episode; a non-integer is no action at all
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="an action is an integer"):
+        env.step(action)
+
+
+@pytest.mark.parametrize("cls", [solitaire_v0.Solitaire1Env, solitaire_v0.Solitaire2Env])
+def test_the_solitaires_take_python_and_numpy_integers(cls):
+    for kind in (int, np.int64, np.int32, np.uint8, np.array):
+        env = cls()
+        env.reset(seed=1)
+        action = int(np.flatnonzero(env.action_masks())[0])
+        _, _, terminated, _, info = env.step(kind(action))
+        assert not info.get("illegal_action"), kind
+
+
+@pytest.mark.parametrize("size", [3, 5, 10])
+def test_contactix_checks_actions_against_its_own_board(size):
+    n = size * size
+    for action in (n, 104, 105):
+        # Outside the board's own Discrete(n): an illegal action, as the env card says (the game ends, -1 for the
+        # offender), never an IndexError from another game's action count.
+        env = contactix_v0.env(board_size=size)
+        env.reset(seed=0)
+        env.step(action)
+        assert env.rewards == {"black": -1.0, "white": 0.0}
+        assert all(env.terminations.values()) and env.infos["black"].get("illegal_action") is True
+    raw = contactix_v0.raw_env(board_size=size)
+    raw.reset(seed=0)
+    with pytest.raises(ValueError, match=rf"outside Discrete\({n}\)"):
+        raw.step(n)
+    env = contactix_v0.env(board_size=size)
+    env.reset(seed=0)
+    env.step(n - 1)  # the last hole is a legal first move on every board
+    assert env.agent_selection == "white"
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, 1e300])
+@pytest.mark.parametrize("where", ["w0", "ba"])
+def test_a_policy_file_with_weights_that_are_not_finite_is_refused(tmp_path, bad, where):
+    net = PolicyNet([(np.ones((4, 3), np.float32), np.zeros(3, np.float32))],
+                    (np.ones((3, 2), np.float32), np.zeros(2, np.float32)))
+    path = tmp_path / "p.npz"
+    net.save(path)
+    assert PolicyNet.load(path).num_actions == 2
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays[where] = arrays[where].astype(np.float64)
+    arrays[where].flat[1] = bad
+    np.savez(path, **arrays)
+    with pytest.raises(PolicyFileError, match="NaN or infinite weight"):
+        PolicyNet.load(path)
+
+
+def test_a_policy_file_with_nan_weights_is_refused_by_the_command_line(tmp_path, cli):
+    net = PolicyNet([], (np.full((787, 105), np.nan, np.float32), np.zeros(105, np.float32)),
+                    meta={"game": "contack", "players": 2, "features": "none"})
+    net.save(tmp_path / "nan.npz")
+    result = cli("evaluate", "--agents", f"ppo:{tmp_path / 'nan.npz'},random", "--games", "2", "--seed", "1")
+    result.assert_clean_failure(2, "NaN or infinite weight")
+
+
+@pytest.mark.parametrize("make", [lambda: contack_v0.raw_env(num_players=2), lambda: contactix_v0.raw_env(board_size=5)])
+@pytest.mark.parametrize("action", [True, False, 1.0, "1"])
+def test_the_multi_agent_environments_refuse_actions_that_are_not_integers(make, action):
+    env = make()
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="an action is an int"):
+        env.step(action)

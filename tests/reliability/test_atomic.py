@@ -1,0 +1,234 @@
+"""Every file the project writes is replaced atomically (contack_env.atomic): a failed write leaves the old file
+whole and no half file beside it."""
+
+from __future__ import annotations
+
+import ast
+import errno
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from contack_env import atomic
+from contack_env.atomic import OutputPathError, check_output, open_atomic, write_text
+
+ROOT = Path(__file__).resolve().parents[2]
+OLD = b"the old content, which must survive\n"
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith(atomic.TEMPORARY_PREFIX))
+
+
+def test_a_write_that_fails_midway_leaves_the_old_file_and_no_temporary(tmp_path):
+    target = tmp_path / "f.txt"
+    target.write_bytes(OLD)
+    with pytest.raises(OSError, match="disk full"):
+        with open_atomic(target) as f:
+            f.write("half of the new")
+            raise OSError(errno.ENOSPC, "disk full")
+    assert target.read_bytes() == OLD
+    assert _leftovers(tmp_path) == []
+    write_text(target, "new\n")
+    assert target.read_text() == "new\n" and _leftovers(tmp_path) == []
+
+
+def test_the_written_file_has_the_mode_a_plain_open_gives(tmp_path):
+    write_text(tmp_path / "f.txt", "x")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (tmp_path / "f.txt").stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+# One case per kind of file the project writes, each through its own public writer.
+def _record(path):
+    from contack_env.records import write_records
+
+    write_records(path, [{"format": "x"}])
+
+
+def _evaluation_json(path):
+    from agents.evaluate import evaluate, write_json
+
+    write_json(path, evaluate(["random", "greedy"], 2, seed=1))
+
+
+def _eval_csv(path):
+    from training.monitor import write_rows
+
+    write_rows(str(path), [{"timesteps": 0, "opponent": "random"}])
+
+
+def _curve_png(path):
+    from training.config import TrainConfig
+    from training.monitor import draw_learning_curve
+
+    draw_learning_curve(str(path) + ".missing.csv", str(path), TrainConfig())
+
+
+def _results_png(path):
+    from agents.evaluate import evaluate, write_json
+    from agents.plots import plot_win_rates
+
+    write_json(str(path) + ".json", evaluate(["random", "greedy"], 2, seed=1))
+    plot_win_rates([str(path) + ".json"], str(path), "t")
+
+
+def _gif(path):
+    from contack_env.records.contack import game_record
+    from contack_env.render.pictures import save_gif
+    from contack_env.contack.solitaire import new_solitaire1
+
+    state = new_solitaire1(3)
+    while not state.done:
+        state.play(state.legal_moves()[0])
+    save_gif(game_record(state), path)
+
+
+def _strip(path):
+    from contack_env.records.contack import game_record
+    from contack_env.render.pictures import save_strip
+    from contack_env.contack.solitaire import new_solitaire1
+
+    state = new_solitaire1(3)
+    while not state.done:
+        state.play(state.legal_moves()[0])
+    save_strip(game_record(state), path, every=50)
+
+
+def _policy(path):
+    from agents.policy_file import PolicyNet
+
+    PolicyNet([], (np.zeros((3, 2), np.float32), np.zeros(2, np.float32))).save(path)
+
+
+def _config(path):
+    from training.config import TrainConfig
+
+    TrainConfig().save(str(path))
+
+
+def _state(path):
+    from training.train import Run
+
+    Run(str(path.parent)).write_state({"snapshots": []})
+
+
+def _marker(path):
+    from training.run_folder import write_marker
+
+    write_marker(str(path.parent), "abc")
+
+
+WRITERS = {"games.jsonl": _record, "ev.json": _evaluation_json, "eval.csv": _eval_csv, "curve.png": _curve_png,
+           "results.png": _results_png, "game.gif": _gif, "strip.png": _strip, "policy.npz": _policy,
+           "config.toml": _config, "state.json": _state, ".contack-run": _marker}
+
+
+@pytest.mark.parametrize("name", WRITERS)
+def test_every_writer_keeps_the_old_file_when_the_write_fails(tmp_path, monkeypatch, name):
+    target = tmp_path / name
+    target.write_bytes(OLD)
+
+    def no_space(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    # The last step of a whole write: a writer that did not go through the helper would have replaced the
+    # file already (or would not fail at all).
+    monkeypatch.setattr(atomic.os, "fsync", no_space)
+    with pytest.raises(OSError, match="No space left"):
+        WRITERS[name](target)
+    assert target.read_bytes() == OLD
+    assert _leftovers(tmp_path) == []
+    monkeypatch.undo()
+    WRITERS[name](target)
+    assert target.read_bytes() != OLD, "the writer replaces the file when it can"
+
+
+@pytest.mark.parametrize("args, name", [
+    (["simulate", "--games", "3", "--seed", "1", "--out", "{}"], "games.jsonl"),
+    (["evaluate", "--agents", "random,greedy", "--games", "4", "--seed", "1", "--json", "{}"], "ev.json"),
+    (["evaluate", "--agents", "random,greedy", "--games", "4", "--seed", "1", "--records", "{}"], "games.jsonl"),
+])
+def test_a_command_that_hits_the_file_size_limit_keeps_the_old_file(tmp_path, cli, args, name):
+    # `ulimit -f 1`: files of more than 1 KiB cannot be written (Python ignores SIGXFSZ, so the write fails).
+    target = tmp_path / name
+    target.write_bytes(OLD)
+    result = cli(*[a.format(target) for a in args], prefix="ulimit -f 1", cwd=tmp_path)
+    result.assert_clean_failure(1, "cannot write")
+    assert target.read_bytes() == OLD
+    assert _leftovers(tmp_path) == []
+
+
+def test_render_that_hits_the_file_size_limit_keeps_the_old_picture(tmp_path, cli):
+    records = tmp_path / "g.jsonl"
+    assert cli("simulate", "--game", "solitaire1", "--games", "1", "--seed", "3", "--out", records).code == 0
+    target = tmp_path / "g.gif"
+    target.write_bytes(OLD)
+    cli("render", records, "--out", target, prefix="ulimit -f 1").assert_clean_failure(1, "cannot write")
+    assert target.read_bytes() == OLD and _leftovers(tmp_path) == []
+
+
+def test_check_output_makes_a_missing_folder_and_refuses_what_cannot_be_written(tmp_path):
+    assert check_output(tmp_path / "a" / "b" / "x.json") == str(tmp_path / "a" / "b" / "x.json")
+    assert (tmp_path / "a" / "b").is_dir() and not (tmp_path / "a" / "b" / "x.json").exists()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(OutputPathError, match="lies under a file"):
+        check_output(tmp_path / "file" / "x.json")
+    with pytest.raises(OutputPathError, match="is a folder; name a file"):
+        check_output(tmp_path / "a")
+    with pytest.raises(OutputPathError, match="must end in .gif or .png"):
+        check_output(tmp_path / "x.jpg", (".gif", ".png"))
+
+
+# -- the source: no writer bypasses the helper ---------------------------------------------------------------
+WRITE_CALLS = {"savefig", "savez", "savez_compressed", "save", "write_text", "write_bytes", "dump"}
+OWN_ATOMIC_SAVERS = {"net", "cfg"}
+"""Receivers of ``.save`` that are the project's own atomic writers (PolicyNet.save, TrainConfig.save, tested
+above)."""
+
+
+def _violations(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bound = set()  # names bound by `with atomic_path(...) as tmp` / `with open_atomic(...) as f`
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                call = item.context_expr
+                if (isinstance(call, ast.Call) and getattr(call.func, "id", getattr(call.func, "attr", None))
+                        in ("atomic_path", "open_atomic") and isinstance(item.optional_vars, ast.Name)):
+                    bound.add(item.optional_vars.id)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = getattr(func, "id", None) or getattr(func, "attr", None)
+        where = f"{path.relative_to(ROOT)}:{node.lineno}"
+        if name == "open":
+            mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+            text = mode.value if isinstance(mode, ast.Constant) else "r"
+            first = node.args[0] if node.args else None
+            if set(str(text)) & set("wax+") and not (isinstance(first, ast.Name) and first.id in bound):
+                found.append(f"{where} open(..., {text!r})")
+        elif isinstance(func, ast.Attribute) and name in WRITE_CALLS:
+            if name == "dump" and getattr(func.value, "id", None) not in ("json", "tomli_w", "pickle"):
+                continue
+            target = node.args[1] if name == "dump" and len(node.args) > 1 else (node.args[0] if node.args else None)
+            if isinstance(target, ast.Name) and target.id in bound:
+                continue
+            if name == "save" and getattr(func.value, "id", None) in OWN_ATOMIC_SAVERS:
+                continue
+            found.append(f"{where} .{name}(...)")
+    return found
+
+
+def test_no_module_writes_a_file_but_through_the_atomic_helper():
+    sources = [p for folder in ("contack_env", "agents", "training", "benchmarks", "docs", "notebooks")
+               for p in sorted((ROOT / folder).rglob("*.py"))]
+    assert len(sources) > 30
+    found = [v for p in sources if p.name != "atomic.py" for v in _violations(p)]
+    # The one exception: appending a record to a JSON-lines file (a reader reports a torn last line).
+    assert [v for v in found if "records/files.py" not in v or "'a+b'" not in v] == []

@@ -1,0 +1,171 @@
+"""Bad input on the command line and in files: a message saying what was wrong and what is allowed, an exit
+status, and never a traceback; output paths are checked before any game is played."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "--games", "1", "--out", "x.jsonl"],
+    ["evaluate", "--agents", "random,greedy", "--games", "2"],
+    ["play"],
+    ["demo", "--games", "2"],
+])
+def test_a_negative_seed_is_a_usage_error(tmp_path, cli, args):
+    cli(*args, "--seed", "-1", cwd=tmp_path).assert_clean_failure(2, "a seed is a whole number 0..9223372036854775807; got -1")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_seed_that_is_not_a_number_is_a_usage_error(tmp_path, cli):
+    cli("simulate", "--games", "1", "--seed", "abc", "--out", "x.jsonl", cwd=tmp_path).assert_clean_failure(
+        2, "argument --seed: a seed is a whole number")
+
+
+def test_json_into_a_missing_folder_is_made_before_the_games(tmp_path, cli):
+    # The README's and docs/baselines.md's commands write into folders that may not exist yet.
+    result = cli("evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", "--json", "out/sub/x.json",
+                 "--records", "out/r.jsonl", cwd=tmp_path)
+    assert result.code == 0, result.err
+    assert json.loads((tmp_path / "out" / "sub" / "x.json").read_text())["games"] == 2
+    assert (tmp_path / "out" / "r.jsonl").is_file()
+
+
+@pytest.mark.parametrize("option", ["--json", "--records"])
+def test_an_output_that_cannot_be_written_is_refused_before_any_game(tmp_path, cli, option):
+    (tmp_path / "file").write_text("")
+    started = time.time()
+    # mcts:100000 would take minutes a game: the refusal must come before the first one.
+    result = cli("evaluate", "--agents", "mcts:100000,greedy", "--games", "2", "--seed", "1", option, "file/x.json",
+                 cwd=tmp_path, timeout=120)
+    result.assert_clean_failure(2, f"{option}: file/x.json lies under a file")
+    assert time.time() - started < 100
+    (tmp_path / "dir").mkdir()
+    cli("evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", option, "dir", cwd=tmp_path
+        ).assert_clean_failure(2, "dir is a folder; name a file")
+
+
+def test_simulate_out_is_checked_before_the_games(tmp_path, cli):
+    (tmp_path / "file").write_text("")
+    cli("simulate", "--games", "1", "--seed", "1", "--agents", "mcts:100000", "--out", "file/x.jsonl", cwd=tmp_path,
+        timeout=120).assert_clean_failure(2, "--out: file/x.jsonl lies under a file")
+
+
+def test_demo_out_under_a_file_is_refused_at_once(tmp_path, cli):
+    (tmp_path / "file").write_text("")
+    cli("demo", "--out", "file/demo", cwd=tmp_path).assert_clean_failure(2, "--out: file/demo lies under a file")
+
+
+def _records(tmp_path, cli, game="solitaire1", games=2):
+    path = tmp_path / "g.jsonl"
+    assert cli("simulate", "--game", game, "--games", str(games), "--seed", "3", "--out", path).code == 0
+    return path
+
+
+def test_render_into_a_missing_folder_makes_it_and_onto_a_folder_is_refused(tmp_path, cli):
+    path = _records(tmp_path, cli)
+    ok = cli("render", path, "--out", tmp_path / "new" / "deeper" / "g.png", "--every", "50")
+    assert ok.code == 0, ok.err
+    assert (tmp_path / "new" / "deeper" / "g.png").stat().st_size > 0
+    (tmp_path / "pics.png").mkdir()
+    cli("render", path, "--out", tmp_path / "pics.png").assert_clean_failure(2, "is a folder; name a file")
+
+
+def test_records_with_a_huge_number_or_deep_nesting_fail_with_a_reason(tmp_path, cli):
+    path = _records(tmp_path, cli)
+    good = path.read_text().splitlines()
+    cases = {
+        "digits.jsonl": good[0].replace('"seed": 3', '"seed": ' + "9" * 5000) + "\n",
+        "deep.jsonl": "[" * 100_000 + "]" * 100_000 + "\n",
+        "deep_in_lines.jsonl": good[0] + "\n" + '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}\n",
+        "deep_object.json": "{\n" + '"a": ' + "[" * 100_000 + "]" * 100_000 + "\n}\n",
+    }
+    reasons = {"digits.jsonl": "line 1: invalid record: a number of more than 4300 digits",
+               "deep.jsonl": "nested too deeply to read",
+               "deep_in_lines.jsonl": "line 2: invalid record: nested too deeply to read",
+               "deep_object.json": "deep_object.json: invalid record: nested too deeply to read"}
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text)
+        result = cli("replay", "--check", tmp_path / name)
+        assert result.code == 1 and "Traceback" not in result.err, result.err
+        assert reasons[name] in result.out, result.out
+        cli("render", tmp_path / name, "--out", tmp_path / "x.gif").assert_clean_failure(1, reasons[name])
+
+
+def test_a_duplicate_key_is_refused_naming_it(tmp_path, cli):
+    path = _records(tmp_path, cli, games=1)
+    line = path.read_text().splitlines()[0]
+    (tmp_path / "dup.jsonl").write_text(line.replace('"seed": 3', '"seed": 3, "seed": "abc"') + "\n")
+    result = cli("replay", "--check", tmp_path / "dup.jsonl")
+    assert result.code == 1
+    assert "dup.jsonl, line 1: invalid record: an object holds the key 'seed' twice" in result.out
+    # Inside an event too, and in a pretty-printed file (one object over many lines).
+    record = json.loads(line)
+    text = json.dumps(record, indent=1).replace('"points": ', '"points": 0, "points": ', 1)
+    (tmp_path / "dup.json").write_text(text)
+    result = cli("replay", "--check", tmp_path / "dup.json")
+    assert result.code == 1 and "an object holds the key 'points' twice" in result.out
+
+
+def test_a_torn_last_line_is_reported_and_the_intact_records_are_checked_and_drawn(tmp_path, cli):
+    path = _records(tmp_path, cli, games=3)
+    text = path.read_text()
+    torn = tmp_path / "torn.jsonl"
+    torn.write_text(text[: len(text) - 200])  # as an append killed mid-write leaves it: the last line cut short
+    result = cli("replay", "--check", torn)
+    assert result.code == 1, result.out
+    lines = result.out.splitlines()
+    assert lines[0].startswith("FAIL ") and "torn.jsonl, line 3: torn last line" in lines[0]
+    assert lines[1:3] == [f"OK {torn}:1", f"OK {torn}:2"] and lines[-1] == "2 passed, 1 failed"
+    assert "Traceback" not in result.err
+    drawn = cli("render", torn, "--index", "1", "--out", tmp_path / "t.png", "--every", "50")
+    assert drawn.code == 0, drawn.err
+    assert "line 3: torn last line" in drawn.err and (tmp_path / "t.png").is_file()
+    # A bad line that is not the last is no torn append: the file is refused as before.
+    lines = text.splitlines()
+    (tmp_path / "mid.jsonl").write_text("\n".join([lines[0], lines[1][:50], lines[2]]) + "\n")
+    result = cli("replay", "--check", tmp_path / "mid.jsonl")
+    assert result.code == 1 and "mid.jsonl, line 2: invalid JSON" in result.out and "OK" not in result.out
+
+
+@pytest.mark.parametrize("setting, message", [
+    ('learning_rate = "fast"', "learning_rate must be a finite number; got 'fast' (str)"),
+    ('n_envs = "8"', "n_envs must be a whole number; got '8' (str)"),
+    ("gamma = 5.0", "gamma must be at least 0 and at most 1; got 5.0"),
+    ("learning_rate = -1e-3", "learning_rate must be more than 0; got -0.001"),
+    ("n_steps = 2.5", "n_steps must be a whole number; got 2.5 (float)"),
+    ("net_arch = [64, \"wide\"]", "net_arch must be a list of whole numbers"),
+    ("eval_opponents = \"random\"", "eval_opponents must be a list of strings; got 'random'"),
+    ("seed = -1", "seed must be a whole number 0..2147483647; got -1"),
+    ("batch_size = 1", "batch_size must be at least 2; got 1"),
+    ("enclosed_end = \"sometimes\"", "enclosed_end must be one of 1939, next_player, never"),
+    ("hands = true", "hands must be a whole number; got True (bool)"),
+    ("ent_coef = nan", "ent_coef must be a finite number; got nan"),
+])
+def test_a_config_file_with_a_bad_field_is_refused_naming_it(tmp_path, cli, setting, message):
+    (tmp_path / "c.toml").write_text(f"[train]\n{setting}\n")
+    result = cli("train", "--config", tmp_path / "c.toml", "--out", tmp_path / "run")
+    result.assert_clean_failure(2, f"c.toml: {message}")
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_bad_training_option_is_refused_naming_it(tmp_path, cli):
+    cli("train", "--gamma", "5", "--out", tmp_path / "run").assert_clean_failure(2, "gamma must be at least 0 and at most 1")
+    cli("train", "--seed", "-1", "--out", tmp_path / "run").assert_clean_failure(2, "seed must be a whole number 0..")
+    assert not (tmp_path / "run").exists()
+
+
+def test_render_of_a_file_without_records_says_so(tmp_path, cli):
+    (tmp_path / "empty.jsonl").write_text("\n\n")
+    cli("render", tmp_path / "empty.jsonl", "--out", tmp_path / "x.png").assert_clean_failure(1, "holds no record to draw")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_a_bad_option_over_a_good_config_file_is_not_blamed_on_the_file(tmp_path, cli):
+    (tmp_path / "c.toml").write_text("[train]\ngamma = 0.9\n")
+    result = cli("train", "--config", tmp_path / "c.toml", "--gamma", "5", "--out", tmp_path / "run")
+    result.assert_clean_failure(2, "error: gamma must be at least 0 and at most 1; got 5.0")
+    assert "c.toml" not in result.err

@@ -1,0 +1,117 @@
+"""Ctrl-C ends every command with one line saying what was kept (for train: how to resume), exit status 130,
+no traceback, and no worker process left behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from reliability_helpers import ROOT, contack_command
+
+TINY = ["--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "16",
+        "--eval-every", "0", "--progress", "off"]
+
+
+def _group(pgid: int) -> dict[int, tuple[str, str]]:
+    """The processes in process group ``pgid``: pid -> (state, command line)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid:
+                found[int(entry)] = (fields[0], command)
+    return found
+
+
+def _interrupt(args: list[str], ready, workers: int = 0, cwd: Path = ROOT, timeout: float = 240) -> tuple[int, str, str]:
+    """Start ``contack ARGS`` in a process group of its own (as a terminal's job), wait until ``ready()``,
+    then press Ctrl-C: SIGINT to the whole group, workers included. Check that no worker outlives the command
+    and that nothing of the group is left, not even a defunct process."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore"}
+    proc = subprocess.Popen(contack_command(*args), cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    try:
+        deadline = time.time() + timeout
+        while not ready() and time.time() < deadline:
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.2)
+        assert ready(), "the command never got to the point to interrupt"
+        time.sleep(1)  # let worker processes start
+        before = _group(proc.pid)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert len(before) >= 1 + workers, "the workers had started"
+    workers = {pid for pid, (_, command) in before.items() if pid != proc.pid and "resource_tracker" not in command
+               and "forkserver" not in command}
+    alive = {pid for pid, (state, _) in _group(proc.pid).items() if state != "Z"}
+    assert not workers & alive, "a worker outlived the command"
+    # multiprocessing's resource tracker and fork server end when the command has ended (their pipes close),
+    # and whatever exits after the command is reaped by init: all soon after.
+    deadline = time.time() + 10
+    while _group(proc.pid) and time.time() < deadline:
+        time.sleep(0.2)
+    assert _group(proc.pid) == {}, "processes left behind"
+    return proc.returncode, out, err
+
+
+def _after(seconds: float):
+    start = time.time()
+    return lambda: time.time() - start > seconds
+
+
+def _one_clean_line(code: int, err: str, message: str) -> None:
+    assert code == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and message in lines[0], err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_in_evaluate(workers):
+    code, out, err = _interrupt(["evaluate", "--agents", "mcts:300,random", "--games", "60", "--seed", "1",
+                                 "--workers", workers], _after(6), workers=int(workers) if workers != "1" else 0)
+    _one_clean_line(code, err, "contack evaluate: interrupted; nothing was written")
+
+
+@pytest.mark.parametrize("seat", ["0", "1"])
+def test_ctrl_c_in_play_at_the_prompt_and_while_a_bot_thinks(seat):
+    # Seat 1: the bot (mcts with a huge budget) moves first and is thinking when Ctrl-C comes.
+    code, out, err = _interrupt(["play", "--agents", "mcts:1000000", "--seat", seat, "--seed", "1"], _after(5))
+    _one_clean_line(code, err, "contack play: interrupted; the game is not saved")
+    assert "Game seed 1" in out
+
+
+@pytest.mark.parametrize("vec_env", ["dummy", "subproc"])
+def test_ctrl_c_in_train_says_how_to_resume_and_the_resume_works(tmp_path, vec_env):
+    out = tmp_path / "run"
+    code, _, err = _interrupt(["train", "--out", str(out), "--total-timesteps", "1000000", "--checkpoint-every", "128",
+                               "--snapshot-every", "128", "--vec-env", vec_env, *TINY],
+                              lambda: (out / "state.json").exists(), workers=2 if vec_env == "subproc" else 0)
+    _one_clean_line(code, err, "contack train: interrupted; ")
+    assert f"continue it with `contack train --resume --out {out}`" in err
+    steps = int(err.split("last checkpoint, ")[1].split(" timesteps")[0])
+    assert steps >= 128
+    resumed = subprocess.run(contack_command("train", "--out", out, "--resume", "--total-timesteps", str(steps + 128),
+                                             "--progress", "off"), cwd=ROOT, capture_output=True, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert resumed.returncode == 0, resumed.stderr
+    assert not list(out.rglob(".tmp-*"))
+
+
+def test_ctrl_c_in_train_before_the_first_checkpoint_says_there_is_nothing_to_resume(tmp_path):
+    out = tmp_path / "run"
+    code, _, err = _interrupt(["train", "--out", str(out), "--total-timesteps", "1000000", "--checkpoint-every",
+                               "1000000", *TINY], lambda: (out / "config.toml").exists())
+    _one_clean_line(code, err, "no checkpoint was written yet, so there is nothing to resume")

@@ -1,0 +1,165 @@
+"""`contack train --out DIR` deletes or overwrites only files it can prove it wrote (training.run_folder)."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from training.config import TrainConfig
+from training.run_folder import MARKER
+from training.train import TrainingError, train
+
+SMALL = dict(n_envs=1, n_steps=64, batch_size=64, n_epochs=1, net_arch=[16], snapshot_every=64, eval_every=0,
+             opponents="greedy,self")
+TINY = ["--n-envs", "1", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "16",
+        "--eval-every", "0", "--progress", "off"]
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _users_folder(folder: Path) -> dict[str, bytes]:
+    # What a user may well keep under names a run also writes: their own results, notes and pictures.
+    (folder / "snapshots").mkdir(parents=True)
+    (folder / "tb").mkdir()
+    (folder / "config.toml").write_text("[train]\nseed = 7\n# my notes\n")
+    (folder / "eval.csv").write_text("timesteps,opponent\n0,my experiment\n")
+    (folder / "learning_curve.png").write_bytes(b"my picture")
+    (folder / "state.json").write_text('{"mine": true}')
+    (folder / "policy.npz").write_bytes(b"my policy")
+    (folder / "snapshots" / "snap_0000000064.npz").write_bytes(b"my snapshot")
+    (folder / "tb" / "notes.txt").write_text("mine")
+    return _snapshot(folder)
+
+
+@pytest.mark.parametrize("kind", ["with config.toml", "eval.csv only"])
+def test_a_folder_that_is_not_a_run_of_ours_is_refused_before_any_work(tmp_path, cli, kind):
+    folder = tmp_path / "mine"
+    if kind == "eval.csv only":
+        folder.mkdir()
+        (folder / "eval.csv").write_text("timesteps,opponent\n0,my experiment\n")
+        before = _snapshot(folder)
+    else:
+        before = _users_folder(folder)
+    result = cli("train", "--out", folder, "--total-timesteps", "64", *TINY)
+    result.assert_clean_failure(1, "is not empty and is not a run folder of `contack train`")
+    assert "Choose a new or empty folder for --out" in result.err
+    assert _snapshot(folder) == before, "nothing in the folder was touched"
+    assert not (folder / MARKER).exists()
+
+
+def test_the_folder_is_checked_before_the_configuration_is_even_built(tmp_path, monkeypatch):
+    # The refusal comes first: no environment or model is made (this would fail if it were).
+    import training.train as tt
+
+    folder = tmp_path / "mine"
+    before = _users_folder(folder)
+    monkeypatch.setattr(tt, "_vec_env", lambda cfg: pytest.fail("work started in a folder that is not ours"))
+    assert tt.main(["--out", str(folder), "--total-timesteps", "64", *TINY]) == 1
+    assert _snapshot(folder) == before
+
+
+@pytest.mark.parametrize("where", ["the file", "under the file"])
+def test_out_naming_a_file_is_refused_at_once(tmp_path, cli, where):
+    target = tmp_path / "results.txt"
+    target.write_text("keep me")
+    out = target if where == "the file" else target / "run"
+    result = cli("train", "--out", out, *TINY)
+    result.assert_clean_failure(1, "is a file, not a folder" if where == "the file" else "lies under the file")
+    assert target.read_text() == "keep me"
+
+
+def test_a_run_marks_its_folder_and_a_second_run_there_is_refused(tmp_path, cli):
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, **SMALL), str(out), progress=False)
+    marker = json.loads((out / MARKER).read_text())
+    assert marker["format"] == "contack-run/1"
+    assert json.loads((out / "state.json").read_text())["run_id"] == marker["run_id"]
+    before = _snapshot(out)
+    cli("train", "--out", out, *TINY).assert_clean_failure(1, "already holds a run (checkpoint.zip); continue it with --resume")
+    assert _snapshot(out) == before
+
+
+def test_a_run_killed_before_its_first_checkpoint_is_replaced_but_only_its_own_files(tmp_path):
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, **SMALL), str(out), progress=False)
+    (out / "checkpoint.zip").unlink()  # as if killed before its first checkpoint
+    (out / "snapshots" / "mine.npz").write_bytes(b"mine")  # not a name a run writes
+    (out / "tb" / "mine.txt").write_text("mine")
+    (out / "notes.txt").write_text("mine")
+    old_id = json.loads((out / MARKER).read_text())["run_id"]
+    train(TrainConfig(total_timesteps=64, seed=1, **SMALL), str(out), progress=False)
+    for name in ("snapshots/mine.npz", "tb/mine.txt", "notes.txt"):
+        assert (out / name).exists(), name
+    new_id = json.loads((out / MARKER).read_text())["run_id"]
+    assert new_id != old_id and json.loads((out / "state.json").read_text())["run_id"] == new_id
+    assert TrainConfig.load(str(out / "config.toml")).seed == 1
+
+
+def test_a_run_made_before_markers_still_resumes_and_is_marked(tmp_path, cli):
+    out = tmp_path / "old"
+    train(TrainConfig(total_timesteps=64, **SMALL), str(out), progress=False)
+    (out / MARKER).unlink()  # the layout of a run made before markers existed
+    state = json.loads((out / "state.json").read_text())
+    del state["run_id"]
+    (out / "state.json").write_text(json.dumps(state))
+    refused = cli("train", "--out", out, *TINY)
+    refused.assert_clean_failure(1, "made before run folders were marked; continue it with --resume")
+    assert not (out / MARKER).exists()
+    ok = cli("train", "--out", out, "--resume", "--total-timesteps", "128", "--progress", "off")
+    assert ok.code == 0, ok.err
+    assert (out / MARKER).is_file()
+    assert json.loads((out / "state.json").read_text())["timesteps"] == 128
+
+
+def test_resume_refuses_a_state_of_another_run(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for out in (a, b):
+        train(TrainConfig(total_timesteps=64, **SMALL), str(out), progress=False)
+    (a / "state.json").write_bytes((b / "state.json").read_bytes())
+    with pytest.raises(TrainingError, match="belongs to another run"):
+        train(None, str(a), resume=True, progress=False, total_timesteps=128)
+
+
+def test_resume_of_a_folder_that_is_no_run_is_refused(tmp_path, cli):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "checkpoint.zip").write_bytes(b"my zip")
+    cli("train", "--out", folder, "--resume").assert_clean_failure(1, "is not a run folder of `contack train`")
+    assert (folder / "checkpoint.zip").read_bytes() == b"my zip"
+
+
+def test_resume_to_fewer_steps_than_done_is_refused_and_a_change_is_said(tmp_path, cli):
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=128, **SMALL), str(out), progress=False)
+    config = (out / "config.toml").read_text()
+    refused = cli("train", "--out", out, "--resume", "--total-timesteps", "100")
+    refused.assert_clean_failure(1, "--total-timesteps 100 is below the 128 timesteps this run has done")
+    assert (out / "config.toml").read_text() == config
+    grown = cli("train", "--out", out, "--resume", "--total-timesteps", "192", "--progress", "off")
+    assert grown.code == 0, grown.err
+    assert "the run's total_timesteps changes from 128 to 192" in grown.err
+    assert TrainConfig.load(str(out / "config.toml")).total_timesteps == 192
+
+
+@pytest.mark.parametrize("value", [-5, "12", 1.5, True])
+def test_a_checkpoint_with_a_bad_step_count_is_called_damaged(tmp_path, cli, value):
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, **SMALL), str(out), progress=False)
+    config = (out / "config.toml").read_text()
+    with zipfile.ZipFile(out / "checkpoint.zip") as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    data = json.loads(members["data"])
+    data["num_timesteps"] = value
+    members["data"] = json.dumps(data).encode()
+    with zipfile.ZipFile(out / "checkpoint.zip", "w") as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    result = cli("train", "--out", out, "--resume", "--total-timesteps", "128")
+    result.assert_clean_failure(1, "checkpoint.zip is damaged or not a checkpoint of `contack train` (num_timesteps is")
+    assert (out / "config.toml").read_text() == config, "the folder is left as it was"
+    assert json.loads((out / "state.json").read_text())["timesteps"] == 64

@@ -1,0 +1,173 @@
+"""Which folders ``contack train`` may write in, and which files in them it may remove.
+
+A run proves a folder is its own with a marker, ``.contack-run``: a small JSON object written atomically
+before anything else of the run::
+
+    {"format": "contack-run/1", "run_id": "3f2a...", "started": "2026-11-23T16:02:11Z"}
+
+The run id is also written into the run's ``state.json``. The rules that follow from it:
+
+- A new run starts only in a folder that does not exist, is empty, or holds a run of ours that was killed
+  before its first checkpoint (a marker and no ``checkpoint.zip``: that run's own files are removed first). A
+  folder that holds anything else is refused before any work, so no file a user owns is overwritten or
+  removed; so is a folder that already holds a checkpoint (``--resume`` continues it) and a path that is a
+  file.
+- ``--resume`` continues a folder with a marker and a checkpoint, after checking that ``state.json`` belongs to
+  the marker's run. A run folder made before markers existed (``config.toml`` and a ``checkpoint.zip`` of our
+  format, no marker) is taken over: the resume writes its marker.
+- Files are removed only in a folder with a marker, and only the names a run writes (``Run.own_files``, the
+  snapshots ``snapshots/snap_<steps>.npz``, TensorBoard's ``tb/ppo_<n>/events.out.tfevents.*`` and the
+  temporary files of interrupted writes of those).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+import uuid
+from typing import Any
+
+from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
+
+MARKER = ".contack-run"
+FORMAT = "contack-run/1"
+SNAPSHOT_NAME = re.compile(r"snap_\d{10}\.npz")
+TENSORBOARD_RUN = re.compile(r"ppo_\d+")
+TENSORBOARD_FILE = "events.out.tfevents."
+
+__all__ = ["FORMAT", "MARKER", "RunFolderError", "TrainingError", "check_new_run_folder", "claim_folder",
+           "marker_path", "new_run_id", "read_marker", "remove_run_files", "write_marker"]
+
+
+class TrainingError(RuntimeError):
+    """A run that cannot start or resume, with what to do about it."""
+
+
+class RunFolderError(TrainingError):
+    """A ``--out`` folder a run may not use (not a run of ours, a file, a run already there)."""
+
+
+def marker_path(folder: str) -> str:
+    return os.path.join(folder, MARKER)
+
+
+def new_run_id() -> str:
+    """A fresh run id (random: two runs never share one)."""
+    return uuid.uuid4().hex
+
+
+def write_marker(folder: str, run_id: str) -> None:
+    """Claim ``folder`` for the run ``run_id`` (atomically: a kill leaves the old marker or the new one)."""
+    data = {"format": FORMAT, "run_id": run_id, "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    with open_atomic(marker_path(folder)) as f:
+        json.dump(data, f)
+        f.write("\n")
+
+
+def read_marker(folder: str) -> str | None:
+    """The run id in ``folder``'s marker; None without a marker. A marker that is not ours raises."""
+    path = marker_path(folder)
+    try:
+        with open(path, encoding="utf-8") as f:
+            data: Any = json.load(f)
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise RunFolderError(f"{path} is damaged ({err}); it marks {folder} as a run folder of `contack train`: "
+                             "remove it only if you know the folder's files are the run's") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("run_id"), str):
+        raise RunFolderError(f"{path} is not a run marker of `contack train` (format {FORMAT!r}); "
+                             f"choose another --out")
+    return data["run_id"]
+
+
+def check_new_run_folder(out: str) -> None:
+    """Raise ``RunFolderError`` unless a new run may start in ``out`` (module docstring); touches nothing."""
+    where = os.path.abspath(out)
+    here = where
+    while not os.path.exists(here):  # a path under a file can never become a folder
+        here = os.path.dirname(here)
+    if not os.path.isdir(here):
+        if here == where:
+            raise RunFolderError(f"--out {out} is a file, not a folder: name a folder for the run's files "
+                                 "(a new one is made)")
+        raise RunFolderError(f"--out {out} lies under the file {here}: name a folder for the run's files")
+    if here != where:
+        return  # a folder still to be made
+    names = [name for name in os.listdir(out) if not _is_marker_temporary(name)]
+    if not names:
+        return  # empty, or holding only what a kill while the marker was written left
+    if MARKER in names:
+        read_marker(out)  # a marker that is not ours stops here
+        if "checkpoint.zip" in names:
+            raise RunFolderError(f"{out} already holds a run (checkpoint.zip); continue it with --resume or "
+                                 "choose another --out")
+        return  # a run of ours killed before its first checkpoint: its files are replaced
+    if "checkpoint.zip" in names and "config.toml" in names:
+        raise RunFolderError(f"{out} holds a run of `contack train` made before run folders were marked; "
+                             "continue it with --resume (which marks it) or choose another --out")
+    shown = ", ".join(sorted(names)[:5]) + (f", ... ({len(names)} entries)" if len(names) > 5 else "")
+    raise RunFolderError(f"{out} is not empty and is not a run folder of `contack train` (it holds {shown}, and "
+                         f"no {MARKER} marker): a run there could overwrite those files. Choose a new or empty "
+                         "folder for --out")
+
+
+def _is_marker_temporary(name: str) -> bool:
+    # What ``atomic_path`` leaves of the marker when a kill comes mid-write: a new run may remove it.
+    return name.startswith(TEMPORARY_PREFIX) and name.endswith(MARKER)
+
+
+def claim_folder(folder: str, run_id: str) -> None:
+    """Make ``folder`` (a new run's, ``check_new_run_folder`` passed) and mark it for ``run_id``, removing what
+    an earlier kill while writing a marker left."""
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):
+        if _is_marker_temporary(name):
+            _remove(os.path.join(folder, name))
+    write_marker(folder, run_id)
+
+
+def remove_run_files(folder: str, own_files: tuple[str, ...]) -> None:
+    """Remove what a run wrote in ``folder`` (``own_files``, its snapshots and TensorBoard logs, and the
+    temporary files of interrupted writes of them) and nothing else. Only in a folder with our marker."""
+    if read_marker(folder) is None:
+        return
+    for path in own_files:
+        _remove(path)
+    snapshots = os.path.join(folder, "snapshots")
+    for name in _listdir(snapshots):
+        if SNAPSHOT_NAME.fullmatch(name):
+            _remove(os.path.join(snapshots, name))
+    tensorboard = os.path.join(folder, "tb")
+    for sub in _listdir(tensorboard):
+        logs = os.path.join(tensorboard, sub)
+        if TENSORBOARD_RUN.fullmatch(sub) and os.path.isdir(logs):
+            for name in _listdir(logs):
+                if name.startswith(TENSORBOARD_FILE):
+                    _remove(os.path.join(logs, name))
+            _rmdir_if_empty(logs)
+    for sub in (snapshots, tensorboard):
+        _rmdir_if_empty(sub)
+
+
+def _listdir(folder: str) -> list[str]:
+    try:
+        return sorted(os.listdir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
+
+
+def _rmdir_if_empty(folder: str) -> None:
+    try:
+        os.rmdir(folder)
+    except OSError:  # missing, or holds something that is not the run's
+        pass
