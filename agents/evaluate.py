@@ -155,6 +155,7 @@ class Evaluation:
                 "mean_moves": mean_moves(self.results),
                 "entries": [e.to_json() for e in self.entries],
             }
+        rating = {"rating": RATING_DESCRIPTION} if self.game == "contack" else {}  # a solitaire has no rating
         return {
             "game": self.game,
             "players": self.players,
@@ -165,7 +166,7 @@ class Evaluation:
             "rules": {"hands": self.hands, "enclosed_end": self.enclosed_end} if self.game == "contack" else {},
             "interval": _INTERVAL_NOTE[self.game != "contack"],
             "margin": "final score minus the mean final score of the other seats" if self.game == "contack" else None,
-            "rating": RATING_DESCRIPTION if self.game == "contack" else None,
+            **rating,
             "entries": [e.to_json() for e in self.entries],
         }
 
