@@ -564,8 +564,9 @@ def format_table(ev: Evaluation) -> str:
 
 def _elo(e: EntryStats) -> str:
     """An entry's rating and its interval, as the table shows them (``-``: no interval from a single deal)."""
-    ci = "-" if e.rating_ci95 is None else f"[{e.rating_ci95[0]:+.0f}, {e.rating_ci95[1]:+.0f}]"
-    return f"{e.rating_elo:>+5.0f}  {ci}"
+    # round() first: a format of -0.3 would print "-0"
+    ci = "-" if e.rating_ci95 is None else f"[{round(e.rating_ci95[0]):+d}, {round(e.rating_ci95[1]):+d}]"
+    return f"{round(e.rating_elo):>+5d}  {ci}"
 
 
 def write_json(path: str, ev: Evaluation) -> None:
