@@ -156,6 +156,7 @@ class Evaluation:
                 "mean_moves": mean_moves(self.results),
                 "entries": [e.to_json() for e in self.entries],
             }
+        rating = {"rating": RATING_DESCRIPTION} if self.game == "contack" else {}  # a solitaire has no rating
         return {
             "game": self.game,
             "players": self.players,
@@ -166,7 +167,7 @@ class Evaluation:
             "rules": {"hands": self.hands, "enclosed_end": self.enclosed_end} if self.game == "contack" else {},
             "interval": _INTERVAL_NOTE[self.game != "contack"],
             "margin": "final score minus the mean final score of the other seats" if self.game == "contack" else None,
-            "rating": RATING_DESCRIPTION if self.game == "contack" else None,
+            **rating,
             "entries": [e.to_json() for e in self.entries],
         }
 
@@ -557,8 +558,9 @@ def format_table(ev: Evaluation) -> str:
 
 def _elo(e: EntryStats) -> str:
     """An entry's rating and its interval, as the table shows them (``-``: no interval from a single deal)."""
-    ci = "-" if e.rating_ci95 is None else f"[{e.rating_ci95[0]:+.0f}, {e.rating_ci95[1]:+.0f}]"
-    return f"{e.rating_elo:>+5.0f}  {ci}"
+    # round() first: a format of -0.3 would print "-0"
+    ci = "-" if e.rating_ci95 is None else f"[{round(e.rating_ci95[0]):+d}, {round(e.rating_ci95[1]):+d}]"
+    return f"{round(e.rating_elo):>+5d}  {ci}"
 
 
 def write_json(path: str, ev: Evaluation) -> None:

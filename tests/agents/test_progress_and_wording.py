@@ -38,7 +38,8 @@ def test_evaluate_progress_off_and_a_short_auto_run_stay_quiet_off_a_terminal():
 def test_evaluate_progress_refuses_other_values():
     done = _contack("evaluate", "--agents", "greedy,random", "--games", "2", "--seed", "1", "--progress", "yes")
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "--progress" in done.stderr and "'auto', 'on', 'off'" in done.stderr
+    assert "--progress" in done.stderr and "yes" in done.stderr
+    assert all(mode in done.stderr for mode in ("auto", "on", "off"))  # what is allowed (quoting varies by Python)
 
 
 def test_a_long_batch_reports_every_interval_off_a_terminal():

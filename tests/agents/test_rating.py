@@ -121,3 +121,12 @@ def test_a_clean_sweep_gets_a_finite_rating_with_an_interval_of_some_width():
     a, b = fit(deals, 2)
     assert a.elo - b.elo == pytest.approx(400 * math.log10(500.5 / 0.5), abs=1e-6)
     assert a.ci95[1] - a.ci95[0] > 100 and b.ci95[1] < a.ci95[0]
+
+
+def test_a_rating_just_below_zero_prints_as_zero_without_a_sign_of_its_own():
+    from agents.evaluate import EntryStats, Evaluation
+
+    entry = EntryStats("a", 2, 0.5, (0.4, 0.6), 100.0, (90.0, 110.0), mean_margin=0.0, margin_ci95=(-1.0, 1.0),
+                       rating_elo=-0.3, rating_ci95=(-28.2, -0.3))
+    ev = Evaluation("contack", 2, ["a", "a"], 2, 1, 2, 0, 3, "1939", [entry, entry])
+    assert format_table(ev).splitlines()[2].endswith("   +0  [-28, +0]")
