@@ -21,7 +21,7 @@ from contack_env.figure import code_to_move, move_to_code
 from training.az.encoding import game_of
 from training.az.evaluator import NetEvaluator
 from training.az.network import AZNet
-from training.az.search import Search, SearchResult, drive
+from training.az.search import MAX_CONSIDERED, Search, SearchResult, drive
 from training.policy_file import PolicyFileError
 
 from .base import Agent
@@ -45,6 +45,7 @@ class AZAgent(Agent):
             raise ValueError(f"az: the simulations are a whole number 0..{MAX_SIMS}; got {sims!r}")
         self.sims = sims
         self.mode = str(self.net.meta.get("mode", "gumbel"))
+        self.max_considered = int(self.net.meta.get("max_considered", MAX_CONSIDERED))
         self.rng = np.random.default_rng(seed)
         self.evaluate = NetEvaluator(self.net)
 
@@ -52,7 +53,7 @@ class AZAgent(Agent):
         """The search's result at ``state`` (a public view at a decision)."""
         if game_of(state) != self.net.game:
             raise PolicyFileError(f"{self.path} is a network for {self.net.game!r}; it cannot play {game_of(state)!r}")
-        return drive(Search(self.sims, self.rng, self.mode).run(state), self.evaluate)
+        return drive(Search(self.sims, self.rng, self.mode, max_considered=self.max_considered).run(state), self.evaluate)
 
     def act(self, state: GameState, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:

@@ -43,11 +43,11 @@ class AZConfig:
     """Self-play games per round."""
     sims: int = 16
     """Simulations per self-play decision."""
-    play_sims: int = 24
+    play_sims: int = 16
     """The simulations the policy file's agent uses by default (az:PATH) and the evaluations use."""
     mode: str = "gumbel"
     """gumbel (sequential halving at the root, improved-policy targets) or visits (PUCT, visit-count targets)."""
-    max_considered: int = 16
+    max_considered: int = 8
     """gumbel: the root moves sampled for sequential halving."""
     workers: int = 2
     """Self-play processes (1: in this process)."""

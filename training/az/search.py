@@ -36,7 +36,7 @@ from typing import Callable, Generator, Sequence
 
 import numpy as np
 
-from agents.view import determinize
+from agents.view import determinize, public_view
 from contack_env import NUM_TILES, ContackGame, GameState, Solitaire1, Solitaire2
 
 MODES = ("gumbel", "visits")
@@ -47,7 +47,7 @@ C_SCALE = 0.1
 C_PUCT = 1.25
 DIRICHLET_ALPHA = 0.3
 DIRICHLET_SHARE = 0.25
-MAX_CONSIDERED = 16
+MAX_CONSIDERED = 8
 
 Evaluation = tuple[np.ndarray, list[float]]
 """The network's answer for one state: the logits of its legal codes (in ``legal_codes()`` order) and the value
@@ -170,6 +170,9 @@ class Search:
         """The search from ``view`` (a public view at a decision) as a generator of evaluation requests."""
         if view.done:
             raise ValueError("the game is over: there is no decision to search")
+        # Redact again: a caller that passes the real state still gets a search that cannot depend on the
+        # face-down order (determinize shuffles the order it is given, so that order must carry no information).
+        view = public_view(view)
         root = Node(view, (yield view))
         k = len(root.codes)
         if self.sims == 0 or k == 1:
@@ -193,6 +196,8 @@ class Search:
                 per = max(per, (self.sims - used) // len(remaining))
             for _ in range(per):
                 for a in remaining:
+                    if used == self.sims:
+                        break
                     yield from self._simulate(root, view, int(a))
                     used += 1
             if len(remaining) > 1:

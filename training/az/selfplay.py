@@ -155,12 +155,6 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
     return Samples(*(np.stack(rows[k]) for k in rows), results=results, won=won)
 
 
-def _worker_init() -> None:
-    import torch
-
-    torch.set_num_threads(1)
-
-
 def _play_task(task: tuple[AZNet, GameSetup, int, Any, int]) -> Samples:
     net, setup, games, seed, parallel = task
     return play(net, setup, games, seed, parallel)
@@ -180,7 +174,8 @@ class SelfPlay:
             # the cores (a batch of 64 was ten times slower with the default threads on a busy 2-core machine).
             for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
                 os.environ.setdefault(var, "1")  # read by numpy when a spawned worker imports it
-            self._pool = multiprocessing.get_context("spawn").Pool(workers, _worker_init)
+            # The workers run numpy alone (the network's forward pass): they never import torch.
+            self._pool = multiprocessing.get_context("spawn").Pool(workers)
 
     def round(self, net: AZNet, setup: GameSetup, games: int, seed: np.random.SeedSequence) -> Samples:
         """``games`` games with ``net``; the random streams come from ``seed`` (one child per worker)."""

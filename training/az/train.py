@@ -264,6 +264,7 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
 
 def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
     return {"game": cfg.game, "players": cfg.players, "sims": cfg.play_sims, "mode": cfg.mode,
+            "max_considered": cfg.max_considered,
             "iterations": iteration, "selfplay_games": games, "config": cfg.to_dict()}
 
 
