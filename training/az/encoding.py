@@ -43,6 +43,9 @@ class Encoder:
         if game == "contack":
             self.obs_size, self.num_actions, self.seats = OBS_SIZE, NUM_ACTIONS, MAX_PLAYERS
             self._env = None
+            # One builder per table size, re-attached to each state: making one builds its gather indices,
+            # which cost more than the observation itself.
+            self._builders: dict[int, ObservationBuilder] = {}
         else:
             from contack_env.solitaire_v0 import Solitaire1Env, Solitaire2Env
 
@@ -57,7 +60,12 @@ class Encoder:
         if self._env is None:
             seat = state.current_player
             layout = ActionLayout(NUM_SLOTS, hand_tiles(state.hands[seat]), state.figure)  # type: ignore[attr-defined]
-            obs, _ = ObservationBuilder(state).observe(seat, layout.cells, codes)  # type: ignore[arg-type]
+            builder = self._builders.get(state.num_players)  # type: ignore[attr-defined]
+            if builder is None:
+                builder = self._builders[state.num_players] = ObservationBuilder(state)  # type: ignore[arg-type]
+            else:
+                builder.attach(state)  # type: ignore[arg-type]
+            obs, _ = builder.observe(seat, layout.cells, codes)
         else:
             obs, _, layout = self._env.observe_state(state)
         return obs, [layout.encode_code(code) for code in codes]
