@@ -9,6 +9,7 @@
     contack render FILE [--index I] --out OUT.gif|OUT.png [--every N] [--fps F]
     contack demo [--games K] [--seed S] [--workers W] [--models DIR] [--out DIR]
     contack train [--config FILE] [--out DIR] [--resume] [--FIELD VALUE ...]
+    contack solve --game {solitaire1,solitaire2} --games K --seed S [--time-limit SECONDS]
     contack play [--players N] [--agents ...] [--seat S] [--seed S]
     contack evaluate --game contactix --agents A,B --games K --seed S [--board-size N] [--swap] [...]
     contack play --game contactix [--board-size N] [--swap] [--agents BOT] [--seat 0|1] [--seed S]
@@ -59,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_train(sub)
     _add_demo(sub)
     _add_render(sub)
+    from agents.solver import add_arguments as add_solve_arguments
+
+    add_solve_arguments(sub.add_parser("solve", help="can solitaire deals be won at all, every tile known (an exact solver)"))
     return parser
 
 
@@ -83,6 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_from_args(parser, args)
     if args.command == "play":
         return _play(parser, args)
+    if args.command == "solve":
+        from agents.solver import run_from_args as run_solve
+
+        return run_solve(parser, args)
     parser.error(f"unknown command {args.command!r}")
     return 2
 
