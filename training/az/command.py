@@ -21,7 +21,9 @@ ALGORITHMS = ("ppo", "az")
 def add_arguments(parser: argparse.ArgumentParser, taken: set[str]) -> None:
     """``--algorithm`` and every AZConfig field whose option ``taken`` (the PPO options' dests) lacks."""
     parser.add_argument("--algorithm", choices=ALGORITHMS, default=None,
-                        help="ppo (MaskablePPO, the default) or az (search-guided self-play: training.az)")
+                        help="ppo (MaskablePPO, the default) or az (search-guided self-play: training.az). A setting both have "
+                        "(--game, --players, --seed, --net-arch, --learning-rate, --batch-size, --eval-*, ...) takes az's "
+                        "own default with --algorithm az (training/az/config.py), not the one shown here")
     docs = field_help()
     defaults = AZConfig()
     for f in fields(AZConfig):

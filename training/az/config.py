@@ -25,7 +25,8 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
 
 @dataclass
 class AZConfig:
-    """What ``contack train --algorithm az`` does (``docs/training.md``)."""
+    """What ``contack train --algorithm az`` does (``docs/training.md``). The defaults train the shipped heads-up
+    model (``models/README.md``)."""
 
     algorithm: str = "az"
     """az (this configuration; ppo is training.config)."""
@@ -37,13 +38,13 @@ class AZConfig:
     """Hands per game."""
     enclosed_end: str = "1939"
     """1939, next_player or never (docs/rules.md)."""
-    iterations: int = 100
+    iterations: int = 80
     """Rounds of self-play and training."""
-    games_per_iteration: int = 64
+    games_per_iteration: int = 32
     """Self-play games per round."""
     sims: int = 16
     """Simulations per self-play decision."""
-    play_sims: int = 16
+    play_sims: int = 24
     """The simulations the policy file's agent uses by default (az:PATH) and the evaluations use."""
     mode: str = "gumbel"
     """gumbel (sequential halving at the root, improved-policy targets) or visits (PUCT, visit-count targets)."""
