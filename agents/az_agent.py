@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from contack_env import GameState, Move
-from contack_env.figure import code_to_move, move_to_code
+from contack_env.figure import code_to_move
 from training.az.encoding import game_of
 from training.az.evaluator import NetEvaluator
 from training.az.network import AZNet
@@ -58,8 +58,4 @@ class AZAgent(Agent):
     def act(self, state: GameState, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        code = self.search(state).code
-        move = code_to_move(code)
-        if move_to_code(move) != code:  # cannot happen: the code is one of the state's legal codes
-            raise RuntimeError(f"{self.path}: the search chose a code outside the legal moves")
-        return move
+        return code_to_move(self.search(state).code)

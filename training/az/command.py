@@ -8,6 +8,7 @@ rather than silently ignored.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tomllib
 from dataclasses import fields
@@ -41,8 +42,6 @@ def algorithm_of(args: argparse.Namespace) -> str:
     the run in ``--out`` (an az run's config.toml says ``algorithm = "az"``), else ppo."""
     if args.algorithm:
         return args.algorithm
-    import os
-
     path = os.path.join(args.out, "config.toml") if args.resume else args.config
     if path:
         try:
@@ -109,7 +108,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo
     print(f"wrote {path}")
     from .report import read_rows
 
-    rows = read_rows(args.out.rstrip("/") + "/eval.csv")
+    rows = read_rows(os.path.join(args.out, "eval.csv"))
     if rows:
         last = rows[-1]["iteration"]
         for r in (r for r in rows if r["iteration"] == last):
