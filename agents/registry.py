@@ -5,10 +5,13 @@
     lookahead       points now against the next player's best reply, the tiles kept playable, the hand's end
     mcts[:N]        Monte Carlo tree search with N iterations a decision (default 200), over sampled pile orders
     ppo:PATH        a trained policy: a ``contack-policy/1`` weight file written by ``contack train`` (policy.npz)
+    az:PATH[:SIMS]  a search-guided network (``contack-az/1``, ``contack train --algorithm az``) searching SIMS
+                    simulations a decision (default: the file's; 0: the network alone)
 
 The solitaires take the same specs (``make_agent(spec, seed, game="solitaire1")``); ``game`` matters to
-``ppo:PATH`` alone, whose file must hold a policy for that game (Contack, or that solitaire): a file for another
-game fails when the agent is made (``check_spec`` at the command line), not in the middle of play.
+``ppo:PATH`` and ``az:PATH`` alone, whose file must hold a network for that game (Contack, or that solitaire): a
+file for another game fails when the agent is made (``check_spec`` at the command line), not in the middle of
+play.
 
 CON-TAC-TIX (``make_agent(spec, seed, game="contactix")``; ``agents.contactix_bots``):
 
@@ -32,8 +35,8 @@ from .lookahead import LookaheadAgent
 from .mcts import DEFAULT_BUDGET, MAX_BUDGET, MCTSAgent
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "greedy", "lookahead", "mcts", "ppo")
-SPEC_HELP = "random, greedy, lookahead, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
+AGENT_NAMES = ("random", "greedy", "lookahead", "mcts", "ppo", "az")
+SPEC_HELP = "random, greedy, lookahead, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH, az:PATH[:SIMS]"
 CONTACTIX_AGENT_NAMES = ("random", "two_distance", "mcts", "ppo")
 CONTACTIX_SPEC_HELP = "random, two_distance, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
 AGENT_GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
@@ -76,12 +79,25 @@ def _ppo(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
     return PPOAgent(arg, game=game, seed=rng)
 
 
+def _az(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
+    if not arg:
+        raise ValueError("az needs the path of a trained network: az:PATH or az:PATH:SIMS")
+    path, sims = arg, None
+    head, sep, tail = arg.rpartition(":")
+    if sep and head and tail.strip().isdigit():  # az:PATH:SIMS (a path may itself hold a colon)
+        path, sims = head, int(tail)
+    from .az_agent import AZAgent  # numpy-only network; imported here so the registry stays light
+
+    return AZAgent(path, sims=sims, game=game, seed=rng)
+
+
 _FACTORIES: dict[str, Factory] = {
     "random": _no_argument("random", lambda rng: RandomAgent(rng)),
     "greedy": _no_argument("greedy", lambda rng: GreedyAgent()),
     "lookahead": _no_argument("lookahead", lambda rng: LookaheadAgent()),
     "mcts": _mcts,
     "ppo": _ppo,
+    "az": _az,
 }
 
 

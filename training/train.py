@@ -2,6 +2,7 @@
 ``python training/train.py`` (the same options).
 
     contack train [--config FILE] [--out DIR] [--resume] [--FIELD VALUE ...]
+    contack train --algorithm az [--config FILE] [--out DIR] [--resume] [--FIELD VALUE ...]   (training.az.train)
 
 Contack: the learner takes a random seat each game; the other seats are opponents drawn from a pool of bots
 and snapshots of the learner (``training.seat_env``, ``training.opponents``). Solitaires: the Gymnasium
@@ -409,6 +410,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         shown = ",".join(map(str, default)) if isinstance(default, list) else default
         parser.add_argument(f"--{f.name.replace('_', '-')}", dest=f.name, default=None, metavar=kind.__name__.upper()
                             if kind is not list else "A,B", help=f"{text} (default {shown})".strip())
+    from .az.command import add_arguments as add_az_arguments  # --algorithm az: training.az
+
+    add_az_arguments(parser, {f.name for f in fields(TrainConfig)})
 
 
 def parse_option(name: str, text: str) -> Any:
@@ -456,8 +460,17 @@ def _kept(out: str) -> str:
 
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from .az import command as az_command
+    from .az.config import AZConfig
+
+    az_only = {f.name for f in fields(AZConfig)} - {f.name for f in fields(TrainConfig)} - {"algorithm"}
+    if az_command.algorithm_of(args) == "az":
+        return az_command.run_from_args(parser, args, {f.name for f in fields(TrainConfig)} - {f.name for f in fields(AZConfig)})
     cfg: TrainConfig | None = None
     total: int | None = None
+    wrong = az_command.given(args, az_only)
+    if wrong:
+        parser.error(f"{', '.join(wrong)}: setting(s) of --algorithm az, not used by PPO")
     try:  # the folder first: a run that cannot write there is refused before anything else is done
         if args.resume:
             Run(args.out).check_resumable()

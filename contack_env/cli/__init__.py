@@ -14,6 +14,7 @@ per subcommand, each with ``add_parser(sub)`` and ``run(parser, args)``.
     contack evaluate --game contactix --agents A,B --games K --seed S [--board-size N] [--swap] [...]
     contack play --game contactix [--board-size N] [--swap] [--agents BOT] [--seat 0|1] [--seed S]
     contack serve [--host 127.0.0.1] [--port 8000] [--models DIR]
+    contack solve --game {solitaire1,solitaire2} --games K --seed S [--time-limit SECONDS]
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from types import ModuleType
 from typing import Sequence
 
 from contack_env.cli_support import interrupted
-from contack_env.cli import demo, evaluate, play, render, replay, serve, simulate, train
+from contack_env.cli import demo, evaluate, play, render, replay, serve, simulate, solve, train
 
 COMMANDS: dict[str, ModuleType] = {
     "simulate": simulate,
@@ -35,6 +36,7 @@ COMMANDS: dict[str, ModuleType] = {
     "demo": demo,
     "render": render,
     "serve": serve,
+    "solve": solve,
 }
 """Every subcommand and the module that implements it, in the order ``contack --help`` lists them."""
 

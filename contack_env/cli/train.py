@@ -10,7 +10,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     tr = sub.add_parser(
         "train",
-        help="train a policy with MaskablePPO (self-play against a pool of bots); every setting of training.config",
+        help="train a policy with MaskablePPO (self-play against a pool of bots; every setting of training.config) "
+        "or, with --algorithm az, a search-guided network (training.az.config)",
     )
     add_arguments(tr)
 

@@ -34,7 +34,8 @@ def test_every_shipped_model_is_small_and_has_its_config_and_curve_beside_it():
     from training.config import TrainConfig
     from agents.policy_file import PolicyNet
 
-    assert sorted(p.stem for p in MODELS.glob("*.npz")) == sorted(SHIPPED)
+    # (the search-guided *_az.npz networks have their own test: tests/training/az/test_shipped_az_models.py)
+    assert sorted(p.stem for p in MODELS.glob("*.npz") if not p.stem.endswith("_az")) == sorted(SHIPPED)
     for name, game in SHIPPED.items():
         assert (MODELS / f"{name}.npz").stat().st_size < 5_000_000, "a few MB at most"
         assert (MODELS / f"{name}_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,31 @@
+"""Batched network evaluation for the search (``agents.az.search``): states in, ``(logits, values)`` out."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from contack_env import GameState
+
+from .encoding import Encoder, relative_to_absolute
+from .network import AZNet
+from .search import Evaluation, num_seats
+
+
+class NetEvaluator:
+    """Evaluates states of ``net``'s game with ``net``: one forward pass per batch."""
+
+    def __init__(self, net: AZNet) -> None:
+        self.net = net
+        self.encoder = Encoder(net.game)
+
+    def __call__(self, states: Sequence[GameState]) -> list[Evaluation]:
+        encoded = [self.encoder.encode(s) for s in states]
+        logits, values = self.net.forward(np.stack([obs for obs, _ in encoded]))
+        out = []
+        for b, (state, (_, actions)) in enumerate(zip(states, encoded)):
+            seats = num_seats(state)
+            out.append((logits[b, actions].astype(np.float64),
+                        relative_to_absolute(values[b, :seats], state.current_player, seats)))
+        return out

@@ -1,0 +1,183 @@
+"""The policy-and-value network of the search-guided agent as a plain weight file (``contack-az/1``), run with
+numpy alone.
+
+The network: a trunk of fully connected layers over the input (``agents.az.encoding``), then
+
+- a policy head: one logit per action, ``trunk @ wa + ba``, plus for Contack the factored scorer of
+  ``training.networks`` (one small network shared by every action, fed with what the action places where and
+  with a projection of the trunk), so that what is learned about one placement carries over to the others;
+- a value head: one hidden layer, then one sigmoid per seat (relative to the seat to move), each the seat's
+  expected result in [0, 1] (``agents.az.search.terminal_values``).
+
+The file is a numpy ``.npz`` of arrays only (trunk ``w0``, ``b0``, ...; head ``wa``, ``ba``; scorer ``s_*``;
+value ``vw0``, ``vb0``, ``vw1``, ``vb1``) and one JSON string ``meta``::
+
+    {"format": "contack-az/1", "game": "contack", "activation": "relu", "obs_size": 787, "num_actions": 105,
+     "seats": 7, "players": 2, "sims": 32, "iterations": 120, "config": {...}}
+
+read with ``numpy.load(allow_pickle=False)``: loading one cannot run code. ``sims`` is the search budget the
+agent uses when its spec gives none (``az:PATH``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agents.policy_file import PolicyFileError
+from contack_env.atomic import atomic_path
+
+FORMAT = "contack-az/1"
+ACTIVATIONS = ("relu", "tanh")
+SCORER_KEYS = ("gather", "wf", "wc", "bc", "wo", "bo")
+
+
+@dataclass
+class AZNet:
+    """Weights as ``(W, b)`` pairs applied as ``x @ W + b``; see the module docstring for the layout."""
+
+    trunk: list[tuple[np.ndarray, np.ndarray]]
+    head: tuple[np.ndarray, np.ndarray]
+    value: list[tuple[np.ndarray, np.ndarray]]
+    activation: str = "relu"
+    meta: dict[str, Any] = field(default_factory=dict)
+    scorer: dict[str, np.ndarray] | None = None
+
+    def __post_init__(self) -> None:
+        if self.activation not in ACTIVATIONS:
+            raise PolicyFileError(f"activation must be one of {', '.join(ACTIVATIONS)}; got {self.activation!r}")
+        self._act = np.tanh if self.activation == "tanh" else _relu
+
+    @property
+    def obs_size(self) -> int:
+        return int(self.trunk[0][0].shape[0])
+
+    @property
+    def num_actions(self) -> int:
+        return int(self.head[0].shape[1])
+
+    @property
+    def seats(self) -> int:
+        return int(self.value[-1][0].shape[1])
+
+    @property
+    def game(self) -> str:
+        return str(self.meta.get("game", "contack"))
+
+    def forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Logits ``(n, num_actions)`` and per-seat values ``(n, seats)`` for a batch of inputs ``(n, obs_size)``."""
+        x = np.asarray(obs, dtype=np.float32)
+        act = self._act
+        for w, b in self.trunk:
+            x = act(x @ w + b)
+        w, b = self.head
+        logits = x @ w + b
+        sc = self.scorer
+        if sc is not None:
+            per_action = np.asarray(obs, dtype=np.float32)[:, sc["gather"]]  # (n, actions, features)
+            hidden = act(per_action @ sc["wf"] + (x @ sc["wc"] + sc["bc"])[:, None, :])
+            logits = logits + (hidden @ sc["wo"])[..., 0] + sc["bo"][0]
+        v = x
+        for i, (w, b) in enumerate(self.value):
+            v = v @ w + b
+            if i + 1 < len(self.value):
+                v = act(v)
+        return logits, 1.0 / (1.0 + np.exp(-v))
+
+    # -- files --------------------------------------------------------------------------------------------
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the file atomically (a reader never sees half a file)."""
+        meta = {**self.meta, "format": FORMAT, "activation": self.activation, "obs_size": self.obs_size,
+                "num_actions": self.num_actions, "seats": self.seats}
+        arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
+        for i, (w, b) in enumerate(self.trunk):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        arrays["wa"], arrays["ba"] = self.head
+        for i, (w, b) in enumerate(self.value):
+            arrays[f"vw{i}"], arrays[f"vb{i}"] = w, b
+        for key, value in (self.scorer or {}).items():
+            arrays[f"s_{key}"] = value
+        with atomic_path(os.fspath(path)) as tmp:
+            with open(tmp, "wb") as f:
+                np.savez_compressed(f, **arrays)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, game: str | None = None) -> AZNet:
+        """Read a ``contack-az/1`` file (arrays only, never pickles); ``game`` checks what it was trained for."""
+        path = os.fspath(path)
+        what = f"a {FORMAT} network file (a .npz written by `contack train --algorithm az`)"
+        if not os.path.exists(path):
+            raise PolicyFileError(f"no network file at {path}")
+        if not zipfile.is_zipfile(path):
+            raise PolicyFileError(f"{path} is not {what}: it is not a .npz archive at all")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {k: data[k] for k in data.files}
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as err:
+            raise PolicyFileError(f"{path} is not {what}: {err}") from None
+        try:
+            meta = json.loads(str(arrays.pop("meta")))
+        except KeyError:
+            raise PolicyFileError(f"{path} is not {what}: it has no 'meta' entry") from None
+        except json.JSONDecodeError as err:
+            raise PolicyFileError(f"{path}: its 'meta' entry is not JSON: {err}") from None
+        if meta.get("format") != FORMAT:
+            hint = " (a ppo policy file: play it as ppo:PATH)" if meta.get("format") == "contack-policy/1" else ""
+            raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}{hint}")
+        if game is not None and meta.get("game") != game:
+            raise PolicyFileError(f"{path} is a network for {meta.get('game')!r}; it cannot play {game!r}")
+        try:
+            trunk = _pairs(arrays, "w", "b")
+            value = _pairs(arrays, "vw", "vb")
+            head = (arrays["wa"].astype(np.float32), arrays["ba"].astype(np.float32))
+            scorer = None
+            if "s_gather" in arrays:
+                scorer = {k: arrays[f"s_{k}"].astype(np.int64 if k == "gather" else np.float32) for k in SCORER_KEYS}
+        except KeyError as err:
+            raise PolicyFileError(f"{path}: the weights lack {err.args[0]}") from None
+        if not trunk or not value:
+            raise PolicyFileError(f"{path}: the weights lack the trunk or the value head")
+        net = cls(trunk, head, value, meta.get("activation", "relu"), meta, scorer)
+        _check_shapes(net, path)
+        return net
+
+
+def _pairs(arrays: dict[str, np.ndarray], w: str, b: str) -> list[tuple[np.ndarray, np.ndarray]]:
+    out = []
+    while f"{w}{len(out)}" in arrays:
+        i = len(out)
+        out.append((arrays[f"{w}{i}"].astype(np.float32), arrays[f"{b}{i}"].astype(np.float32)))
+    return out
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0)
+
+
+def _check_shapes(net: AZNet, path: str) -> None:
+    def chain(layers: list[tuple[np.ndarray, np.ndarray]], width: int, what: str) -> int:
+        for i, (w, b) in enumerate(layers):
+            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+                raise PolicyFileError(f"{path}: {what} layer {i} has shapes {w.shape} and {b.shape}, which do not chain")
+            width = w.shape[1]
+        return width
+
+    width = chain(net.trunk, net.obs_size, "trunk")
+    chain([net.head], width, "policy head")
+    chain(net.value, width, "value")
+    sc = net.scorer
+    if sc is not None:
+        g = sc["gather"]
+        ok = (g.ndim == 2 and g.shape[0] == net.num_actions and g.min() >= 0 and g.max() < net.obs_size
+              and sc["wf"].shape[0] == g.shape[1] and sc["wc"].shape[0] == width
+              and sc["wf"].shape[1] == sc["wc"].shape[1] == sc["bc"].shape[0] == sc["wo"].shape[0])
+        if not ok:
+            raise PolicyFileError(f"{path}: the factored head's shapes do not fit the network")
+    for key in ("obs_size", "num_actions", "seats"):
+        if net.meta.get(key, getattr(net, key)) != getattr(net, key):
+            raise PolicyFileError(f"{path}: meta says {key}={net.meta[key]}, the weights say {getattr(net, key)}")

@@ -1,0 +1,273 @@
+"""The search of the search-guided agent: a tree search over the engine guided by a policy-and-value network.
+
+**Hidden information.** The search starts from the public view a player receives (``agents.view.public_view``)
+and never reads the real order of the face-down tiles. Every simulation plays on its own determinization
+(``agents.view.determinize``: the pile, later deals and Solitaire No. 2's buried stack tiles in an order drawn
+from the search's generator). A tree node is a *public* state: after a move, the child is looked up by what
+became visible (``public_key``: a drawn tile, a new deal, a new stack top), so the draws the determinizations
+make branch the tree like chance nodes, and the network, which sees only public information, is evaluated once
+per node. An edge's value averages over the outcomes the simulations met.
+
+**Values per seat (max^n).** A leaf's value is the network's value for every seat; a finished game's is
+``terminal_values``. Backing up, each edge adds the value of the seat that chose it, so every seat plays for
+itself and any table size (2-7 players) works; a solitaire has one seat.
+
+**Selection.** ``mode="gumbel"`` (Gumbel AlphaZero, Danihelka et al. 2022): at the root, the ``max_considered``
+moves with the highest ``g + logit`` (``g`` Gumbel noise when ``noise`` is on, else 0) are searched by
+sequential halving, each round keeping the better half by ``g + logit + sigma(q)``; the move played is the best
+survivor; below the root, the move maximising ``pi'(a) - N(a) / (1 + sum N)`` with ``pi' = softmax(logit +
+sigma(completed q))``. The policy target is ``pi'`` at the root: an improvement of the network's policy even
+with a handful of simulations. ``mode="visits"`` (AlphaZero): PUCT everywhere, Dirichlet noise on the root
+priors when ``noise`` is on, the most visited move played (a draw in proportion to the visits with ``noise``),
+the visit counts as the policy target. ``sigma(q) = (c_visit + max N) * c_scale * q`` over the completed
+values rescaled to [0, 1] within the node, as in ``mctx``.
+
+**Batching.** ``Search.run`` is a generator: it yields each state whose network evaluation it needs and
+receives ``(logits of the legal codes, per-seat values)``. ``drive`` answers one search at a time;
+``training.az.selfplay`` runs many games' searches side by side and answers them in one batch. ``sims=0``
+plays the network's policy alone (one evaluation, no search).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Generator, Sequence
+
+import numpy as np
+
+from agents.view import determinize, public_view
+from contack_env import NUM_TILES, ContackGame, GameState, Solitaire1, Solitaire2
+
+MODES = ("gumbel", "visits")
+MARGIN_SCALE = 40.0
+"""Points of margin over the others' mean that take a seat's final value from 0.5 to about 0.73."""
+C_VISIT = 50.0
+C_SCALE = 0.1
+C_PUCT = 1.25
+DIRICHLET_ALPHA = 0.3
+DIRICHLET_SHARE = 0.25
+MAX_CONSIDERED = 8
+
+Evaluation = tuple[np.ndarray, list[float]]
+"""The network's answer for one state: the logits of its legal codes (in ``legal_codes()`` order) and the value
+of every seat in table order."""
+Request = Generator[GameState, Evaluation, "SearchResult"]
+
+
+def terminal_values(state: GameState) -> list[float]:
+    """Every seat's result at the end of a game, in [0, 1]: Contack ``sigmoid(m / MARGIN_SCALE)`` with ``m`` the
+    seat's final score minus the mean of the others' (the winner has the highest; heads-up the two sum to 1);
+    a solitaire the share of the 36 tiles placed (1 for a win)."""
+    if isinstance(state, ContackGame):
+        scores = state.scores
+        n = len(scores)
+        total = sum(scores)
+        return [1.0 / (1.0 + math.exp(-(s - (total - s) / (n - 1)) / MARGIN_SCALE)) for s in scores]
+    return [len(state.figure) / NUM_TILES]
+
+
+def public_key(state: GameState) -> tuple:
+    """What a player sees of ``state`` beyond the moves that led to it: the hands (draws, new deals: every hand
+    is face up), Solitaire No. 1's drawn tile and discards, Solitaire No. 2's stack tops."""
+    figure = state.figure
+    last = figure.last
+    if isinstance(state, ContackGame):
+        return (state.done, state.hand_number, state.current_player, tuple(state.hands), state.forced_tile,
+                len(figure), None if last is None else figure.placed[last])
+    if isinstance(state, Solitaire1):
+        return (state.done, state.pile_pos, tuple(state.discard), state.forced_tile)
+    if isinstance(state, Solitaire2):
+        return (state.done, tuple(state.tops))
+    raise TypeError(f"no public key for {type(state).__name__}")
+
+
+def num_seats(state: GameState) -> int:
+    return state.num_players if isinstance(state, ContackGame) else 1
+
+
+class Node:
+    """A public state at a decision: its legal codes, the network's logits and values, and edge statistics."""
+
+    __slots__ = ("codes", "mover", "logits", "prior", "value", "visits", "total", "children")
+
+    def __init__(self, state: GameState, evaluation: Evaluation) -> None:
+        logits, value = evaluation
+        self.codes: list[int] = state.legal_codes()
+        self.mover: int = state.current_player
+        self.logits = np.asarray(logits, dtype=np.float64)
+        self.prior = _softmax(self.logits)
+        self.value = value
+        k = len(self.codes)
+        self.visits = np.zeros(k)
+        self.total = np.zeros(k)
+        self.children: list[dict[tuple, Node] | None] = [None] * k
+
+    def completed_q(self) -> np.ndarray:
+        """The mover's value of each edge: the mean for a visited edge, else the mixed value (Danihelka et al.,
+        appendix D): the network's value averaged with the prior-weighted values of the visited edges."""
+        n = self.visits
+        seen = n > 0
+        own = self.value[self.mover]
+        if not seen.any():
+            return np.full(len(n), own)
+        q = np.where(seen, self.total / np.maximum(n, 1), 0.0)
+        weight = self.prior[seen].sum()
+        mixed = (own + n.sum() * (self.prior[seen] * q[seen]).sum() / max(weight, 1e-12)) / (1.0 + n.sum())
+        return np.where(seen, q, mixed)
+
+    def sigma(self, c_visit: float, c_scale: float) -> np.ndarray:
+        q = self.completed_q()
+        lo, hi = q.min(), q.max()
+        q = (q - lo) / max(hi - lo, 1e-8)
+        return (c_visit + self.visits.max()) * c_scale * q
+
+
+@dataclass
+class SearchResult:
+    """What a search decided at its root."""
+
+    codes: list[int]
+    """The root's legal codes."""
+    choice: int
+    """Index into ``codes`` of the move to play."""
+    policy: np.ndarray
+    """The policy target over ``codes`` (sums to 1)."""
+    value: float
+    """The search's value of the root for the seat to move."""
+
+    @property
+    def code(self) -> int:
+        return self.codes[self.choice]
+
+
+class Search:
+    """One search configuration (module docstring); ``rng`` drives the determinizations and the noise."""
+
+    def __init__(
+        self,
+        sims: int,
+        rng: np.random.Generator,
+        mode: str = "gumbel",
+        noise: bool = False,
+        max_considered: int = MAX_CONSIDERED,
+        c_visit: float = C_VISIT,
+        c_scale: float = C_SCALE,
+        c_puct: float = C_PUCT,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
+        if isinstance(sims, bool) or not isinstance(sims, int) or sims < 0:
+            raise ValueError(f"sims is a whole number of simulations, 0 or more; got {sims!r}")
+        self.sims = sims
+        self.rng = rng
+        self.mode = mode
+        self.noise = noise
+        self.max_considered = max(1, max_considered)
+        self.c_visit, self.c_scale, self.c_puct = c_visit, c_scale, c_puct
+
+    def run(self, view: GameState) -> Request:
+        """The search from ``view`` (a public view at a decision) as a generator of evaluation requests."""
+        if view.done:
+            raise ValueError("the game is over: there is no decision to search")
+        # Redact again: a caller that passes the real state still gets a search that cannot depend on the
+        # face-down order (determinize shuffles the order it is given, so that order must carry no information).
+        view = public_view(view)
+        root = Node(view, (yield view))
+        k = len(root.codes)
+        if self.sims == 0 or k == 1:
+            logits = root.logits + (self.rng.gumbel(size=k) if self.noise and k > 1 else 0.0)
+            return SearchResult(root.codes, int(np.argmax(logits)), root.prior, float(root.value[root.mover]))
+        if self.mode == "gumbel":
+            return (yield from self._gumbel_root(root, view))
+        return (yield from self._puct_root(root, view))
+
+    # -- the root -------------------------------------------------------------------------------------------
+    def _gumbel_root(self, root: Node, view: GameState) -> Request:
+        k = len(root.codes)
+        g = self.rng.gumbel(size=k) if self.noise else np.zeros(k)
+        m = min(self.max_considered, k, self.sims)
+        remaining = list(np.argsort(-(g + root.logits), kind="stable")[:m])
+        phases = max(1, math.ceil(math.log2(m)))
+        used = 0
+        for phase in range(phases):
+            per = max(1, self.sims // (phases * len(remaining)))
+            if phase == phases - 1:  # the last round spends what is left
+                per = max(per, (self.sims - used) // len(remaining))
+            for _ in range(per):
+                for a in remaining:
+                    if used == self.sims:
+                        break
+                    yield from self._simulate(root, view, int(a))
+                    used += 1
+            if len(remaining) > 1:
+                score = g + root.logits + root.sigma(self.c_visit, self.c_scale)
+                remaining = sorted(remaining, key=lambda a: -score[a])[: max(1, math.ceil(len(remaining) / 2))]
+        score = g + root.logits + root.sigma(self.c_visit, self.c_scale)
+        choice = int(max(remaining, key=lambda a: score[a]))
+        policy = _softmax(root.logits + root.sigma(self.c_visit, self.c_scale))
+        return SearchResult(root.codes, choice, policy, float(root.completed_q()[choice]))
+
+    def _puct_root(self, root: Node, view: GameState) -> Request:
+        if self.noise:
+            k = len(root.codes)
+            root.prior = (1 - DIRICHLET_SHARE) * root.prior + DIRICHLET_SHARE * self.rng.dirichlet([DIRICHLET_ALPHA] * k)
+        for _ in range(self.sims):
+            yield from self._simulate(root, view, self._select(root))
+        n = root.visits
+        policy = n / n.sum()
+        if self.noise:
+            choice = int(self.rng.choice(len(n), p=policy))
+        else:
+            q = root.total / np.maximum(n, 1)
+            choice = int(max(range(len(n)), key=lambda a: (n[a], q[a])))
+        return SearchResult(root.codes, choice, policy, float((root.total.sum()) / n.sum()))
+
+    # -- one simulation -------------------------------------------------------------------------------------
+    def _simulate(self, root: Node, view: GameState, first: int) -> Generator[GameState, Evaluation, None]:
+        state = determinize(view, self.rng)
+        node, a = root, first
+        path: list[tuple[Node, int]] = []
+        while True:
+            state.play_code(node.codes[a])
+            path.append((node, a))
+            if state.done:
+                values = terminal_values(state)
+                break
+            children = node.children[a]
+            if children is None:
+                children = node.children[a] = {}
+            key = public_key(state)
+            child = children.get(key)
+            if child is None:
+                child = children[key] = Node(state, (yield state))
+                values = child.value
+                break
+            node, a = child, self._select(child)
+        for node, a in path:
+            node.visits[a] += 1
+            node.total[a] += values[node.mover]
+
+    def _select(self, node: Node) -> int:
+        n = node.visits
+        if self.mode == "gumbel":
+            improved = _softmax(node.logits + node.sigma(self.c_visit, self.c_scale))
+            return int(np.argmax(improved - n / (1.0 + n.sum())))
+        q = np.where(n > 0, node.total / np.maximum(n, 1), node.value[node.mover])
+        u = self.c_puct * node.prior * math.sqrt(max(n.sum(), 1.0)) / (1.0 + n)
+        return int(np.argmax(q + u))
+
+
+def drive(request: Request, evaluate: Callable[[Sequence[GameState]], list[Evaluation]]) -> SearchResult:
+    """Run one search to its end, answering each request with ``evaluate`` (a batch of one)."""
+    try:
+        state = next(request)
+        while True:
+            state = request.send(evaluate([state])[0])
+    except StopIteration as stop:
+        return stop.value
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max())
+    return e / e.sum()

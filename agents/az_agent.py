@@ -1,0 +1,61 @@
+"""``az:PATH[:SIMS]``: a search-guided agent trained with ``contack train --algorithm az``.
+
+At each decision it runs the search of ``agents.az.search`` from the public view it receives, guided by the
+network in ``PATH`` (a ``contack-az/1`` weight file, numpy only), with ``SIMS`` simulations (the file's own
+default without one; ``SIMS=0``: the network's most likely legal move, no search). It plays deterministically
+up to the sampling of the hidden tiles, which flows from the agent's seed: the same seed, the same choices.
+It never looks at the face-down order (every simulation samples its own).
+
+A missing file, a file of another kind or a network for another game fails with a ``PolicyFileError`` (a
+``ValueError``) that says so, when the agent is made.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from contack_env import GameState, Move
+from contack_env.contack.figure import code_to_move
+from agents.az.encoding import game_of
+from agents.az.evaluator import NetEvaluator
+from agents.az.network import AZNet
+from agents.az.search import MAX_CONSIDERED, Search, SearchResult, drive
+from agents.policy_file import PolicyFileError
+
+from .base import Agent
+
+MAX_SIMS = 100_000
+DEFAULT_SIMS = 32
+
+
+class AZAgent(Agent):
+    """Plays ``path``'s network with ``sims`` simulations a decision (None: the file's default)."""
+
+    name = "az"
+
+    def __init__(self, path: str, sims: int | None = None, game: str | None = None,
+                 seed: int | np.random.Generator | np.random.SeedSequence | None = None) -> None:
+        self.path = path
+        self.net = AZNet.load(path, game=game)
+        if sims is None:
+            sims = int(self.net.meta.get("sims", DEFAULT_SIMS))
+        if isinstance(sims, bool) or not isinstance(sims, int) or not 0 <= sims <= MAX_SIMS:
+            raise ValueError(f"az: the simulations are a whole number 0..{MAX_SIMS}; got {sims!r}")
+        self.sims = sims
+        self.mode = str(self.net.meta.get("mode", "gumbel"))
+        self.max_considered = int(self.net.meta.get("max_considered", MAX_CONSIDERED))
+        self.rng = np.random.default_rng(seed)
+        self.evaluate = NetEvaluator(self.net)
+
+    def search(self, state: GameState) -> SearchResult:
+        """The search's result at ``state`` (a public view at a decision)."""
+        if game_of(state) != self.net.game:
+            raise PolicyFileError(f"{self.path} is a network for {self.net.game!r}; it cannot play {game_of(state)!r}")
+        return drive(Search(self.sims, self.rng, self.mode, max_considered=self.max_considered).run(state), self.evaluate)
+
+    def act(self, state: GameState, legal: Sequence[Move]) -> Move:
+        if len(legal) == 1:
+            return legal[0]
+        return code_to_move(self.search(state).code)

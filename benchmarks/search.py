@@ -1,0 +1,167 @@
+"""Search speed: simulations per second of the ``az`` search and of ``mcts``, against OpenSpiel's C++ ``MCTSBot``
+on connect four in the same run; and each shipped ``az`` model's time per decision against ``mcts:200``'s.
+
+    python benchmarks/search.py [--seconds 5] [--positions 40] [--seed 0]
+
+A *simulation* is one descent of the tree with its evaluation: for ``az`` a network evaluation of the new leaf
+(or a finished game's result), for ``mcts`` and OpenSpiel a random rollout. Both suite searches run on the same
+heads-up Contack positions (met in random play, each with at least two legal moves), ``az`` with
+``models/contack_2p_az.npz`` (an untrained network of the same shape if the file is absent); OpenSpiel's bot
+(``pyspiel.MCTSBot``, random-rollout evaluator, UCT constant 2) plays connect four from its opening.
+
+Then, for every shipped ``models/*_az.npz``, on positions of its game: the mean time per decision of
+``az:PATH`` (its default simulations) and of ``mcts:200``, interleaved position by position so that both see the
+same load, and their ratio (at most 1 is the requirement on a shipped default). Last line:
+``az_sims_per_s=<x> mcts_sims_per_s=<y> openspiel_mcts_sims_per_s=<z> ratio=<x / z>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import time
+
+import numpy as np
+
+from agents.mcts import MCTSAgent
+from agents.registry import make_agent
+from agents.view import public_view
+from contack_env import GameState, new_game, new_solitaire1, new_solitaire2
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEALS = {"contack": lambda s, p: new_game(p, seed=s, log=False), "solitaire1": lambda s, p: new_solitaire1(s, log=False),
+         "solitaire2": lambda s, p: new_solitaire2(s, log=False)}
+
+
+def positions(game: str, players: int, count: int, seed: int) -> list[GameState]:
+    """``count`` public views with at least two legal moves, met in uniform random play from ``seed``."""
+    rng = np.random.default_rng(seed)
+    out: list[GameState] = []
+    deal = seed
+    while len(out) < count:
+        state = DEALS[game](deal, players)
+        deal += 1
+        while not state.done and len(out) < count:
+            codes = state.legal_codes()
+            if len(codes) > 1 and rng.random() < 0.3:
+                out.append(public_view(state))
+            state.play_code(codes[int(rng.integers(len(codes)))])
+    return out
+
+
+def az_sims_per_s(path: str | None, views: list[GameState], seconds: float, seed: int) -> float:
+    from agents.az.search import Search, drive
+
+    evaluate, mode = _evaluator(path)
+    rng = np.random.default_rng(seed)
+    sims = 64
+    done = 0
+    start = time.perf_counter()
+    while True:
+        for view in views:
+            drive(Search(sims, rng, mode).run(view), evaluate)
+            done += sims
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                return done / elapsed
+
+
+def _evaluator(path: str | None):
+    from agents.az.evaluator import NetEvaluator
+    from agents.az.network import AZNet
+
+    if path and os.path.exists(path):
+        net = AZNet.load(path, game="contack")
+    else:
+        import torch
+
+        from agents.az.encoding import Encoder
+        from training.az.model import AZModel
+        from training.networks import action_feature_index
+
+        torch.manual_seed(0)
+        enc = Encoder("contack")
+        net = AZModel(enc.obs_size, enc.num_actions, enc.seats, [256, 256], gather=action_feature_index()).export(
+            {"game": "contack"})
+    return NetEvaluator(net), str(net.meta.get("mode", "gumbel"))
+
+
+def mcts_sims_per_s(views: list[GameState], seconds: float, seed: int) -> float:
+    iterations = 200
+    agent = MCTSAgent(iterations, seed=seed)
+    done = 0
+    start = time.perf_counter()
+    while True:
+        for view in views:
+            agent.search(view)
+            done += iterations
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                return done / elapsed
+
+
+def openspiel_mcts_sims_per_s(seconds: float, seed: int) -> float | None:
+    """Simulations/s of OpenSpiel's C++ MCTSBot on connect four (None without pyspiel)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("connect_four")
+    sims = 1000
+    done = 0
+    start = time.perf_counter()
+    while True:
+        bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, sims, 1000, False, seed, False)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(bot.step(state))
+            done += sims
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                return done / elapsed
+        seed += 1
+
+
+def decision_times(path: str, count: int, seed: int) -> tuple[str, int, float, float]:
+    """The model's game, its default simulations, and the mean seconds per decision of ``az:PATH`` and of
+    ``mcts:200`` on the same positions (taken in turns)."""
+    from agents.az.network import AZNet
+
+    net = AZNet.load(path)
+    game, players = net.game, int(net.meta.get("players", 2))
+    views = positions(game, max(players, 1), count, seed)
+    az, mcts = make_agent(f"az:{path}", seed, game), make_agent("mcts:200", seed, game)
+    spent = [0.0, 0.0]
+    for view in views:
+        for i, agent in enumerate((az, mcts)):
+            start = time.perf_counter()
+            agent.act(view, view.legal_moves())
+            spent[i] += time.perf_counter() - start
+    return game, az.sims, spent[0] / len(views), spent[1] / len(views)  # type: ignore[attr-defined]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measured search (default 5)")
+    parser.add_argument("--positions", type=int, default=40, help="positions per model for the decision times")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    views = positions("contack", 2, 30, args.seed)
+    for path in sorted(glob.glob(os.path.join(ROOT, "models", "*_az.npz"))):
+        game, sims, az_s, mcts_s = decision_times(path, args.positions, args.seed)
+        print(f"model={os.path.relpath(path, ROOT)} game={game} sims={sims} az_ms_per_decision={az_s * 1e3:.1f} "
+              f"mcts200_ms_per_decision={mcts_s * 1e3:.1f} ratio={az_s / mcts_s:.3f}")
+    model = os.path.join(ROOT, "models", "contack_2p_az.npz")
+    az = az_sims_per_s(model, views, args.seconds, args.seed)
+    mcts = mcts_sims_per_s(views, args.seconds, args.seed)
+    spiel = openspiel_mcts_sims_per_s(args.seconds, args.seed)
+    if spiel is None:
+        print("pyspiel is not installed: pip install -c constraints.txt -e '.[bench]'")
+        print(f"az_sims_per_s={az:.0f} mcts_sims_per_s={mcts:.0f} openspiel_mcts_sims_per_s=nan ratio=nan")
+        return
+    print(f"az_sims_per_s={az:.0f} mcts_sims_per_s={mcts:.0f} openspiel_mcts_sims_per_s={spiel:.0f} ratio={az / spiel:.3f}")
+
+
+if __name__ == "__main__":
+    main()

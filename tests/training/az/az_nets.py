@@ -1,0 +1,34 @@
+"""Networks for the search-guided tests: untrained, written as ``contack-az/1`` files."""
+
+import numpy as np
+import torch
+
+from agents.az.encoding import Encoder
+from training.az.model import AZModel
+from agents.az.network import AZNet
+
+
+def random_net(game: str = "contack", seed: int = 0, **meta) -> AZNet:
+    """A freshly initialised network (random trunk and value head: non-uniform values, near-uniform policy)."""
+    torch.manual_seed(seed)
+    enc = Encoder(game)
+    gather = None
+    if game == "contack":
+        from training.networks import action_feature_index
+
+        gather = action_feature_index()
+    model = AZModel(enc.obs_size, enc.num_actions, enc.seats, [32, 32], gather=gather)
+    with torch.no_grad():  # a policy that prefers some moves, so that the tests see it matter
+        model.head.weight.normal_(0, 0.5)
+    return model.export({"game": game, **meta})
+
+
+def uniform_net(game: str = "contack") -> AZNet:
+    """Every move equally likely and every seat's value 0.5 everywhere: the search alone decides."""
+    enc = Encoder(game)
+    w = 8
+    return AZNet([(np.zeros((enc.obs_size, w), np.float32), np.zeros(w, np.float32))],
+                 (np.zeros((w, enc.num_actions), np.float32), np.zeros(enc.num_actions, np.float32)),
+                 [(np.zeros((w, 4), np.float32), np.zeros(4, np.float32)),
+                  (np.zeros((4, enc.seats), np.float32), np.zeros(enc.seats, np.float32))],
+                 meta={"game": game})

@@ -1,0 +1,98 @@
+"""``az:PATH[:SIMS]`` agents and their ``contack-az/1`` files."""
+
+import numpy as np
+import pytest
+from az_nets import random_net
+
+from agents.evaluate import evaluate
+from agents.registry import check_spec, make_agent
+from agents.view import public_view
+from contack_env import new_game, new_solitaire1, new_solitaire2
+from agents.az.network import AZNet
+from agents.policy_file import PolicyFileError
+
+
+@pytest.fixture(scope="module")
+def nets(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("az")
+    paths = {}
+    for game in ("contack", "solitaire1", "solitaire2"):
+        paths[game] = str(folder / f"{game}.npz")
+        random_net(game, seed=1, sims=3).save(paths[game])
+    return paths
+
+
+def _play_out(state, agent):
+    moves = 0
+    while not state.done:
+        view = public_view(state)
+        legal = view.legal_moves()
+        move = agent.act(view, legal)
+        assert move in legal
+        state.play(move)  # the engine refuses an illegal move
+        moves += 1
+    return moves
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
+def test_az_plays_only_legal_moves_at_every_table_size(nets, players):
+    agent = make_agent(f"az:{nets['contack']}:2", seed=players)
+    assert _play_out(new_game(players, num_hands=1, seed=players, log=False), agent) > 0
+
+
+@pytest.mark.parametrize("game,deal", [("solitaire1", new_solitaire1), ("solitaire2", new_solitaire2)])
+def test_az_plays_only_legal_moves_in_the_solitaires(nets, game, deal):
+    for sims in (0, 3):
+        agent = make_agent(f"az:{nets[game]}:{sims}", seed=1, game=game)
+        assert _play_out(deal(5, log=False), agent) > 0
+
+
+def test_a_network_file_round_trips(tmp_path):
+    net = random_net("contack", seed=2, sims=7, players=4)
+    path = tmp_path / "net.npz"
+    net.save(path)
+    back = AZNet.load(path, game="contack")
+    obs = np.random.default_rng(0).random((3, net.obs_size)).astype(np.float32)
+    for a, b in zip(net.forward(obs), back.forward(obs)):
+        assert np.array_equal(a, b)
+    assert (back.meta["sims"], back.meta["players"], back.seats) == (7, 4, 7)
+    assert not [p for p in tmp_path.iterdir() if p.name != "net.npz"], "no temporary file left behind"
+
+
+def test_the_spec_sets_the_simulations_and_the_file_gives_the_default(nets):
+    assert make_agent(f"az:{nets['contack']}").sims == 3
+    assert make_agent(f"az:{nets['contack']}:0").sims == 0
+    assert make_agent(f"az:{nets['contack']}:25").sims == 25
+
+
+def test_the_same_seed_makes_the_same_choices(nets):
+    game = new_game(3, seed=4, log=False)
+    while len(game.legal_codes()) < 3:
+        game.play_code(game.legal_codes()[0])
+    view = public_view(game)
+    picks = {make_agent(f"az:{nets['contack']}:12", seed=9).act(view, view.legal_moves()) for _ in range(3)}
+    assert len(picks) == 1
+
+
+def test_bad_files_and_games_are_refused_clearly(nets, tmp_path):
+    with pytest.raises(PolicyFileError, match="no network file"):
+        make_agent(f"az:{tmp_path / 'missing.npz'}")
+    with pytest.raises(PolicyFileError, match="'solitaire2'; it cannot play 'contack'"):
+        make_agent(f"az:{nets['solitaire2']}")
+    with pytest.raises(ValueError, match="it cannot play 'solitaire1'"):
+        check_spec(f"az:{nets['contack']}", "solitaire1")
+    with pytest.raises(PolicyFileError, match=r"ppo:PATH"):
+        make_agent("az:models/contack_2p.npz")
+    text = tmp_path / "notes.npz"
+    text.write_text("not weights")
+    with pytest.raises(PolicyFileError, match="not a .npz archive"):
+        make_agent(f"az:{text}")
+    with pytest.raises(ValueError, match="az needs the path"):
+        make_agent("az")
+
+
+def test_az_takes_part_in_an_evaluation(nets):
+    ev = evaluate([f"az:{nets['contack']}:2", "random"], 2, seed=1, players=2, hands=1)
+    assert ev.entries[0].games == 2
+    solo = evaluate([f"az:{nets['solitaire2']}:0", "greedy"], 2, seed=1, game="solitaire2")
+    assert solo.entries[0].mean_tiles_placed > 1

@@ -1,0 +1,170 @@
+"""The search of the search-guided agent: it finds forced wins, never reads the hidden order, and its targets."""
+
+import numpy as np
+import pytest
+from az_nets import random_net, uniform_net
+
+from agents.view import public_view
+from contack_env import new_game, new_solitaire2
+from agents.az.evaluator import NetEvaluator
+from agents.az.search import Search, drive, terminal_values
+
+
+class _Drew(Exception):
+    """The exhaustive solve met a draw: the outcome would depend on the hidden pile."""
+
+
+def _solve(state, pile_pos):
+    """Every seat's value under max^n play from ``state`` with no draw on the way (else ``_Drew``)."""
+    if state.pile_pos != pile_pos:
+        raise _Drew
+    if state.done:
+        return terminal_values(state)
+    best = None
+    for code in state.legal_codes():
+        child = state.clone()
+        child.play_code(code)
+        values = _solve(child, pile_pos)
+        if best is None or values[state.current_player] > best[state.current_player]:
+            best = values
+    return best
+
+
+def _forced_wins(count):
+    """Heads-up one-hand positions met in random play where exactly one move lets the mover finish ahead (under
+    best play by both, found exhaustively) and no draw can happen before the end: the hidden pile cannot
+    matter."""
+    found = []
+    for seed in range(1000):
+        rng = np.random.default_rng(seed)
+        game = new_game(2, num_hands=1, seed=seed, log=False)
+        while not game.done and len(found) < count:
+            codes = game.legal_codes()
+            if sum(h.bit_count() for h in game.hands) <= 7 and len(codes) >= 2:
+                mover = game.current_player
+                try:
+                    outcomes = []
+                    for code in codes:
+                        child = game.clone()
+                        child.play_code(code)
+                        outcomes.append(_solve(child, game.pile_pos))
+                except _Drew:
+                    outcomes = []
+                winning = [c for c, v in zip(codes, outcomes) if v[mover] > v[1 - mover]]
+                if len(winning) == 1:
+                    found.append((game.clone(), winning[0]))
+                    break
+            game.play_code(codes[int(rng.integers(len(codes)))])
+        if len(found) == count:
+            return found
+    raise AssertionError("too few forced wins in the seeds tried")
+
+
+@pytest.mark.parametrize("mode", ["gumbel", "visits"])
+def test_the_search_finds_the_only_winning_move_with_a_network_that_knows_nothing(mode):
+    evaluate = NetEvaluator(uniform_net())
+    positions = _forced_wins(4)
+    for game, winning in positions:
+        result = drive(Search(300, np.random.default_rng(0), mode, max_considered=16).run(game), evaluate)
+        assert result.code == winning
+        assert result.policy[result.codes.index(winning)] == result.policy.max()
+
+
+def test_the_network_alone_plays_its_most_likely_legal_move():
+    net = random_net(seed=3)
+    evaluate = NetEvaluator(net)
+    game = new_game(3, seed=5)
+    result = drive(Search(0, np.random.default_rng(0)).run(game), evaluate)
+    logits, _ = evaluate([public_view(game)])[0]
+    assert result.code == game.legal_codes()[int(np.argmax(logits))]
+
+
+def _reordered(game, rng):
+    """``game`` with every face-down tile in another order (the pile, later deals); what is seen unchanged."""
+    other = game.clone()
+    h = game.hand_number
+    decks = [list(d) for d in game.decks]
+    tail = decks[h][game.pile_pos :]
+    decks[h][game.pile_pos :] = [tail[i] for i in rng.permutation(len(tail))]
+    for k in range(h + 1, len(decks)):
+        decks[k] = [int(t) for t in rng.permutation(36)]
+    other.decks = decks
+    return other
+
+
+@pytest.mark.parametrize("mode", ["gumbel", "visits"])
+def test_changing_the_hidden_order_leaves_the_search_unchanged(mode):
+    evaluate = NetEvaluator(random_net(seed=1))
+    game = new_game(3, seed=11, log=False)
+    rng = np.random.default_rng(2)
+    for _ in range(6):  # a position with a pile and a choice
+        game.play_code(game.legal_codes()[0])
+    other = _reordered(game, rng)
+    assert other.decks != game.decks and game.pile_size > 0 and len(game.legal_codes()) > 1
+    first, second = (drive(Search(40, np.random.default_rng(7), mode).run(g), evaluate) for g in (game, other))
+    assert first.code == second.code
+    assert np.array_equal(first.policy, second.policy) and first.value == second.value
+    # ... while the real future differs: the same move draws differently in the two orders
+    futures = []
+    for g in (game, other):
+        g = g.clone()
+        while not g.done and g.hand_number == game.hand_number:
+            g.play_code(g.legal_codes()[0])
+        futures.append((g.scores, g.hand_number))
+    assert futures[0] != futures[1] or other.decks[game.hand_number + 1] != game.decks[game.hand_number + 1]
+
+
+def test_changing_solitaire2s_buried_tiles_leaves_the_search_unchanged():
+    evaluate = NetEvaluator(random_net("solitaire2", seed=4))
+    game = new_solitaire2(3, log=False)
+    other = game.clone()
+    buried = [t for s in game.stacks for t in s[:-1]]
+    shuffled = [buried[i] for i in np.random.default_rng(0).permutation(len(buried))]
+    stacks = []
+    for s in game.stacks:
+        k = len(s) - 1
+        stacks.append(shuffled[:k] + s[-1:])
+        shuffled = shuffled[k:]
+    other.stacks = stacks
+    assert other.stacks != game.stacks
+    first, second = (drive(Search(24, np.random.default_rng(5)).run(g), evaluate) for g in (game, other))
+    assert (first.code, first.value) == (second.code, second.value)
+    assert np.array_equal(first.policy, second.policy)
+
+
+def test_the_gumbel_search_spends_at_most_its_budget_and_returns_a_distribution():
+    evaluate = NetEvaluator(random_net(seed=2))
+    calls = []
+
+    def counting(states):
+        calls.append(len(states))
+        return evaluate(states)
+
+    game = next(g for seed in range(100) for g in _positions(2, seed) if len(g.legal_codes()) >= 6)
+    result = drive(Search(20, np.random.default_rng(0), "gumbel").run(game), counting)
+    # the root's evaluation, then at most one per simulation (a simulation that ends the game asks for none)
+    assert 10 <= len(calls) <= 21
+    assert np.isclose(result.policy.sum(), 1.0) and (result.policy >= 0).all()
+    assert result.choice in range(len(result.codes))
+
+
+def _positions(players, seed):
+    game = new_game(players, seed=seed, log=False)
+    while not game.done:
+        yield game
+        game = game.clone()
+        game.play_code(game.legal_codes()[-1])
+
+
+def test_terminal_values_rank_the_seats_by_final_score():
+    game = new_game(4, num_hands=1, seed=8, log=False)
+    while not game.done:
+        game.play_code(game.legal_codes()[0])
+    values = terminal_values(game)
+    order = sorted(range(4), key=lambda s: game.scores[s])
+    assert [values[s] for s in order] == sorted(values)
+    assert all(0 < v < 1 for v in values)
+    heads_up = new_game(2, num_hands=1, seed=8, log=False)
+    while not heads_up.done:
+        heads_up.play_code(heads_up.legal_codes()[-1])
+    assert sum(terminal_values(heads_up)) == pytest.approx(1.0)

@@ -1,0 +1,100 @@
+"""``contack train --algorithm az``: short runs, what they write, resuming, seeds and the options."""
+
+import json
+
+import numpy as np
+import pytest
+
+from agents.registry import make_agent
+from training.az.config import AZConfig
+from agents.az.network import AZNet
+from training.az.train import AZTrainingError, Learner, train
+from training.train import main
+
+TINY = ["--algorithm", "az", "--iterations", "2", "--games-per-iteration", "2", "--sims", "2", "--play-sims", "2",
+        "--workers", "1", "--net-arch", "16", "--batch-size", "16", "--eval-every", "2", "--eval-games", "2",
+        "--eval-opponents", "random", "--hands", "1", "--progress", "off"]
+
+
+def _weights(net):
+    return [w for pair in [*net.trunk, net.head, *net.value] for w in pair]
+
+
+def test_a_short_run_writes_its_network_checkpoint_curve_and_config_and_resumes(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main([*TINY, "--out", str(out)]) == 0
+    for name in ("config.toml", "policy.npz", "checkpoint.pt", "state.json", "eval.csv", "learning_curve.png"):
+        assert (out / name).is_file(), name
+    assert any((out / "tb").rglob("events.out.tfevents*"))
+    cfg = AZConfig.load(str(out / "config.toml"))
+    assert (cfg.algorithm, cfg.iterations, cfg.net_arch, cfg.hands) == ("az", 2, [16], 1)
+    rows = (out / "eval.csv").read_text().splitlines()
+    assert {r.split(",")[0] for r in rows[1:]} == {"0", "2"}
+    assert {r.split(",")[2] for r in rows[1:]} == {"az", "az:0"}
+    state = json.loads((out / "state.json").read_text())
+    assert (state["iteration"], state["games"]) == (2, 4)
+    net = AZNet.load(out / "policy.npz", game="contack")
+    assert (net.meta["iterations"], net.meta["sims"]) == (2, 2)
+    initial = Learner(cfg).export({})
+    assert not all(np.array_equal(a, b) for a, b in zip(_weights(net), _weights(initial))), "training changed it"
+    assert "az vs random: win rate" in capsys.readouterr().out
+    make_agent(f"az:{out / 'policy.npz'}")
+
+    # the run goes on from its checkpoint, with its own configuration (the algorithm is read from it)
+    assert main(["--resume", "--out", str(out), "--iterations", "3", "--sims", "9", "--progress", "off"]) == 0
+    assert "ignoring --sims" in capsys.readouterr().err
+    assert json.loads((out / "state.json").read_text())["iteration"] == 3
+    assert AZConfig.load(str(out / "config.toml")).sims == 2
+    assert AZNet.load(out / "policy.npz").meta["iterations"] == 3
+
+    # a new run never overwrites it
+    assert main([*TINY, "--out", str(out)]) == 1
+    assert "already holds a run" in capsys.readouterr().err
+
+
+def test_the_same_seed_trains_the_same_network(tmp_path):
+    cfg = dict(iterations=1, games_per_iteration=2, sims=2, workers=1, net_arch=[8], batch_size=8, eval_every=0,
+               hands=1, seed=5)
+    for name in ("a", "b"):
+        train(AZConfig(**cfg), str(tmp_path / name), progress=False)
+    a, b = (AZNet.load(tmp_path / name / "policy.npz") for name in ("a", "b"))
+    assert all(np.array_equal(x, y) for x, y in zip(_weights(a), _weights(b)))
+
+
+def test_a_solitaire_run_over_worker_processes(tmp_path):
+    cfg = AZConfig.from_dict(dict(game="solitaire2", iterations=1, games_per_iteration=4, sims=2, workers=2,
+                                  parallel_games=2, net_arch=[8], batch_size=8, eval_every=0))
+    train(cfg, str(tmp_path / "run"), progress=False)
+    assert json.loads((tmp_path / "run" / "state.json").read_text())["games"] == 4
+    assert AZNet.load(tmp_path / "run" / "policy.npz", game="solitaire2").meta["iterations"] == 1
+
+
+def test_a_solitaire_evaluation_measures_the_reference_bots_once(tmp_path):
+    cfg = AZConfig.from_dict(dict(game="solitaire1", iterations=2, games_per_iteration=1, sims=2, play_sims=2,
+                                  workers=1, net_arch=[8], batch_size=8, eval_every=1, eval_games=2,
+                                  eval_opponents=["greedy"]))
+    train(cfg, str(tmp_path / "run"), progress=False)
+    rows = (tmp_path / "run" / "eval.csv").read_text().splitlines()[1:]
+    agents = [r.split(",")[2] for r in rows]
+    assert agents.count("greedy") == 1, "a reference bot plays the same deals once"
+    assert agents.count("az") == agents.count("az:0") == 3
+
+
+def test_resuming_needs_a_checkpoint(tmp_path):
+    with pytest.raises(AZTrainingError, match="nothing to resume"):
+        train(None, str(tmp_path), resume=True)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--algorithm", "az", "--n-steps", "64"], "--n-steps: PPO setting"),
+    (["--sims", "4"], "--sims: setting(s) of --algorithm az"),
+    (["--algorithm", "az", "--game", "contactix"], "game must be one of contack, solitaire1, solitaire2"),
+    (["--algorithm", "az", "--mode", "best"], "mode must be one of gumbel, visits"),
+    (["--algorithm", "az", "--eval-opponents", "nobody"], "unknown agent"),
+])
+def test_bad_options_are_refused_with_a_message(tmp_path, capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, "--out", str(tmp_path / "run")])
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()

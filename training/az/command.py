@@ -1,0 +1,118 @@
+"""``contack train --algorithm az``: the options of ``training.az.config.AZConfig`` on the train command line.
+
+The train command has one option per setting of either algorithm. A setting both have (``--game``,
+``--players``, ``--seed``, ...) is shared; one that only the other algorithm has is refused with a message
+rather than silently ignored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tomllib
+from dataclasses import fields
+from typing import Any
+
+from .config import AZConfig, field_help
+
+ALGORITHMS = ("ppo", "az")
+
+
+def add_arguments(parser: argparse.ArgumentParser, taken: set[str]) -> None:
+    """``--algorithm`` and every AZConfig field whose option ``taken`` (the PPO options' dests) lacks."""
+    parser.add_argument("--algorithm", choices=ALGORITHMS, default=None,
+                        help="ppo (MaskablePPO, the default) or az (search-guided self-play: training.az). A setting both have "
+                        "(--game, --players, --seed, --net-arch, --learning-rate, --batch-size, --eval-*, ...) takes az's "
+                        "own default with --algorithm az (training/az/config.py), not the one shown here")
+    docs = field_help()
+    defaults = AZConfig()
+    for f in fields(AZConfig):
+        if f.name in taken or f.name == "algorithm":
+            continue
+        default = getattr(defaults, f.name)
+        shown = ",".join(map(str, default)) if isinstance(default, list) else default
+        parser.add_argument(f"--{f.name.replace('_', '-')}", dest=f.name, default=None,
+                            metavar="A,B" if isinstance(default, list) else type(default).__name__.upper(),
+                            help=f"az only: {docs.get(f.name, '')} (default {shown})".strip())
+
+
+def algorithm_of(args: argparse.Namespace) -> str:
+    """The algorithm asked for: ``--algorithm``, else the one of the ``--config`` file or, with ``--resume``, of
+    the run in ``--out`` (an az run's config.toml says ``algorithm = "az"``), else ppo."""
+    if args.algorithm:
+        return args.algorithm
+    path = os.path.join(args.out, "config.toml") if args.resume else args.config
+    if path:
+        try:
+            with open(path, "rb") as f:
+                table = tomllib.load(f)
+            return "az" if table.get("train", table).get("algorithm") == "az" else "ppo"
+        except (OSError, tomllib.TOMLDecodeError):
+            pass  # the chosen path reports the file's problem
+    return "ppo"
+
+
+def given(args: argparse.Namespace, names: set[str]) -> list[str]:
+    return [f"--{n.replace('_', '-')}" for n in sorted(names) if getattr(args, n, None) is not None]
+
+
+def parse_option(name: str, text: str) -> Any:
+    default = getattr(AZConfig(), name)
+    try:
+        if isinstance(default, list):
+            items = [s.strip() for s in str(text).split(",") if s.strip()]
+            return [int(s) for s in items] if name == "net_arch" else items
+        if isinstance(default, int) and not isinstance(default, bool):
+            value = float(text)
+            if value != int(value):
+                raise ValueError
+            return int(value)
+        return type(default)(text)
+    except ValueError:
+        raise ValueError(f"--{name.replace('_', '-')}: {text!r} is not a valid {type(default).__name__}") from None
+
+
+def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo_only: set[str]) -> int:
+    """Run (or resume) the az training the options describe; ``ppo_only``: settings refused here."""
+    from .train import AZTrainingError, check_config, train
+
+    cfg: AZConfig | None = None
+    iterations: int | None = None
+    try:
+        wrong = given(args, ppo_only)
+        if wrong:
+            raise ValueError(f"{', '.join(wrong)}: PPO setting(s), not used by --algorithm az")
+        if args.resume:
+            if args.iterations is not None:
+                iterations = parse_option("iterations", args.iterations)
+        else:
+            overrides = {f.name: parse_option(f.name, getattr(args, f.name)) for f in fields(AZConfig)
+                         if f.name != "algorithm" and getattr(args, f.name, None) is not None}
+            cfg = AZConfig.load(args.config, **overrides) if args.config else AZConfig.from_dict(overrides)
+            check_config(cfg)
+    except ValueError as err:
+        parser.error(str(err))
+    if args.resume:
+        ignored = given(args, {f.name for f in fields(AZConfig)} - {"iterations", "algorithm"})
+        ignored += ["--config"] if args.config else []
+        if ignored:
+            print(f"contack train: --resume continues with the run's own config.toml; ignoring {', '.join(ignored)} "
+                  "(only --iterations applies)", file=sys.stderr)
+    progress = {"auto": None, "on": True, "off": False}[args.progress]
+    try:
+        path = train(cfg, args.out, resume=args.resume, progress=progress, iterations=iterations)
+    except (AZTrainingError, ValueError) as err:
+        print(f"contack train: {err}", file=sys.stderr)
+        return 1
+    print(f"wrote {path}")
+    from .report import read_rows
+
+    rows = read_rows(os.path.join(args.out, "eval.csv"))
+    if rows:
+        last = rows[-1]["iteration"]
+        for r in (r for r in rows if r["iteration"] == last):
+            versus = "" if r["opponent"] == "-" else f" vs {r['opponent']}"
+            print(f"iteration={last} {r['agent']}{versus}: win rate {float(r['win_rate']):.3f} "
+                  f"[{float(r['ci_low']):.3f}, {float(r['ci_high']):.3f}] over {r['games']} games")
+    return 0

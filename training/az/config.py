@@ -1,0 +1,163 @@
+"""The settings of a search-guided training run (``contack train --algorithm az``): one flat dataclass, read
+from and written to TOML like ``training.config.TrainConfig`` (``[train]`` table, ``algorithm = "az"``)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import tomli_w
+
+from contack_env import ENCLOSED_END_OPTIONS
+
+from contack_env.atomic import atomic_path
+from agents.az.search import MODES
+
+GAMES = ("contack", "solitaire1", "solitaire2")
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "solitaire1": {"players": 1, "eval_opponents": ["greedy", "mcts:200"]},
+    "solitaire2": {"players": 1, "eval_opponents": ["greedy", "mcts:200"]},
+}
+
+
+@dataclass
+class AZConfig:
+    """What ``contack train --algorithm az`` does (``docs/training.md``). The defaults train the shipped heads-up
+    model (``models/README.md``)."""
+
+    algorithm: str = "az"
+    """az (this configuration; ppo is training.config)."""
+    game: str = "contack"
+    """contack, solitaire1 or solitaire2."""
+    players: int = 2
+    """Seats at the table (Contack, 2..7; a solitaire 1)."""
+    hands: int = 3
+    """Hands per game."""
+    enclosed_end: str = "1939"
+    """1939, next_player or never (docs/rules.md)."""
+    iterations: int = 80
+    """Rounds of self-play and training."""
+    games_per_iteration: int = 32
+    """Self-play games per round."""
+    sims: int = 16
+    """Simulations per self-play decision."""
+    play_sims: int = 24
+    """The simulations the policy file's agent uses by default (az:PATH) and the evaluations use."""
+    mode: str = "gumbel"
+    """gumbel (sequential halving at the root, improved-policy targets) or visits (PUCT, visit-count targets)."""
+    max_considered: int = 8
+    """gumbel: the root moves sampled for sequential halving."""
+    workers: int = 2
+    """Self-play processes (1: in this process)."""
+    parallel_games: int = 16
+    """Games each worker plays side by side, their network evaluations batched."""
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    """Trunk layer widths."""
+    activation: str = "relu"
+    """relu or tanh."""
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    batch_size: int = 256
+    sample_reuse: float = 4.0
+    """How many times, on average, each new sample is drawn into a training batch."""
+    buffer_size: int = 50_000
+    """The most recent samples trained on."""
+    value_weight: float = 1.0
+    """Weight of the value loss beside the policy loss."""
+    seed: int = 0
+    """Seeds the network, self-play and the evaluations."""
+    eval_every: int = 10
+    """Iterations between evaluations (0: none)."""
+    eval_games: int = 40
+    """Games (or deals) per opponent at each evaluation (Contack: rounded up to every seat rotation)."""
+    eval_opponents: list[str] = field(default_factory=lambda: ["lookahead", "mcts:200"])
+    """Bots the agent is evaluated against (every other seat); in a solitaire, reference bots on the same deals."""
+    checkpoint_every: int = 5
+    """Iterations between checkpoints (written atomically; --resume continues from the last)."""
+    torch_threads: int = 1
+    """torch threads of the learner."""
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """Raise ``ValueError`` naming the first bad field and what it allows."""
+        if self.algorithm != "az":
+            raise ValueError(f"algorithm: this configuration is az's; got {self.algorithm!r}")
+        if self.game not in GAMES:
+            raise ValueError(f"game must be one of {', '.join(GAMES)} for --algorithm az; got {self.game!r}")
+        if self.game == "contack" and not 2 <= self.players <= 7:
+            raise ValueError(f"players: Contack is played by 2 to 7 players; got {self.players}")
+        if self.game != "contack" and self.players != 1:
+            raise ValueError(f"players: a solitaire is played by 1 player; got {self.players}")
+        if self.enclosed_end not in ENCLOSED_END_OPTIONS:
+            raise ValueError(f"enclosed_end must be one of {', '.join(ENCLOSED_END_OPTIONS)}; got {self.enclosed_end!r}")
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}; got {self.mode!r}")
+        if self.activation not in ("relu", "tanh"):
+            raise ValueError(f"activation must be relu or tanh; got {self.activation!r}")
+        for name in ("hands", "iterations", "games_per_iteration", "sims", "max_considered", "workers",
+                     "parallel_games", "batch_size", "buffer_size", "checkpoint_every", "torch_threads", "eval_games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number, at least 1; got {value!r}")
+        if isinstance(self.play_sims, bool) or not isinstance(self.play_sims, int) or self.play_sims < 0:
+            raise ValueError(f"play_sims must be a whole number, 0 or more; got {self.play_sims!r}")
+        if self.eval_every < 0:
+            raise ValueError(f"eval_every must be 0 (no evaluation) or more; got {self.eval_every}")
+        for name in ("learning_rate", "sample_reuse", "value_weight"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
+        if self.weight_decay < 0:
+            raise ValueError(f"weight_decay must be 0 or more; got {self.weight_decay}")
+        if not self.net_arch or any(w < 1 for w in self.net_arch):
+            raise ValueError(f"net_arch is a list of layer widths >= 1; got {self.net_arch}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def save(self, path: str) -> None:
+        """Write the configuration as TOML, atomically."""
+        text = "# contack train configuration: repeat this run with `contack train --config <this file> --out DIR`\n"
+        text += tomli_w.dumps({"train": self.to_dict()})
+        with atomic_path(path) as tmp:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+
+    @classmethod
+    def load(cls, path: str, **overrides: Any) -> AZConfig:
+        try:
+            with open(path, "rb") as f:
+                data = tomllib.load(f)
+        except FileNotFoundError:
+            raise ValueError(f"no configuration file at {path}") from None
+        except tomllib.TOMLDecodeError as err:
+            raise ValueError(f"{path} is not valid TOML: {err}") from None
+        return cls.from_dict({**data.get("train", data), **overrides}, source=path)
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any], source: str = "the configuration") -> AZConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ValueError(f"{source}: unknown setting(s) for --algorithm az: {', '.join(unknown)}; settings are: "
+                             f"{', '.join(sorted(known))}")
+        defaults = copy.deepcopy(GAME_DEFAULTS.get(values.get("game", "contack"), {}))
+        return cls(**{**defaults, **values})
+
+
+def field_help() -> dict[str, str]:
+    """Each field's documentation (the string literal under it), for ``--help``."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(AZConfig))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs: dict[str, str] = {}
+    for node, after in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+            docs[node.target.id] = str(after.value.value)  # type: ignore[attr-defined]
+    return docs

@@ -1,0 +1,192 @@
+"""Self-play: many games at once, every seat played by the search with the current network, the searches'
+evaluation requests answered in one batch; and the split of a round of games over worker processes.
+
+Every decision with more than one legal move becomes a training sample: the network's input at it (the seat
+to move's public view), the search's policy target over the actions, and, once the game is over, every seat's
+result (``search.terminal_values``) relative to the seat that moved. Decisions with one legal move are played
+at once (they teach nothing). The search runs with its noise on (Gumbel noise, or Dirichlet noise and a draw in
+proportion to the visits), so the games vary.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agents.view import public_view
+from contack_env import GameState, new_game, new_solitaire1, new_solitaire2
+
+from agents.az.evaluator import NetEvaluator
+from agents.az.network import AZNet
+from agents.az.search import Search, SearchResult, num_seats, terminal_values
+
+
+@dataclass
+class GameSetup:
+    """The games to play and how to search them (the self-play part of ``training.az.config.AZConfig``)."""
+
+    game: str
+    players: int = 2
+    hands: int = 3
+    enclosed_end: str = "1939"
+    sims: int = 16
+    mode: str = "gumbel"
+    max_considered: int = 16
+
+    def new_state(self, rng: np.random.Generator) -> GameState:
+        if self.game == "contack":
+            return new_game(self.players, self.hands, self.enclosed_end, seed=rng, log=False)
+        if self.game == "solitaire1":
+            return new_solitaire1(rng, log=False)
+        return new_solitaire2(rng, log=False)
+
+
+@dataclass
+class Samples:
+    """Training samples as arrays, one row each, and what the games ended with."""
+
+    obs: np.ndarray
+    mask: np.ndarray
+    policy: np.ndarray
+    value: np.ndarray
+    seats: np.ndarray
+    results: list[list[float]] = field(default_factory=list)
+    """Every game's ``terminal_values`` in table order."""
+    won: list[bool] = field(default_factory=list)
+    """Solitaires: whether each deal was won."""
+
+    @classmethod
+    def concat(cls, parts: list[Samples]) -> Samples:
+        return cls(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("obs", "mask", "policy", "value", "seats")),
+                   results=[r for p in parts for r in p.results], won=[w for p in parts for w in p.won])
+
+    def __len__(self) -> int:
+        return len(self.obs)
+
+
+class _Table:
+    """One game in progress: its state, the search under way and the decisions recorded so far."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.view: GameState | None = None
+        self.search: Any = None
+        self.request: GameState | None = None
+        self.decisions: list[tuple[np.ndarray, list[int], np.ndarray, int]] = []
+
+
+def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSequence, parallel: int = 16) -> Samples:
+    """Play ``games`` self-play games, ``parallel`` at a time, and return their samples."""
+    rng = np.random.default_rng(seed)
+    evaluate = NetEvaluator(net)
+    encoder = evaluate.encoder
+    rows: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "policy", "value", "seats")}
+    results: list[list[float]] = []
+    won: list[bool] = []
+    started = 0
+    tables: list[_Table] = []
+
+    def begin(table: _Table) -> bool:
+        """Play forced moves, then start the search of the next decision; False once the game is over."""
+        state = table.state
+        while not state.done and len(state.legal_codes()) == 1:
+            state.play_code(state.legal_codes()[0])
+        if state.done:
+            return False
+        table.view = public_view(state)
+        table.search = Search(setup.sims, rng, setup.mode, noise=True, max_considered=setup.max_considered).run(table.view)
+        table.request = next(table.search)
+        return True
+
+    def record(table: _Table, result: SearchResult) -> None:
+        obs, actions = encoder.encode(table.view)
+        table.decisions.append((obs, actions, result.policy, table.view.current_player))
+        table.state.play_code(result.code)
+
+    def finish(table: _Table) -> None:
+        state = table.state
+        values = terminal_values(state)
+        n = num_seats(state)
+        results.append(values)
+        if setup.game != "contack":
+            won.append(bool(state.won))  # type: ignore[attr-defined]
+        for obs, actions, policy, mover in table.decisions:
+            mask = np.zeros(encoder.num_actions, dtype=bool)
+            mask[actions] = True
+            target = np.zeros(encoder.num_actions, dtype=np.float32)
+            target[actions] = policy
+            value = np.zeros(encoder.seats, dtype=np.float32)
+            seats = np.zeros(encoder.seats, dtype=np.float32)
+            for r in range(n):
+                value[r] = values[(mover + r) % n]
+                seats[r] = 1.0
+            for key, row in zip(rows, (obs, mask, target, value, seats)):
+                rows[key].append(row)
+
+    while started < games or tables:
+        while started < games and len(tables) < parallel:
+            started += 1
+            table = _Table(setup.new_state(rng))
+            if begin(table):
+                tables.append(table)
+            else:
+                finish(table)
+        answers = evaluate([t.request for t in tables])
+        still: list[_Table] = []
+        for table, answer in zip(tables, answers):
+            try:
+                table.request = table.search.send(answer)
+            except StopIteration as stop:
+                record(table, stop.value)
+                if not begin(table):
+                    finish(table)
+                    continue
+            still.append(table)
+        tables = still
+    if not rows["obs"]:
+        empty = Samples(np.zeros((0, encoder.obs_size), np.float32), np.zeros((0, encoder.num_actions), bool),
+                        np.zeros((0, encoder.num_actions), np.float32), np.zeros((0, encoder.seats), np.float32),
+                        np.zeros((0, encoder.seats), np.float32))
+        empty.results, empty.won = results, won
+        return empty
+    return Samples(*(np.stack(rows[k]) for k in rows), results=results, won=won)
+
+
+def _play_task(task: tuple[AZNet, GameSetup, int, Any, int]) -> Samples:
+    net, setup, games, seed, parallel = task
+    return play(net, setup, games, seed, parallel)
+
+
+class SelfPlay:
+    """Rounds of self-play split over ``workers`` processes (``workers=1``: in this process)."""
+
+    def __init__(self, workers: int, parallel: int) -> None:
+        self.workers = workers
+        self.parallel = parallel
+        self._pool = None
+        if workers > 1:
+            import multiprocessing
+
+            # Each worker runs small matrix products: more than one BLAS thread per process only contends for
+            # the cores (a batch of 64 was ten times slower with the default threads on a busy 2-core machine).
+            for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+                os.environ.setdefault(var, "1")  # read by numpy when a spawned worker imports it
+            # The workers run numpy alone (the network's forward pass): they never import torch.
+            self._pool = multiprocessing.get_context("spawn").Pool(workers)
+
+    def round(self, net: AZNet, setup: GameSetup, games: int, seed: np.random.SeedSequence) -> Samples:
+        """``games`` games with ``net``; the random streams come from ``seed`` (one child per worker)."""
+        if self._pool is None:
+            return play(net, setup, games, seed, self.parallel)
+        shares = [games // self.workers + (1 if i < games % self.workers else 0) for i in range(self.workers)]
+        tasks = [(net, setup, n, s, self.parallel) for n, s in zip(shares, seed.spawn(self.workers)) if n]
+        return Samples.concat(self._pool.map(_play_task, tasks))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool.join()
+            self._pool = None

@@ -1,0 +1,320 @@
+"""The search-guided training run: ``contack train --algorithm az [--config FILE] [--out DIR] [--resume] ...``.
+
+Each iteration plays ``games_per_iteration`` self-play games (``training.az.selfplay``, over ``workers``
+processes, ``parallel_games`` at a time in each, every seat searched with ``sims`` simulations), adds their
+samples to a buffer of the latest ``buffer_size``, and trains the torch network on batches drawn from it
+(``sample_reuse`` draws per new sample on average; Adam, policy cross-entropy plus ``value_weight`` times the
+value loss). The next iteration plays with the new weights.
+
+What a run writes in ``--out`` (default ``runs/train``, as for PPO):
+
+    config.toml          the whole configuration (``--config`` it to repeat the run)
+    policy.npz           the latest network, weights only (``az:DIR/policy.npz``; agents.az.network)
+    checkpoint.pt        the torch network and optimizer state with the iteration, written atomically (what
+                         --resume loads, with ``torch.load(weights_only=True)``: no pickled objects)
+    state.json           iterations, self-play games and wall-clock seconds so far, after each checkpoint
+    eval.csv             the periodic evaluations (training.az.report)
+    learning_curve.png   eval.csv drawn
+    tb/                  TensorBoard logs (``tensorboard --logdir DIR/tb``)
+
+``--resume`` continues from the last checkpoint with the run's own config.toml (only ``--iterations`` is read,
+to extend a finished run). The sample buffer is not part of a checkpoint (it would be hundreds of megabytes):
+a resumed run refills it with fresh self-play, and its random streams restart from the seed and the iteration,
+so it is reproducible, not identical to an uninterrupted run. A new run refuses a folder holding a checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from contack_env.atomic import TEMPORARY_PREFIX, atomic_path
+from . import report
+from .config import AZConfig
+from agents.az.encoding import Encoder
+from .selfplay import GameSetup, Samples, SelfPlay
+
+EVAL_SEED_OFFSET = 1_000_000  # evaluation deals never coincide with self-play's
+
+
+class AZTrainingError(RuntimeError):
+    """A run that cannot start or resume, with what to do about it."""
+
+
+class AZRun:
+    """The files of one run folder."""
+
+    def __init__(self, out: str) -> None:
+        self.out = out
+        self.config = os.path.join(out, "config.toml")
+        self.policy = os.path.join(out, "policy.npz")
+        self.eval_policy = os.path.join(out, "eval_policy.npz")
+        self.checkpoint = os.path.join(out, "checkpoint.pt")
+        self.state = os.path.join(out, "state.json")
+        self.eval_csv = os.path.join(out, "eval.csv")
+        self.curve = os.path.join(out, "learning_curve.png")
+        self.tensorboard = os.path.join(out, "tb")
+
+    @property
+    def own_files(self) -> tuple[str, ...]:
+        return (self.config, self.policy, self.eval_policy, self.checkpoint, self.state, self.eval_csv, self.curve)
+
+    def read_state(self) -> dict[str, Any]:
+        try:
+            with open(self.state, encoding="utf-8") as f:
+                return json.load(f)
+        except FileNotFoundError:
+            return {}
+        except json.JSONDecodeError as err:
+            raise AZTrainingError(f"{self.state} is damaged ({err}); remove it to resume") from None
+
+    def write_state(self, state: dict[str, Any]) -> None:
+        with atomic_path(self.state) as tmp:
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(state, f, indent=1)
+
+    def remove_leftovers(self) -> None:
+        """A run killed before its first checkpoint: remove its files (only in a folder such a run made)."""
+        if not os.path.exists(self.config):
+            return
+        for path in self.own_files:
+            if os.path.exists(path):
+                os.remove(path)
+        shutil.rmtree(self.tensorboard, ignore_errors=True)
+        self.remove_temporaries()
+
+    def remove_temporaries(self) -> None:
+        names = tuple(os.path.basename(p) for p in self.own_files)
+        if os.path.isdir(self.out):
+            for name in os.listdir(self.out):
+                if name.startswith(TEMPORARY_PREFIX) and name.endswith(names):
+                    os.remove(os.path.join(self.out, name))
+
+
+class Learner:
+    """The torch network, its optimizer and the sample buffer."""
+
+    def __init__(self, cfg: AZConfig) -> None:
+        import torch
+
+        from .model import AZModel
+
+        torch.manual_seed(cfg.seed)
+        self.cfg = cfg
+        self.encoder = Encoder(cfg.game)
+        gather = None
+        if cfg.game == "contack":
+            from training.networks import action_feature_index
+
+            gather = action_feature_index()
+        enc = self.encoder
+        self.model = AZModel(enc.obs_size, enc.num_actions, enc.seats, list(cfg.net_arch), cfg.activation, gather)
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
+        self.buffer: Samples | None = None
+
+    def add(self, samples: Samples) -> None:
+        merged = samples if self.buffer is None else Samples.concat([self.buffer, samples])
+        keep = self.cfg.buffer_size
+        if len(merged) > keep:
+            merged = Samples(*(getattr(merged, k)[-keep:] for k in ("obs", "mask", "policy", "value", "seats")))
+        self.buffer = merged
+
+    def train(self, new_samples: int, rng: np.random.Generator) -> dict[str, float]:
+        """Batches drawn from the buffer, ``sample_reuse`` draws per new sample on average; mean losses."""
+        import torch
+
+        from .model import loss
+
+        buf = self.buffer
+        if buf is None or not len(buf):
+            return {}
+        steps = max(1, math.ceil(new_samples * self.cfg.sample_reuse / self.cfg.batch_size))
+        self.model.train()
+        totals = np.zeros(2)
+        for _ in range(steps):
+            idx = rng.integers(len(buf), size=min(self.cfg.batch_size, len(buf)))
+            batch = [torch.as_tensor(getattr(buf, k)[idx]) for k in ("obs", "mask", "policy", "value", "seats")]
+            policy_loss, value_loss = loss(self.model, *batch)
+            total = policy_loss + self.cfg.value_weight * value_loss
+            self.optimizer.zero_grad()
+            total.backward()
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), 5.0)
+            self.optimizer.step()
+            totals += [policy_loss.item(), value_loss.item()]
+        totals /= steps
+        return {"loss/policy": float(totals[0]), "loss/value": float(totals[1]), "train/steps": float(steps)}
+
+    def export(self, meta: dict[str, Any]) -> Any:
+        self.model.eval()
+        return self.model.export(meta)
+
+    def save(self, path: str, iteration: int, games: int) -> None:
+        import torch
+
+        with atomic_path(path) as tmp:
+            torch.save({"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
+                        "iteration": iteration, "games": games}, tmp)
+
+    def load(self, path: str) -> tuple[int, int]:
+        import torch
+
+        try:
+            data = torch.load(path, weights_only=True, map_location="cpu")
+            self.model.load_state_dict(data["model"])
+            self.optimizer.load_state_dict(data["optimizer"])
+            return int(data["iteration"]), int(data["games"])
+        except (RuntimeError, KeyError, ValueError, TypeError, OSError) as err:
+            raise AZTrainingError(f"{path} is damaged or does not fit the network of the run's config.toml ({err}); "
+                                  "remove it to start the run again") from None
+
+
+def check_config(cfg: AZConfig) -> None:
+    """What ``AZConfig.check`` cannot know: the evaluation opponents must be agents of the game."""
+    from agents.registry import check_spec
+
+    for spec in cfg.eval_opponents:
+        try:
+            check_spec(spec, cfg.game)
+        except ValueError as err:
+            raise ValueError(f"eval_opponents: {err}") from None
+
+
+def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool | None = None,
+          iterations: int | None = None) -> str:
+    """Train as ``cfg`` says into ``out`` (or continue the run there: ``resume``); the final network's path."""
+    import torch
+
+    run = AZRun(out)
+    if resume:
+        if not os.path.exists(run.checkpoint):
+            raise AZTrainingError(f"nothing to resume in {out}: no checkpoint.pt (start the run without --resume)")
+        cfg = AZConfig.load(run.config)
+        if iterations is not None:
+            cfg.iterations = iterations
+            cfg.check()
+    elif cfg is None:
+        raise AZTrainingError("a new run needs a configuration")
+    elif os.path.exists(run.checkpoint):
+        raise AZTrainingError(f"{out} already holds a run (checkpoint.pt); continue it with --resume or choose another --out")
+    check_config(cfg)
+    torch.set_num_threads(cfg.torch_threads)
+    learner = Learner(cfg)
+    if resume:
+        start, games = learner.load(run.checkpoint)
+        run.remove_temporaries()
+        state = run.read_state()
+        rows = report.read_rows(run.eval_csv)
+        kept = [r for r in rows if int(r["iteration"]) <= start]
+        if len(kept) != len(rows):  # evaluations the killed session made after its last checkpoint
+            report.write_rows(run.eval_csv, kept)
+    else:
+        run.remove_leftovers()
+        start, games, state = 0, 0, {}
+    cfg.save(run.config)
+    return _loop(cfg, run, learner, start, games, float(state.get("wall_s", 0.0)), progress)
+
+
+def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, wall_before: float,
+          progress: bool | None) -> str:
+    from torch.utils.tensorboard import SummaryWriter
+    from tqdm import tqdm
+
+    setup = GameSetup(cfg.game, cfg.players, cfg.hands, cfg.enclosed_end, cfg.sims, cfg.mode, cfg.max_considered)
+    started = time.time()
+    writer = SummaryWriter(run.tensorboard)
+    selfplay = SelfPlay(cfg.workers, cfg.parallel_games)
+    bar = tqdm(total=cfg.iterations, initial=start, unit="iter", desc="train az", file=sys.stderr,
+               disable=None if progress is None else not progress)
+    try:
+        if start == 0 and cfg.eval_every:
+            _evaluate(cfg, run, learner, 0, games, writer)
+        it = start
+        while it < cfg.iterations:
+            seed = np.random.SeedSequence([cfg.seed, it])
+            net = learner.export(_meta(cfg, it, games))
+            samples = selfplay.round(net, setup, cfg.games_per_iteration, seed)
+            games += len(samples.results)
+            learner.add(samples)
+            stats = learner.train(len(samples), np.random.default_rng(seed.spawn(1)[0]))
+            it += 1
+            stats.update(_selfplay_stats(cfg, samples))
+            for key, value in stats.items():
+                writer.add_scalar(key, value, it)
+            bar.update(1)
+            bar.set_postfix(games=games, policy=f"{stats.get('loss/policy', 0):.3f}", value=f"{stats.get('loss/value', 0):.3f}")
+            if cfg.eval_every and (it % cfg.eval_every == 0 or it == cfg.iterations):
+                _evaluate(cfg, run, learner, it, games, writer)
+            if it % cfg.checkpoint_every == 0 or it == cfg.iterations:
+                _checkpoint(cfg, run, learner, it, games, wall_before + time.time() - started)
+        if start == cfg.iterations:  # a finished run resumed with nothing to do: its files stand
+            _checkpoint(cfg, run, learner, it, games, wall_before)
+    finally:
+        bar.close()
+        selfplay.close()
+        writer.close()
+    return run.policy
+
+
+def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
+    return {"game": cfg.game, "players": cfg.players, "sims": cfg.play_sims, "mode": cfg.mode,
+            "max_considered": cfg.max_considered,
+            "iterations": iteration, "selfplay_games": games, "config": cfg.to_dict()}
+
+
+def _checkpoint(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int, wall_s: float) -> None:
+    # The policy file and the checkpoint first (each replaced atomically), the state last.
+    learner.export(_meta(cfg, it, games)).save(run.policy)
+    learner.save(run.checkpoint, it, games)
+    run.write_state({"iteration": it, "games": games, "wall_s": round(wall_s, 1)})
+
+
+def _selfplay_stats(cfg: AZConfig, samples: Samples) -> dict[str, float]:
+    out = {"selfplay/samples": float(len(samples)),
+           "selfplay/decisions_per_game": len(samples) / max(1, len(samples.results))}
+    if cfg.game == "contack":
+        out["selfplay/value_seat0"] = float(np.mean([r[0] for r in samples.results]))
+    else:
+        out["selfplay/win_rate"] = float(np.mean(samples.won))
+        out["selfplay/tiles"] = float(np.mean([r[0] for r in samples.results])) * 36
+    return out
+
+
+def _evaluate(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int, writer: Any) -> None:
+    """The search agent (``play_sims``) against each bot, and the network alone against the first; for a
+    solitaire both on the same deals, with the reference bots measured once (their deals never change)."""
+    from agents.evaluate import evaluate
+
+    learner.export(_meta(cfg, it, games)).save(run.eval_policy)
+    search, alone = f"az:{run.eval_policy}:{cfg.play_sims}", f"az:{run.eval_policy}:0"
+    seed = cfg.seed + EVAL_SEED_OFFSET
+    rows = report.read_rows(run.eval_csv)
+    new: list[dict[str, Any]] = []
+    t = time.time()
+    if cfg.game == "contack":
+        count = -(-cfg.eval_games // cfg.players) * cfg.players
+        for i, opponent in enumerate(cfg.eval_opponents):
+            for name, spec in [("az", search)] + ([("az:0", alone)] if i == 0 else []):
+                ev = evaluate([spec] + [opponent] * (cfg.players - 1), count, seed, players=cfg.players,
+                              hands=cfg.hands, enclosed_end=cfg.enclosed_end, workers=cfg.workers)
+                new.append(report.row(it, games, name, opponent, ev.entries[0], time.time() - t))
+    else:
+        measured = {r["agent"] for r in rows}
+        bots = [b for b in cfg.eval_opponents if b not in measured]
+        ev = evaluate([search, alone, *bots], cfg.eval_games, seed, game=cfg.game, workers=cfg.workers)
+        for name, entry in zip(["az", "az:0", *bots], ev.entries):
+            new.append(report.row(it, games, name, "-", entry, time.time() - t))
+    for r in new:
+        if r["agent"].startswith("az"):
+            writer.add_scalar(f"eval/{r['agent']}_vs_{r['opponent']}".replace(":", "_"), r["win_rate"], it)
+    report.write_rows(run.eval_csv, rows + new)
+    what = f"Contack, {cfg.players} players" if cfg.game == "contack" else cfg.game
+    fair = 1 / cfg.players if cfg.game == "contack" else None
+    report.draw_curve(run.eval_csv, run.curve, f"search-guided ({cfg.mode}) on {what}: {cfg.eval_games} "
+                      f"{'games' if cfg.game == 'contack' else 'deals'} an evaluation", fair)
