@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from agents.policy_file import PolicyFileError
-from contack_env.atomic import atomic_path
+from contack_env.atomic import open_atomic
 
 FORMAT = "contack-az/1"
 ACTIVATIONS = ("relu", "tanh")
@@ -102,9 +102,8 @@ class AZNet:
             arrays[f"vw{i}"], arrays[f"vb{i}"] = w, b
         for key, value in (self.scorer or {}).items():
             arrays[f"s_{key}"] = value
-        with atomic_path(os.fspath(path)) as tmp:
-            with open(tmp, "wb") as f:
-                np.savez_compressed(f, **arrays)
+        with open_atomic(os.fspath(path), "wb", encoding=None) as f:
+            np.savez_compressed(f, **arrays)
 
     @classmethod
     def load(cls, path: str | os.PathLike, game: str | None = None) -> AZNet:

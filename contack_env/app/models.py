@@ -38,6 +38,10 @@ class ModelError(ValueError):
     """A model name that the models folders do not hold."""
 
 
+POLICY_FORMAT = "contack-policy/1"
+"""The files a table may seat as ``ppo:NAME`` (``agents.policy_file``)."""
+
+
 class ModelFolders:
     """The listing of the models folders (read again on every lookup, so files added later appear)."""
 
@@ -59,8 +63,8 @@ class ModelFolders:
                 if path.parent != folder or not path.is_file():
                     continue  # a link leading out of the folder
                 meta = _meta(path)
-                if meta is None:
-                    continue
+                if meta is None or meta.get("format", POLICY_FORMAT) != POLICY_FORMAT:
+                    continue  # not a ``ppo:`` policy file (an ``az:`` network is typed in as a spec)
                 found[entry.name] = Model(
                     entry.name, path, str(meta.get("game", "contack")), _int(meta.get("players")), _int(meta.get("board_size"))
                 )

@@ -185,8 +185,9 @@ def test_check_output_makes_a_missing_folder_and_refuses_what_cannot_be_written(
 
 # -- the source: no writer bypasses the helper ---------------------------------------------------------------
 WRITE_CALLS = {"savefig", "savez", "savez_compressed", "save", "write_text", "write_bytes", "dump"}
-OWN_ATOMIC_SAVERS = {"net", "cfg"}
-"""Receivers of ``.save`` that are the project's own atomic writers (PolicyNet.save, TrainConfig.save, tested
+OWN_ATOMIC_SAVERS = {"net", "cfg", "learner"}
+"""Receivers of ``.save`` that are the project's own atomic writers (PolicyNet.save, AZNet.save, TrainConfig.save,
+the az Learner.save through ``atomic_path``; tested
 above)."""
 
 
@@ -218,6 +219,9 @@ def _violations(path: Path) -> list[str]:
                 continue
             target = node.args[1] if name == "dump" and len(node.args) > 1 else (node.args[0] if node.args else None)
             if isinstance(target, ast.Name) and target.id in bound:
+                continue
+            # torch.save(obj, f) and the like name the file second.
+            if name == "save" and any(isinstance(a, ast.Name) and a.id in bound for a in node.args[1:]):
                 continue
             if name == "save" and getattr(func.value, "id", None) in OWN_ATOMIC_SAVERS:
                 continue

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from contack_env.atomic import TEMPORARY_PREFIX, atomic_path
+from contack_env.atomic import TEMPORARY_PREFIX, atomic_path, open_atomic
 from . import report
 from .config import AZConfig
 from agents.az.encoding import Encoder
@@ -76,9 +76,8 @@ class AZRun:
             raise AZTrainingError(f"{self.state} is damaged ({err}); remove it to resume") from None
 
     def write_state(self, state: dict[str, Any]) -> None:
-        with atomic_path(self.state) as tmp:
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(state, f, indent=1)
+        with open_atomic(self.state) as f:
+            json.dump(state, f, indent=1)
 
     def remove_leftovers(self) -> None:
         """A run killed before its first checkpoint: remove its files (only in a folder such a run made)."""
@@ -270,7 +269,8 @@ def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
 
 def _checkpoint(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int, wall_s: float) -> None:
     # The policy file and the checkpoint first (each replaced atomically), the state last.
-    learner.export(_meta(cfg, it, games)).save(run.policy)
+    net = learner.export(_meta(cfg, it, games))
+    net.save(run.policy)
     learner.save(run.checkpoint, it, games)
     run.write_state({"iteration": it, "games": games, "wall_s": round(wall_s, 1)})
 
@@ -291,7 +291,8 @@ def _evaluate(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int, 
     solitaire both on the same deals, with the reference bots measured once (their deals never change)."""
     from agents.evaluate import evaluate
 
-    learner.export(_meta(cfg, it, games)).save(run.eval_policy)
+    net = learner.export(_meta(cfg, it, games))
+    net.save(run.eval_policy)
     search, alone = f"az:{run.eval_policy}:{cfg.play_sims}", f"az:{run.eval_policy}:0"
     seed = cfg.seed + EVAL_SEED_OFFSET
     rows = report.read_rows(run.eval_csv)
