@@ -19,20 +19,16 @@ import tomli_w
 from contack_env.atomic import write_text
 from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS
+from contack_env.games import get_game
 
-GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
+from .games import TRAINING_GAME_NAMES, TRAINING_GAMES
+
 ACTIVATIONS = ("tanh", "relu")
 VEC_ENVS = ("dummy", "subproc")
 POLICIES = ("auto", "factored", "mlp")
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    # The field defaults are Contack's; these replace them for another game when a configuration (the command
-    # line, a file, ``from_dict``) leaves them out, so `contack train --game contactix` runs as it is.
-    "contactix": {"reward": "win", "opponents": "random,two_distance,self",
-                  "eval_opponents": ["random", "two_distance"], "features": "none"},
-    # A solitaire has one player, and placing more tiles is the signal that teaches it (a won deal is rare).
-    "solitaire1": {"players": 1, "reward": "tiles", "features": "none"},
-    "solitaire2": {"players": 1, "reward": "tiles", "features": "none"},
-}
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {name: game.defaults for name, game in TRAINING_GAMES.items()}
+"""Per game, the settings that replace the field defaults (Contack's) when a configuration leaves them out, so
+that `contack train --game contactix` runs as it is (``training.games``)."""
 
 
 @dataclass
@@ -105,15 +101,14 @@ class TrainConfig:
         """Raise ``ValueError`` naming the first bad field and what it allows: its type first (a whole number, a
         number, a string, a list of them, as the defaults are), then its range."""
         self._check_types()
-        if self.game not in GAMES:
-            raise ValueError(f"game must be one of {', '.join(GAMES)}; got {self.game!r}")
-        if self.game == "contack" and not 2 <= self.players <= 7:
-            raise ValueError(f"players: Contack is played by 2 to 7 players; got {self.players}")
-        if self.game == "contactix" and self.players != 2:
-            raise ValueError(f"players: CON-TAC-TIX is played by 2 players; got {self.players}")
-        if self.game in ("solitaire1", "solitaire2") and self.players != 1:
-            raise ValueError(f"players: a solitaire is played by 1 player; got {self.players} "
-                             f"(TrainConfig.for_game({self.game!r}, ...) starts from the game's defaults)")
+        if self.game not in TRAINING_GAMES:
+            raise ValueError(f"game must be one of {', '.join(TRAINING_GAME_NAMES)}; got {self.game!r}")
+        try:
+            get_game(self.game).check_players(self.players)
+        except ValueError as err:
+            hint = f" (TrainConfig.for_game({self.game!r}, ...) starts from the game's defaults)" if (
+                TRAINING_GAMES[self.game].defaults.get("players")) else ""
+            raise ValueError(f"players: {err}{hint}") from None
         if (isinstance(self.board_size, bool) or not isinstance(self.board_size, int)
                 or not MIN_SIZE <= self.board_size <= MAX_SIZE):
             raise ValueError(f"board_size: the CON-TAC-TIX board is N x N holes with N a whole number "
@@ -124,8 +119,9 @@ class TrainConfig:
             raise ValueError(f"features must be one of none, lookahead; got {self.features!r}")
         if self.policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}; got {self.policy!r}")
-        if self.policy == "factored" and self.game != "contack":
-            raise ValueError("policy 'factored' is for Contack; use mlp (or auto) for the solitaires and contactix")
+        if self.policy == "factored" and not TRAINING_GAMES[self.game].factored:
+            factored = ", ".join(name for name, game in TRAINING_GAMES.items() if game.factored)
+            raise ValueError(f"policy 'factored' is for {factored}; use mlp (or auto) for {self.game}")
         if self.vec_env not in VEC_ENVS:
             raise ValueError(f"vec_env must be one of {', '.join(VEC_ENVS)}; got {self.vec_env!r}")
         for name in ("hands", "total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads",
@@ -175,7 +171,7 @@ class TrainConfig:
     def policy_kind(self) -> str:
         """factored or mlp (what auto means for this game)."""
         if self.policy == "auto":
-            return "factored" if self.game == "contack" else "mlp"
+            return "factored" if TRAINING_GAMES[self.game].factored else "mlp"
         return self.policy
 
     def to_dict(self) -> dict[str, Any]:

@@ -27,7 +27,9 @@ from stable_baselines3.common.callbacks import BaseCallback
 from contack_env.atomic import atomic_path, open_atomic
 
 from .config import TrainConfig
-from .train import SELF_PLAY_GAMES, Run, export_policy, restart_streams
+from .games import ALONE, COLOURS, TRAINING_GAMES
+from .learner import export_policy, restart_streams
+from .run_folder import Run
 
 CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score", "mean_margin", "wall_s",
               "agent", "mean_tiles")  # the last two came later: at the end, so reading by position still works
@@ -61,7 +63,7 @@ class TrainingMonitor(BaseCallback):
         self.next_snapshot = _next(t, self.cfg.snapshot_every)
         self.next_checkpoint = _next(t, self.cfg.checkpoint_every)
         self.next_eval = self._next_eval(t)
-        if self.cfg.game in SELF_PLAY_GAMES and not self.state["snapshots"]:
+        if TRAINING_GAMES[self.cfg.game].self_play and not self.state["snapshots"]:
             self._snapshot()  # "self" plays the initial policy until the first snapshot is due
         if t == 0 and self.cfg.eval_every:
             self._evaluate()
@@ -70,7 +72,7 @@ class TrainingMonitor(BaseCallback):
         t = self.num_timesteps
         self.bar.n = min(t, self.final)
         self.bar.refresh()
-        if self.cfg.game in SELF_PLAY_GAMES and t >= self.next_snapshot:
+        if TRAINING_GAMES[self.cfg.game].self_play and t >= self.next_snapshot:
             self._snapshot()
             self.next_snapshot = _next(t, self.cfg.snapshot_every)
         if self.next_eval is not None and t >= self.next_eval:
@@ -191,23 +193,25 @@ def evaluate_policy(model: Any, cfg: TrainConfig, run: Run) -> list[dict[str, An
     started = time.time()
     rows = []
     seed = cfg.seed + EVAL_SEED_OFFSET
-    if cfg.game == "contack":
-        for opponent in cfg.eval_opponents:
-            agents = [spec] + [opponent] * (cfg.players - 1)
-            games = -(-cfg.eval_games // cfg.players) * cfg.players
-            ev = evaluate(agents, games, seed, players=cfg.players, hands=cfg.hands, enclosed_end=cfg.enclosed_end)
-            rows.append(_row(model, opponent, ev.entries[0], started))
-    elif cfg.game == "contactix":
+    kind = TRAINING_GAMES[cfg.game].evaluation
+    if kind == COLOURS:
         games = max(2, cfg.eval_games + cfg.eval_games % 2)  # each deal is played twice, the colours swapped
         for opponent in cfg.eval_opponents:
-            ev = evaluate([spec, opponent], games, seed, game="contactix", board_size=cfg.board_size)
+            ev = evaluate([spec, opponent], games, seed, game=cfg.game, board_size=cfg.board_size)
             rows.append(_row(model, opponent, ev.entries[0], started))
-    else:
+    elif kind == ALONE:
         # A solitaire has no opponent: the reference bots play the same deals alone, and their rows say how the
         # policy compares (random and greedy placement by default).
         ev = evaluate([spec, *cfg.eval_opponents], cfg.eval_games, seed, game=cfg.game)
         for name, entry in zip([POLICY, *cfg.eval_opponents], ev.entries):
             rows.append(_row(model, "-", entry, started, agent=name))
+    else:  # SEATS: the policy in one seat, the bot in all the others, over every seat rotation
+        for opponent in cfg.eval_opponents:
+            agents = [spec] + [opponent] * (cfg.players - 1)
+            games = -(-cfg.eval_games // cfg.players) * cfg.players
+            ev = evaluate(agents, games, seed, game=cfg.game, players=cfg.players, hands=cfg.hands,
+                          enclosed_end=cfg.enclosed_end)
+            rows.append(_row(model, opponent, ev.entries[0], started))
     write_rows(run.eval_csv, read_csv(run.eval_csv) + rows)
     return rows
 
@@ -265,9 +269,9 @@ def draw_learning_curve(csv_path: str, png_path: str, cfg: TrainConfig) -> None:
     import matplotlib.pyplot as plt
 
     rows = read_csv(csv_path)
-    what = {"contack": f"contack, {cfg.players} players",
-            "contactix": f"CON-TAC-TIX {cfg.board_size}x{cfg.board_size}"}.get(cfg.game, cfg.game)
-    solitaire = cfg.game not in SELF_PLAY_GAMES
+    game = TRAINING_GAMES[cfg.game]
+    what = game.title(cfg)
+    solitaire = game.evaluation == ALONE
     fig, axes = plt.subplots(1, 2 if solitaire else 1, figsize=(10.4 if solitaire else 6.4, 3.8), squeeze=False)
     ax = axes[0][0]
     if solitaire:

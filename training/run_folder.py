@@ -1,4 +1,5 @@
-"""Which folders ``contack train`` may write in, and which files in them it may remove.
+"""Which folders ``contack train`` may write in, which files in them it may remove, and the files of one run
+(``Run``).
 
 A run proves a folder is its own with a marker, ``.contack-run``: a small JSON object written atomically
 before anything else of the run::
@@ -27,6 +28,7 @@ import os
 import re
 import time
 import uuid
+import zipfile
 from typing import Any
 
 from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
@@ -37,7 +39,7 @@ SNAPSHOT_NAME = re.compile(r"snap_\d{10}\.npz")
 TENSORBOARD_RUN = re.compile(r"ppo_\d+")
 TENSORBOARD_FILE = "events.out.tfevents."
 
-__all__ = ["FORMAT", "MARKER", "RunFolderError", "TrainingError", "check_new_run_folder", "claim_folder",
+__all__ = ["FORMAT", "MARKER", "Run", "RunFolderError", "TrainingError", "check_new_run_folder", "claim_folder",
            "marker_path", "new_run_id", "read_marker", "remove_run_files", "write_marker"]
 
 
@@ -171,3 +173,89 @@ def _rmdir_if_empty(folder: str) -> None:
         os.rmdir(folder)
     except OSError:  # missing, or holds something that is not the run's
         pass
+
+
+class Run:
+    """The files of one run folder."""
+
+    def __init__(self, out: str) -> None:
+        self.out = out
+        self.config = os.path.join(out, "config.toml")
+        self.policy = os.path.join(out, "policy.npz")
+        self.checkpoint = os.path.join(out, "checkpoint.zip")
+        self.state = os.path.join(out, "state.json")
+        self.snapshots = os.path.join(out, "snapshots")
+        self.eval_csv = os.path.join(out, "eval.csv")
+        self.curve = os.path.join(out, "learning_curve.png")
+        self.tensorboard = os.path.join(out, "tb")
+
+    def read_state(self) -> dict[str, Any]:
+        try:
+            with open(self.state, encoding="utf-8") as f:
+                return json.load(f)
+        except FileNotFoundError:
+            return {"snapshots": []}
+        except json.JSONDecodeError as err:
+            raise TrainingError(f"{self.state} is damaged ({err}); remove it to resume without the snapshots") from None
+
+    def write_state(self, state: dict[str, Any]) -> None:
+        with open_atomic(self.state) as f:
+            json.dump(state, f, indent=1)
+
+    def checkpoint_progress(self) -> tuple[int, int]:
+        """The checkpoint's timesteps and PPO updates, read from its JSON member (no unpickling)."""
+        try:
+            with zipfile.ZipFile(self.checkpoint) as archive:
+                data = json.loads(archive.read("data"))
+            steps, updates = data["num_timesteps"], data.get("_n_updates", 0)
+            for name, value in (("num_timesteps", steps), ("_n_updates", updates)):
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise ValueError(f"{name} is {value!r}, not a count of 0 or more")
+            return steps, updates
+        except (OSError, KeyError, ValueError, TypeError, RecursionError, zipfile.BadZipFile) as err:
+            raise TrainingError(f"{self.checkpoint} is damaged or not a checkpoint of `contack train` ({err}); "
+                                "remove the folder's checkpoint.zip to start the run again") from None
+
+    @property
+    def own_files(self) -> tuple[str, ...]:
+        """The files a run writes directly in its folder (``eval_policy.npz``: the policy being evaluated)."""
+        return (self.config, self.policy, self.checkpoint, self.state, self.eval_csv, self.curve,
+                os.path.join(self.out, "eval_policy.npz"))
+
+    def remove_leftovers(self) -> None:
+        """Remove what a run killed before its first checkpoint left: only in a folder with our marker, and only
+        the names a run writes (``training.run_folder.remove_run_files``)."""
+        remove_run_files(self.out, self.own_files)
+        self.remove_temporaries()
+
+    def check_resumable(self) -> str | None:
+        """Raise ``TrainingError`` unless ``--resume`` can continue this folder; return its run id (None for a
+        run made before run markers, which the resume then marks)."""
+        if not os.path.isdir(self.out):
+            if os.path.exists(self.out):
+                raise RunFolderError(f"--out {self.out} is a file, not a run folder")
+            raise TrainingError(f"nothing to resume in {self.out}: no such folder (start the run without --resume)")
+        run_id = read_marker(self.out)
+        if not os.path.exists(self.checkpoint):
+            raise TrainingError(f"nothing to resume in {self.out}: no checkpoint.zip (start the run without --resume)")
+        if run_id is None and not os.path.exists(self.config):
+            raise RunFolderError(f"{self.out} is not a run folder of `contack train`: it has a checkpoint.zip but "
+                                 f"neither a {MARKER} marker nor a config.toml")
+        if run_id is not None:
+            other = self.read_state().get("run_id")
+            if other is not None and other != run_id:
+                raise RunFolderError(f"{self.state} belongs to another run (run id {other}, the folder's marker says "
+                                     f"{run_id}); the folder mixes two runs' files and cannot be resumed")
+        return run_id
+
+    def remove_temporaries(self) -> None:
+        """Remove the temporary files of writes a kill interrupted: ``atomic_path``'s ``.tmp-<random><name>``
+        for this run's own files and snapshots only."""
+        names = tuple(os.path.basename(path) for path in self.own_files)
+        if read_marker(self.out) is None:
+            return  # not a folder of ours: its files are someone else's
+        for folder, ends in ((self.out, names), (self.snapshots, (".npz",))):
+            if os.path.isdir(folder):
+                for name in os.listdir(folder):
+                    if name.startswith(TEMPORARY_PREFIX) and name.endswith(ends):
+                        os.remove(os.path.join(folder, name))

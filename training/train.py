@@ -61,23 +61,18 @@ if __name__ == "__main__" and not __package__:
 
 import argparse
 import functools
-import json
 import os
 import sys
-import zipfile
 from dataclasses import fields
 from typing import Any, Sequence
 
-from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
+from agents.policy_file import PolicyNet
 
 from .config import TrainConfig, field_help
-from agents.policy_file import PolicyNet
-from .run_folder import (MARKER, RunFolderError, TrainingError, check_new_run_folder, claim_folder, new_run_id,
-                         read_marker, remove_run_files, write_marker)
+from .games import TRAINING_GAMES
+from .learner import final_timesteps, new_model, restart_streams
+from .run_folder import Run, TrainingError, check_new_run_folder, claim_folder, new_run_id, write_marker
 
-SOLITAIRE_REWARDS = ("win", "tiles", "points")
-SELF_PLAY_GAMES = ("contack", "contactix")
-"""The games whose opponent pool can hold snapshots of the learner ("self")."""
 
 
 # -- environments -------------------------------------------------------------------------------------------
@@ -91,71 +86,33 @@ def make_env(cfg: TrainConfig, rank: int) -> Any:
         import signal
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if cfg.game == "contack":
-        from .opponents import OpponentPool, parse_weights
-        from .seat_env import ContackSeatEnv
-
-        pool = OpponentPool(parse_weights(cfg.opponents), keep=cfg.keep_snapshots, seed=cfg.seed * 1000 + rank)
-        return ContackSeatEnv(cfg.players, pool, reward=cfg.reward, num_hands=cfg.hands, enclosed_end=cfg.enclosed_end,
-                              features=cfg.features)
-    if cfg.game == "contactix":
-        from .contactix_seat_env import ContactixSeatEnv
-        from .opponents import OpponentPool, parse_weights
-
-        pool = OpponentPool(parse_weights(cfg.opponents), keep=cfg.keep_snapshots, seed=cfg.seed * 1000 + rank,
-                            game="contactix")
-        return ContactixSeatEnv(cfg.board_size, pool)
-    from contack_env.envs.solitaire_v0 import Solitaire1Env, Solitaire2Env
-
-    cls = Solitaire1Env if cfg.game == "solitaire1" else Solitaire2Env
-    return cls(reward=cfg.reward, auto_single_moves=True)
+    return TRAINING_GAMES[cfg.game].environment(cfg, rank)
 
 
 _FOR_GAME = " (TrainConfig.for_game({game!r}, ...) starts from the game's defaults)"
 
 
 def check_config(cfg: TrainConfig) -> None:
-    """What ``TrainConfig.check`` cannot know: rewards per game and the opponent specs."""
-    if cfg.game == "contack":
-        from .opponents import OpponentPool, parse_weights
-        from .seat_env import REWARD_MODES
+    """What ``TrainConfig.check`` cannot know: the game's rewards, the opponent pool and the bots' specs."""
+    from agents.registry import check_spec
 
-        if cfg.reward not in REWARD_MODES:
-            raise ValueError(f"reward for contack must be one of {', '.join(REWARD_MODES)}; got {cfg.reward!r}")
-        OpponentPool(parse_weights(cfg.opponents))
-        from agents.registry import check_spec
+    from .opponents import OpponentPool, parse_weights
 
-        for spec in cfg.eval_opponents:
-            check_spec(spec)
-    elif cfg.game == "contactix":
-        from agents.registry import check_spec
-
-        from .contactix_seat_env import REWARD_MODES as CONTACTIX_REWARDS
-        from .opponents import OpponentPool, parse_weights
-
-        if cfg.reward not in CONTACTIX_REWARDS:
-            raise ValueError(f"reward for contactix must be one of {', '.join(CONTACTIX_REWARDS)} (+1/-1 at the end: "
-                             f"the game has no score); got {cfg.reward!r}{_FOR_GAME.format(game='contactix')}")
+    game = TRAINING_GAMES[cfg.game]
+    hint = _FOR_GAME.format(game=cfg.game) if game.defaults else ""
+    if cfg.reward not in game.rewards:
+        raise ValueError(f"reward for {cfg.game} must be one of {', '.join(game.rewards)}{game.reward_note}; "
+                         f"got {cfg.reward!r}{hint}")
+    if game.pool is not None:
         try:
-            OpponentPool(parse_weights(cfg.opponents), game="contactix")
+            OpponentPool(parse_weights(cfg.opponents), game=game.pool)
         except ValueError as err:
-            raise ValueError(f"{err}{_FOR_GAME.format(game='contactix')}") from None
-        for spec in cfg.eval_opponents:
-            try:
-                check_spec(spec, "contactix")
-            except ValueError as err:
-                raise ValueError(f"eval_opponents: {err}") from None
-    else:
-        if cfg.reward not in SOLITAIRE_REWARDS:
-            raise ValueError(f"reward for {cfg.game} must be one of {', '.join(SOLITAIRE_REWARDS)}; got {cfg.reward!r}"
-                             f"{_FOR_GAME.format(game=cfg.game)}")
-        from agents.registry import check_spec
-
-        for spec in cfg.eval_opponents:
-            try:
-                check_spec(spec, cfg.game)
-            except ValueError as err:
-                raise ValueError(f"eval_opponents: {err}") from None
+            raise ValueError(f"{err}{hint}") from None
+    for spec in cfg.eval_opponents:
+        try:
+            check_spec(spec, cfg.game)
+        except ValueError as err:
+            raise ValueError(f"eval_opponents: {err}") from None
 
 
 def _vec_env(cfg: TrainConfig) -> Any:
@@ -169,92 +126,6 @@ def _vec_env(cfg: TrainConfig) -> Any:
 
 
 # -- the run ------------------------------------------------------------------------------------------------
-class Run:
-    """The files of one run folder."""
-
-    def __init__(self, out: str) -> None:
-        self.out = out
-        self.config = os.path.join(out, "config.toml")
-        self.policy = os.path.join(out, "policy.npz")
-        self.checkpoint = os.path.join(out, "checkpoint.zip")
-        self.state = os.path.join(out, "state.json")
-        self.snapshots = os.path.join(out, "snapshots")
-        self.eval_csv = os.path.join(out, "eval.csv")
-        self.curve = os.path.join(out, "learning_curve.png")
-        self.tensorboard = os.path.join(out, "tb")
-
-    def read_state(self) -> dict[str, Any]:
-        try:
-            with open(self.state, encoding="utf-8") as f:
-                return json.load(f)
-        except FileNotFoundError:
-            return {"snapshots": []}
-        except json.JSONDecodeError as err:
-            raise TrainingError(f"{self.state} is damaged ({err}); remove it to resume without the snapshots") from None
-
-    def write_state(self, state: dict[str, Any]) -> None:
-        with open_atomic(self.state) as f:
-            json.dump(state, f, indent=1)
-
-    def checkpoint_progress(self) -> tuple[int, int]:
-        """The checkpoint's timesteps and PPO updates, read from its JSON member (no unpickling)."""
-        try:
-            with zipfile.ZipFile(self.checkpoint) as archive:
-                data = json.loads(archive.read("data"))
-            steps, updates = data["num_timesteps"], data.get("_n_updates", 0)
-            for name, value in (("num_timesteps", steps), ("_n_updates", updates)):
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise ValueError(f"{name} is {value!r}, not a count of 0 or more")
-            return steps, updates
-        except (OSError, KeyError, ValueError, TypeError, RecursionError, zipfile.BadZipFile) as err:
-            raise TrainingError(f"{self.checkpoint} is damaged or not a checkpoint of `contack train` ({err}); "
-                                "remove the folder's checkpoint.zip to start the run again") from None
-
-    @property
-    def own_files(self) -> tuple[str, ...]:
-        """The files a run writes directly in its folder (``eval_policy.npz``: the policy being evaluated)."""
-        return (self.config, self.policy, self.checkpoint, self.state, self.eval_csv, self.curve,
-                os.path.join(self.out, "eval_policy.npz"))
-
-    def remove_leftovers(self) -> None:
-        """Remove what a run killed before its first checkpoint left: only in a folder with our marker, and only
-        the names a run writes (``training.run_folder.remove_run_files``)."""
-        remove_run_files(self.out, self.own_files)
-        self.remove_temporaries()
-
-    def check_resumable(self) -> str | None:
-        """Raise ``TrainingError`` unless ``--resume`` can continue this folder; return its run id (None for a
-        run made before run markers, which the resume then marks)."""
-        if not os.path.isdir(self.out):
-            if os.path.exists(self.out):
-                raise RunFolderError(f"--out {self.out} is a file, not a run folder")
-            raise TrainingError(f"nothing to resume in {self.out}: no such folder (start the run without --resume)")
-        run_id = read_marker(self.out)
-        if not os.path.exists(self.checkpoint):
-            raise TrainingError(f"nothing to resume in {self.out}: no checkpoint.zip (start the run without --resume)")
-        if run_id is None and not os.path.exists(self.config):
-            raise RunFolderError(f"{self.out} is not a run folder of `contack train`: it has a checkpoint.zip but "
-                                 f"neither a {MARKER} marker nor a config.toml")
-        if run_id is not None:
-            other = self.read_state().get("run_id")
-            if other is not None and other != run_id:
-                raise RunFolderError(f"{self.state} belongs to another run (run id {other}, the folder's marker says "
-                                     f"{run_id}); the folder mixes two runs' files and cannot be resumed")
-        return run_id
-
-    def remove_temporaries(self) -> None:
-        """Remove the temporary files of writes a kill interrupted: ``atomic_path``'s ``.tmp-<random><name>``
-        for this run's own files and snapshots only."""
-        names = tuple(os.path.basename(path) for path in self.own_files)
-        if read_marker(self.out) is None:
-            return  # not a folder of ours: its files are someone else's
-        for folder, ends in ((self.out, names), (self.snapshots, (".npz",))):
-            if os.path.isdir(folder):
-                for name in os.listdir(folder):
-                    if name.startswith(TEMPORARY_PREFIX) and name.endswith(ends):
-                        os.remove(os.path.join(folder, name))
-
-
 def train(
     cfg: TrainConfig | None, out: str, resume: bool = False, progress: bool | None = None, total_timesteps: int | None = None
 ) -> str:
@@ -308,7 +179,7 @@ def train(
         model.num_timesteps, model._n_updates = steps, updates
         restart_streams(model, cfg, steps)  # then learn() resets the environments, as at every checkpoint
         state = run.read_state()
-        if cfg.game in SELF_PLAY_GAMES:
+        if TRAINING_GAMES[cfg.game].self_play:
             for name in state.get("snapshots", []):
                 venv.env_method("add_snapshot", PolicyNet.load(os.path.join(run.snapshots, name)))
         trim_evaluations(run, steps, cfg)
@@ -328,70 +199,6 @@ def train(
     finally:
         venv.close()
     return run.policy
-
-
-def final_timesteps(start: int, cfg: TrainConfig) -> int:
-    """The timesteps a run from ``start`` ends at: PPO collects whole rollouts of ``n_steps`` steps in each of
-    ``n_envs`` environments, so ``total_timesteps`` is rounded up to the next whole rollout."""
-    remaining = cfg.total_timesteps - start
-    if remaining <= 0:
-        return start
-    rollout = cfg.n_steps * cfg.n_envs
-    return start + -(-remaining // rollout) * rollout
-
-
-def restart_streams(model: Any, cfg: TrainConfig, timesteps: int) -> None:
-    """Reseed everything random in training from ``seed + timesteps``: torch, numpy and Python (SB3's
-    ``set_random_seed``), the environments' next reset, and the opponents' bots. A run does it at each
-    checkpoint (just after the checkpoint is written, with fresh games), and a resumed run does it where it
-    starts: so a run killed and resumed continues exactly as the uninterrupted run did."""
-    model.set_random_seed(cfg.seed + timesteps)
-    if cfg.game in SELF_PLAY_GAMES:
-        model.get_env().env_method("reseed_opponents", timesteps)
-
-
-def new_model(cfg: TrainConfig, venv: Any, tensorboard_log: str | None) -> Any:
-    """The untrained MaskablePPO learner ``cfg`` describes, on ``venv`` (seeded with ``cfg.seed``)."""
-    import torch
-    from sb3_contrib import MaskablePPO
-
-    from .networks import FactoredPolicy
-
-    return MaskablePPO(
-        FactoredPolicy if cfg.policy_kind == "factored" else "MlpPolicy",
-        venv,
-        learning_rate=cfg.learning_rate,
-        n_steps=cfg.n_steps,
-        batch_size=cfg.batch_size,
-        n_epochs=cfg.n_epochs,
-        gamma=cfg.gamma,
-        gae_lambda=cfg.gae_lambda,
-        clip_range=cfg.clip_range,
-        ent_coef=cfg.ent_coef,
-        vf_coef=cfg.vf_coef,
-        max_grad_norm=cfg.max_grad_norm,
-        policy_kwargs={
-            "net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)},
-            "activation_fn": torch.nn.Tanh if cfg.activation == "tanh" else torch.nn.ReLU,
-        },
-        tensorboard_log=tensorboard_log,
-        seed=cfg.seed,
-        device="cpu",
-        verbose=0,
-    )
-
-
-def export_policy(model: Any, cfg: TrainConfig, path: str) -> PolicyNet:
-    """Write the model's actor as a weights-only policy file."""
-    meta = {"game": cfg.game, "players": cfg.players, "features": cfg.features if cfg.game == "contack" else "none",
-            "trained_steps": int(model.num_timesteps), "config": cfg.to_dict()}
-    if cfg.game == "contactix":
-        # What ppo:PATH checks before it plays: the policy's input and actions are those of this board size,
-        # and it never learned the swap rule (training plays without it).
-        meta.update(board_size=cfg.board_size, swap=False)
-    net = PolicyNet.from_sb3(model.policy, meta)
-    net.save(path)
-    return net
 
 
 # -- command line --------------------------------------------------------------------------------------------

@@ -19,16 +19,15 @@ from agents.arena import new_state, seed_streams
 from agents.base import Agent
 from agents.registry import make_agent, mcts_budget, split_spec
 from agents.view import public_view
-from contack_env import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, GameState, IllegalMoveError, Move
+from contack_env import ENCLOSED_END_OPTIONS, GameState, IllegalMoveError, Move
 from contack_env.contactix.rules import ContactixState, check_size
-from contack_env.records.contactix import game_record as contactix_record
-from contack_env.records.contack import game_record
+from contack_env.games import GAME_NAMES, GAMES
+from contack_env.wording import plural
 
 from .models import ModelFolders
 from .views import contactix_move_text, hand_texts, seat_names, state_json, tile_of
 
 PERSON = "person"
-GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
 MAX_HANDS = 9  # the rules play 3; a cap keeps one table from holding the server for long
 MAX_MCTS = 20000  # iterations a decision: some seconds; the command line allows far more than a page should wait
 
@@ -62,29 +61,35 @@ def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None
         raise Rejected(400, "a table is a JSON object: {game, seats, ...}")
     game = data.get("game", "contack")
     if game not in GAMES:
-        raise Rejected(400, f"game is one of {', '.join(GAMES)}; got {game!r}")
+        raise Rejected(400, f"game is one of {', '.join(GAME_NAMES)}; got {game!r}")
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise Rejected(400, "seats is a list with one entry per seat: 'person' or an agent spec such as 'greedy'")
-    wanted = {"solitaire1": (1, 1), "solitaire2": (1, 1), "contactix": (2, 2)}.get(game, (MIN_PLAYERS, MAX_PLAYERS))
-    if not wanted[0] <= len(seats) <= wanted[1]:
-        count = str(wanted[0]) if wanted[0] == wanted[1] else f"{wanted[0]} to {wanted[1]}"
-        raise Rejected(400, f"{game} is played by {count} player(s); got {len(seats)} seat(s)")
+    spec = GAMES[game]
+    try:
+        spec.check_players(len(seats))
+    except ValueError:
+        count = plural(spec.min_players, "player") if spec.min_players == spec.max_players else (
+            f"{spec.min_players} to {spec.max_players} players")
+        raise Rejected(400, f"{game} is played by {count}; got {plural(len(seats), 'seat')}") from None
     setup = Setup(game, [None if s.strip() == PERSON else s.strip() for s in seats])
-    if game == "contack":
+    # The rule options the game has (contack_env.games), each checked as the page sends it.
+    if "hands" in spec.options:
         hands = data.get("hands", 3)
         if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS:
             raise Rejected(400, f"hands is a whole number 1..{MAX_HANDS} (the rules play 3); got {hands!r}")
         setup.hands = hands
+    if "enclosed_end" in spec.options:
         enclosed_end = data.get("enclosed_end", "1939")
         if enclosed_end not in ENCLOSED_END_OPTIONS:
             raise Rejected(400, f"enclosed_end is one of {', '.join(ENCLOSED_END_OPTIONS)}; got {enclosed_end!r}")
         setup.enclosed_end = enclosed_end
-    if game == "contactix":
+    if "board_size" in spec.options:
         try:
             setup.board_size = check_size(data.get("board_size", 11))
         except ValueError as err:
             raise Rejected(400, f"board_size: {err}") from None
+    if "swap" in spec.options:
         swap = data.get("swap", False)
         if not isinstance(swap, bool):
             raise Rejected(400, f"swap is true or false; got {swap!r}")
@@ -121,7 +126,7 @@ def _make_agents(setup: Setup, resolved: list[str | None], streams: Sequence[np.
             continue
         try:
             agent = make_agent(full, streams[seat + 1], game=setup.game)
-            if setup.game == "contactix" and hasattr(agent, "check_board"):
+            if hasattr(agent, "check_board"):
                 agent.check_board(setup.board_size, setup.swap)
         except ValueError as err:
             # The page knows a model by its name, not by where the server keeps it.
@@ -148,10 +153,8 @@ class GameSession:
     def create(cls, setup: Setup, resolved: list[str | None]) -> "GameSession":
         """A new game of ``setup``, dealt from its seed (stream 0 deals, stream k+1 drives seat k's bot)."""
         streams = seed_streams(setup.seed, len(setup.seats) + 1)
-        if setup.game == "contactix":
-            state: GameState | ContactixState = ContactixState(setup.board_size, setup.swap)
-        else:
-            state = new_state(setup.game, len(setup.seats), streams[0], setup.hands, setup.enclosed_end)
+        state = new_state(setup.game, len(setup.seats), streams[0], setup.hands, setup.enclosed_end,
+                          board_size=setup.board_size, swap=setup.swap)
         agents = _make_agents(setup, resolved, streams)
         return cls(setup, state, agents, seat_names(setup.game, setup.seats))
 
@@ -195,9 +198,7 @@ class GameSession:
         if not self.state.done:
             raise Rejected(409, "the record is ready when the game is over")
         agents = [spec or PERSON for spec in self.setup.seats]
-        if isinstance(self.state, ContactixState):
-            return contactix_record(self.state, agents=agents, seed=self.setup.seed)
-        return game_record(self.state, seed=self.setup.seed, agents=agents)
+        return GAMES[self.setup.game].write_record(self.state, seed=self.setup.seed, agents=agents)
 
     # -- changing it -----------------------------------------------------------------------------------------
     def check_version(self, data: Any) -> None:
@@ -271,8 +272,6 @@ class GameSession:
         if self.person_to_move:
             raise Rejected(409, f"it is {self.names[self.state.current_player]}'s turn: a person's move, not a bot's")
         agent = self.agents[self.state.current_player]
-        if isinstance(self.state, ContactixState):
-            return agent.act(self.state.clone(), self.state.legal_moves())
         return agent.act(public_view(self.state), self.state.legal_moves())
 
     def apply_bot(self, move: Any) -> None:
@@ -288,4 +287,4 @@ def _short(message: str) -> str:
     return head if sep else message
 
 
-__all__ = ["GAMES", "GameSession", "MAX_HANDS", "MAX_MCTS", "PERSON", "Rejected", "Setup", "parse_setup"]
+__all__ = ["GameSession", "MAX_HANDS", "MAX_MCTS", "PERSON", "Rejected", "Setup", "parse_setup"]

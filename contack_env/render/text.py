@@ -27,6 +27,7 @@ from contack_env.contack.multiplayer import ContackGame
 from contack_env.contack.solitaire import Solitaire1, Solitaire2
 from contack_env.contack.state import GameState
 from contack_env.contack.tiles import BLUE, GOLD, RED, TILE_NAMES, TILE_VALUES, tiles_in
+from contack_env.wording import plural
 
 # Text geometry: a lattice step in x is _W columns, a row is _P lines; _W = 2 * _P gives slopes of two columns
 # a line, which leaves room for three numbers (only one of them two digits: a tile's values differ) inside.
@@ -210,7 +211,7 @@ def _header(state: GameState) -> str:
     if isinstance(state, ContackGame):
         return (
             f"Contack, {state.num_players} players, hand {state.hand_number + 1} of {state.num_hands}"
-            f" (enclosed_end={state.enclosed_end}); {len(state.figure)} tiles on the table"
+            f" (enclosed_end={state.enclosed_end}); {plural(len(state.figure), 'tile')} on the table"
         )
     name = "Solitaire No. 1" if isinstance(state, Solitaire1) else "Solitaire No. 2"
     return f"Contack {name}; {len(state.figure)} of 36 tiles placed"
@@ -221,7 +222,7 @@ def _targets_line(state: GameState) -> list[str]:
     if not moves:
         return []
     cells = sorted({(m.x, m.y) for m in moves})
-    out = [f"Legal moves: {len(moves)} on {len(cells)} cell(s) marked {TARGET_MARK}"]
+    out = [f"Legal moves: {len(moves)} on {plural(len(cells), 'cell')} marked {TARGET_MARK}"]
     if len(moves) <= MAX_LISTED_MOVES:
         by_tile: dict[int, list[str]] = {}
         for m in moves:
@@ -235,7 +236,7 @@ def _contack_panel(state: ContackGame) -> list[str]:
     last = _last_line(state)
     if last:
         out.append(last)
-    out.append(f"Pile: {state.pile_size} tile(s) face down")
+    out.append(f"Pile: {plural(state.pile_size, 'tile')} face down")
     out.append("Hands (seat, score, tiles):")
     for seat in range(state.num_players):
         marker = ">" if not state.done and seat == state.current_player else " "
@@ -260,9 +261,9 @@ def _solitaire1_panel(state: Solitaire1) -> list[str]:
     if last:
         out.append(last)
     out.append(f"Score: {state.score}")
-    out.append(f"Pile: {state.pile_size} tile(s) face down")
+    out.append(f"Pile: {plural(state.pile_size, 'tile')} face down")
     if state.discard:
-        out.append(f"Discard pile: {len(state.discard)} tile(s), top {TILE_NAMES[state.discard[-1]]}")
+        out.append(f"Discard pile: {plural(len(state.discard), 'tile')}, top {TILE_NAMES[state.discard[-1]]}")
     else:
         out.append("Discard pile: empty")
     if state.done:

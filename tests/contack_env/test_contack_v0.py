@@ -104,7 +104,7 @@ def test_render_shows_the_table_as_text_and_as_an_image():
     env.reset(seed=4)
     game = env.unwrapped.game
     text = env.render()
-    assert text.startswith("Contack, 3 players, hand 1 of 3") and "1 tiles on the table" in text
+    assert text.startswith("Contack, 3 players, hand 1 of 3") and "1 tile on the table" in text
     mover = game.current_player
     for seat in range(3):
         held = " ".join(TILE_NAMES[t] for t in tiles_in(game.hands[seat]))

@@ -226,7 +226,7 @@ def test_solitaire1_shows_discard_top_and_pile_size_but_not_the_pile():
     state = Solitaire1.from_position(figure, [tile_id("08-09-10")] + rest)
     assert state.discard[0] == tile_id("08-09-10")
     text = render_text(state)
-    assert f"Discard pile: {len(state.discard)} tile(s), top {TILE_NAMES[state.discard[-1]]}" in text
+    assert f"Discard pile: {len(state.discard)} tile{'' if len(state.discard) == 1 else 's'}, top {TILE_NAMES[state.discard[-1]]}" in text
     assert f"Pile: {state.pile_size} " in text
     hidden = state.deck[state.pile_pos :]
     assert hidden

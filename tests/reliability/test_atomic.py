@@ -111,7 +111,7 @@ def _config(path):
 
 
 def _state(path):
-    from training.train import Run
+    from training.run_folder import Run
 
     Run(str(path.parent)).write_state({"snapshots": []})
 

@@ -36,7 +36,7 @@ def test_numbers_can_be_written_in_scientific_notation():
     [
         ({"players": 8}, "Contack is played by 2 to 7 players; got 8"),
         ({"game": "chess"}, "game must be one of contack, solitaire1, solitaire2"),
-        ({"game": "solitaire1", "players": 2}, "a solitaire is played by 1 player"),
+        ({"game": "solitaire1", "players": 2}, "is a solitaire, played by 1 player"),
         ({"net_arch": []}, "net_arch is a list of layer widths"),
         ({"n_envs": 0}, "n_envs must be at least 1"),
         ({"activation": "gelu"}, "activation must be one of tanh, relu"),

@@ -148,7 +148,7 @@ def test_the_command_line_gives_contactix_its_own_defaults_and_checks_the_board_
         ({"board_size": 2}, "board_size: the CON-TAC-TIX board is N x N holes with N a whole number 3..19; got 2"),
         ({"board_size": 20}, "3..19; got 20"),
         ({"players": 3}, "CON-TAC-TIX is played by 2 players; got 3"),
-        ({"policy": "factored"}, "use mlp (or auto) for the solitaires and contactix"),
+        ({"policy": "factored"}, "policy 'factored' is for contack; use mlp (or auto) for contactix"),
     ]:
         with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
             TrainConfig.from_dict({"game": "contactix", **values})

@@ -6,7 +6,8 @@ import re
 import shlex
 from pathlib import Path
 
-from training.train import add_arguments, config_from_args, final_timesteps
+from training.learner import final_timesteps
+from training.train import add_arguments, config_from_args
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 

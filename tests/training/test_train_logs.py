@@ -5,7 +5,8 @@ import csv
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 from training.config import TrainConfig
-from training.train import final_timesteps, main
+from training.learner import final_timesteps
+from training.train import main
 
 # Rollouts of 2 x 64 = 128 steps: --total-timesteps 300 trains 384 (three rollouts).
 OPTIONS = ["--total-timesteps", "300", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
