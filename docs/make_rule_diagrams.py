@@ -3,7 +3,7 @@
     python docs/make_rule_diagrams.py [FOLDER]      (default: the img folder beside this file)
 
 Geometry comes from ``contack_env.contack.grid`` (``is_up``, ``neighbour``, ``orientation_colours``) and the layout of
-``contack_env.render.image`` (``figure_layout``, ``Layout``); tiles are drawn by ``render._draw_tile``, so they look
+``contack_env.render.image`` (``figure_layout``, ``Layout``); tiles are drawn by ``render.draw_tile``, so they look
 exactly as in the game pictures. Every position shown is built placement by placement on the engine's
 ``Figure``, each tile checked against ``Figure.legal_codes`` (``_figure``), or set up with
 ``ContackGame.from_position``; every score and verdict printed is asserted against what the engine computes,
@@ -156,11 +156,11 @@ def _outline(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], fill, wi
 
 
 def _tile(draw: ImageDraw.ImageDraw, lay: Layout, tile: int, x: int, y: int) -> None:
-    render._draw_tile(draw, lay, tile, x, y, SS)
+    render.draw_tile(draw, lay, tile, x, y, SS)
 
 
 def _oriented_tile(draw: ImageDraw.ImageDraw, lay: Layout, x: int, y: int, blue: str, tile: int | None) -> None:
-    """A tile on ``(x, y)`` with its blue edge on side ``blue`` (``render._draw_tile`` always puts it on B):
+    """A tile on ``(x, y)`` with its blue edge on side ``blue`` (``render.draw_tile`` always puts it on B):
     the same bands and numbers, coloured by ``grid.orientation_colours``. ``tile=None``: bands only."""
     colours = orientation_colours(x, y, blue)
     corners = lay.corners(x, y)
@@ -180,9 +180,9 @@ def _oriented_tile(draw: ImageDraw.ImageDraw, lay: Layout, x: int, y: int, blue:
         mx, my = (corners[a][0] + corners[b][0]) / 2, (corners[a][1] + corners[b][1]) / 2
         nx, ny = (c[0] - mx) / inradius, (c[1] - my) / inradius
         text = str(TILE_VALUES[tile][colour])
-        w, h = render._text_size(draw, text, font)
+        w, h = render.text_size(draw, text, font)
         depth = render.BAND * inradius + render.NUMBER_GAP * lay.side + abs(nx) * w / 2 + abs(ny) * h / 2
-        render._text_centred(draw, (mx + nx * depth, my + ny * depth), text, font, INK[colour])
+        render.text_centred(draw, (mx + nx * depth, my + ny * depth), text, font, INK[colour])
 
 
 def _side_mid(lay: Layout, x: int, y: int, side: str) -> tuple[float, float]:

@@ -59,8 +59,13 @@ def imports_of(module: str, path: Path) -> set[str]:
     """Every project module ``module`` imports (absolute or relative, at any depth of the code)."""
     tree = ast.parse(path.read_text(), str(path))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    # Imports under ``if TYPE_CHECKING:`` are for the type checker only: they never run.
+    typing_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If) and _is_type_checking(node.test)
+                   for stmt in node.body for inner in ast.walk(stmt)}
     found = set()
     for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -77,6 +82,11 @@ def imports_of(module: str, path: Path) -> set[str]:
             if name.split(".")[0] in PACKAGES:
                 found.add(name)
     return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 ALL = modules()
@@ -137,3 +147,47 @@ def test_no_cycles_between_subpackages():
 def test_every_module_has_a_layer():
     for module in ALL:
         layer_of(module)
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of ``graph`` (its nodes in order, the first repeated at the end), or None."""
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> list[str] | None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return trail[trail.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt, trail + [nxt])
+                if found:
+                    return found
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node, [node])
+            if found:
+                return found
+    return None
+
+
+def test_no_cycles_between_modules():
+    # Two modules that import each other (even inside a function) cannot be read, tested or moved one at a
+    # time. A package's __init__ that re-exports its own modules is its front door, not one of them.
+    graph: dict[str, set[str]] = {}
+    for module, path in ALL.items():
+        if path.name == "__init__.py":
+            continue
+        for name in imports_of(module, path):
+            target = resolve(name)
+            if target and target != module and ALL[target].name != "__init__.py":
+                graph.setdefault(module, set()).add(target)
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle between modules: " + " -> ".join(cycle)
+
+
+def test_the_cycle_finder_finds_a_cycle_and_only_a_cycle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]

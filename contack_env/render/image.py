@@ -28,7 +28,6 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from contack_env.atomic import atomic_path
 from contack_env.contack.grid import cell_xy, is_up, side_colour
 from contack_env.contack.multiplayer import ContackGame
 from contack_env.contack.solitaire import Solitaire1, Solitaire2
@@ -70,12 +69,14 @@ def load_font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
         return ImageFont.load_default()
 
 
-def _text_size(draw: ImageDraw.ImageDraw, text: str, font: Any) -> tuple[int, int]:
+def text_size(draw: ImageDraw.ImageDraw, text: str, font: Any) -> tuple[int, int]:
+    """Width and height of ``text``'s ink in ``font``."""
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
     return right - left, bottom - top
 
 
-def _text_centred(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font: Any, fill: RGB) -> None:
+def text_centred(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font: Any, fill: RGB) -> None:
+    """Draw ``text`` with its ink centred on ``xy``."""
     # Centred from the ink's bounding box rather than with anchors, which bitmap fonts do not support.
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
     draw.text((xy[0] - (left + right) / 2, xy[1] - (top + bottom) / 2), text, font=font, fill=fill)
@@ -233,7 +234,8 @@ def _view(state: GameState, note: str | None = None, agents: Sequence[str | None
 
 
 # -- drawing -------------------------------------------------------------------------------------------------
-def _draw_tile(draw: ImageDraw.ImageDraw, lay: Layout, tile: int, x: int, y: int, ss: int) -> None:
+def draw_tile(draw: ImageDraw.ImageDraw, lay: Layout, tile: int, x: int, y: int, ss: int) -> None:
+    """Tile ``tile`` on cell ``(x, y)`` of ``lay``, its blue edge on side B, at supersampling ``ss``."""
     corners = lay.corners(x, y)
     c = lay.centre(x, y)
     pts = [corners["R"], corners["L"], corners["B"]]
@@ -252,10 +254,10 @@ def _draw_tile(draw: ImageDraw.ImageDraw, lay: Layout, tile: int, x: int, y: int
         my = (corners[a][1] + corners[b][1]) / 2
         nx, ny = (c[0] - mx) / inradius, (c[1] - my) / inradius  # unit normal into the tile
         text = str(TILE_VALUES[tile][colour])
-        w, h = _text_size(draw, text, font)
+        w, h = text_size(draw, text, font)
         # Just clear of the band: the text box's half-extent along the normal, plus a small gap.
         depth = BAND * inradius + NUMBER_GAP * lay.side + abs(nx) * w / 2 + abs(ny) * h / 2
-        _text_centred(draw, (mx + nx * depth, my + ny * depth), text, font, INK[colour])
+        text_centred(draw, (mx + nx * depth, my + ny * depth), text, font, INK[colour])
 
 
 def _draw_target(draw: ImageDraw.ImageDraw, lay: Layout, x: int, y: int) -> None:
@@ -273,7 +275,7 @@ def _draw_figure(draw: ImageDraw.ImageDraw, view: _View, lay: Layout, ss: int) -
     for x, y in view.targets:
         _draw_target(draw, lay, x, y)
     for tile, x, y in view.placements:
-        _draw_tile(draw, lay, tile, x, y, ss)
+        draw_tile(draw, lay, tile, x, y, ss)
     if view.last is not None:
         corners = lay.corners(*view.last)
         pts = [corners["R"], corners["L"], corners["B"]]
@@ -498,7 +500,7 @@ def render_tiles(
             continue
         lay = tile_slot_layout(k, cols, side)
         lay = Layout(lay.side * ss, lay.ox * ss, lay.oy * ss)
-        _draw_tile(draw, lay, int(tile), 0, 0, ss)
+        draw_tile(draw, lay, int(tile), 0, 0, ss)
         label = f"{int(tile)}: "
         width = draw.textlength(label, font=font) + draw.textlength(TILE_NAMES[tile], font=font)
         x = lay.ox - width / 2
@@ -584,53 +586,3 @@ def _draw_frames(
     draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     panel_w = max(_panel_width(draw, view, wh[0] * ss, wh[1] * ss, ss) for view in views)
     return [_render_view(view, wh, bounds[h], ss, panel_w) for view, (_, _, h) in zip(views, frames)]
-
-
-# -- the example pictures in docs/img ------------------------------------------------------------------------
-def _random_play(state: GameState, seed: int, moves: int | None = None) -> GameState:
-    rng = np.random.default_rng(seed)
-    played = 0
-    while not state.done and (moves is None or played < moves):
-        legal = state.legal_moves()
-        state.play(legal[int(rng.integers(len(legal)))])
-        played += 1
-    return state
-
-
-def write_examples(folder: str | Path = "docs/img") -> list[Path]:
-    """Draw the example pictures of the documentation from seeded random play (``python -m
-    contack_env.render.image [FOLDER]``); returns the files written."""
-    from contack_env.contack.multiplayer import new_game
-    from contack_env.contack.solitaire import new_solitaire1, new_solitaire2
-    from contack_env.records.contack import game_record
-    from contack_env.render.pictures import save_gif
-
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-
-    def save(state: GameState, name: str, size: tuple[int, int] = DEFAULT_SIZE) -> None:
-        path = folder / name
-        seats = state.num_players if isinstance(state, ContackGame) else 1
-        with atomic_path(path) as tmp:
-            Image.fromarray(render_rgb(state, size=size, agents=["random"] * seats)).save(tmp, format="PNG", optimize=True)
-        written.append(path)
-
-    # Seeds and move counts picked so that each picture is mid-hand with a good part of a figure on the table.
-    save(_random_play(new_game(2, seed=10), seed=10, moves=9), "render_2p.png")
-    save(_random_play(new_game(4, seed=10), seed=10, moves=12), "render_4p.png")
-    save(_random_play(new_game(7, seed=10), seed=10, moves=14), "render_7p.png")
-    # Finished solitaires (seeds picked for large figures; the second is won) spread wide: bigger pictures
-    # keep their numbers legible.
-    save(_random_play(new_solitaire1(5), seed=5), "solitaire1.png", (960, 640))
-    save(_random_play(new_solitaire2(56), seed=56), "solitaire2.png", (1080, 600))
-    record = game_record(_random_play(new_game(3, num_hands=1, seed=1), seed=1), seed=1, agents=["random"] * 3)
-    written.append(save_gif(record, folder / "game.gif", fps=1.5, size=(560, 350)))
-    return written
-
-
-if __name__ == "__main__":
-    import sys
-
-    for written_path in write_examples(sys.argv[1] if len(sys.argv) > 1 else "docs/img"):
-        print(written_path, written_path.stat().st_size, "bytes")
