@@ -13,15 +13,14 @@ before the last shows the finished hand, then the next hand's opening, as two fr
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from contack_env import ContackGame, GameState, Move, Solitaire1, Solitaire2, tile_id
 from contack_env.contactix.rules import ContactixState
 from contack_env.records.contactix import FORMAT as CONTACTIX_FORMAT
 from contack_env.records.contactix import replay as replay_contactix
-from contack_env.records.contack import FORMAT as CONTACK_FORMAT
-from contack_env.records import RecordError, replay
+from contack_env.records import RecordError, codec_for, replay
+from contack_env.records import parse_records as read_text
 
 from .views import contactix_move_text, event_text, seat_names, state_json
 
@@ -29,43 +28,20 @@ MAX_RECORDS = 5000
 
 
 def parse_records(text: str) -> list[dict[str, Any]]:
-    """The records in a file's text: one JSON object, an array of objects, or one object a line.
-    ``RecordError`` names the line and what is wrong."""
+    """The records in a file's text: one JSON object, an array of objects, or one object a line (read as
+    ``contack_env.records.read_records`` reads a file). ``RecordError`` names the line and what is wrong."""
     if not text.strip():
         raise RecordError("the file is empty; a record file holds JSON objects")
-    try:
-        whole = json.loads(text)
-    except json.JSONDecodeError as err:
-        if not err.msg.startswith("Extra data"):
-            raise RecordError(f"invalid JSON: {err.msg} (column {err.colno})", f"line {err.lineno}") from None
-        whole = None
-        records = []
-        for lineno, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise RecordError(f"invalid JSON: {e.msg} (column {e.colno})", f"line {lineno}") from None
-            if not isinstance(value, dict):
-                raise RecordError("a record is a JSON object", f"line {lineno}")
-            records.append(value)
-    else:
-        if isinstance(whole, dict):
-            records = [whole]
-        elif isinstance(whole, list) and all(isinstance(r, dict) for r in whole):
-            records = whole
-        else:
-            raise RecordError("records are JSON objects: one, an array of them, or one a line")
+    records = read_text(text, "the file")
     if not records:
         raise RecordError("the file holds no record")
     if len(records) > MAX_RECORDS:
         raise RecordError(f"the file holds {len(records)} records; this viewer opens at most {MAX_RECORDS}")
     for k, record in enumerate(records):
-        if record.get("format") not in (CONTACK_FORMAT, CONTACTIX_FORMAT):
-            raise RecordError(
-                f"format is {CONTACK_FORMAT!r} or {CONTACTIX_FORMAT!r}; got {record.get('format')!r}", f"record {k + 1}"
-            )
+        try:
+            codec_for(record)
+        except RecordError as err:
+            raise RecordError(err.why, f"record {k + 1}") from None
     return records
 
 

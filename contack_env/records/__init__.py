@@ -8,7 +8,7 @@ structure checks. ``replay`` and ``check_paths`` take a record of either format,
 
 from contack_env.records.contack import FORMAT, GAMES, game_record
 from contack_env.records.errors import RecordError
-from contack_env.records.files import append_record, read_records, write_records
+from contack_env.records.files import append_record, parse_records, read_records, write_records
 from contack_env.records.formats import CODECS, check_paths, codec_for, replay, walk
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "check_paths",
     "codec_for",
     "game_record",
+    "parse_records",
     "read_records",
     "replay",
     "walk",

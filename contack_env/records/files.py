@@ -11,7 +11,7 @@ from contack_env.atomic import open_atomic
 from contack_env.records.errors import RecordError
 from contack_env.records.values import json_kind as _json_kind
 
-__all__ = ["append_record", "read_records", "write_records"]
+__all__ = ["append_record", "parse_records", "read_records", "write_records"]
 
 
 def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> int:
@@ -67,6 +67,14 @@ def read_records(
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise RecordError(f"not UTF-8 text (byte {e.start}); records are JSON", f"{name}, line {line}") from None
+    return parse_records(text, name, on_torn=on_torn)
+
+
+def parse_records(
+    text: str, name: str = "the text", *, on_torn: Callable[[RecordError], None] | None = None
+) -> list[dict[str, Any]]:
+    """The records in ``text``, read as ``read_records`` reads a file (``name`` is where errors say they are);
+    an empty text holds none."""
     if not text.strip():
         return []
     try:

@@ -122,9 +122,12 @@ def test_a_record_that_does_not_replay_is_refused_with_where_and_why(client):
         ("", "empty"),
         ("{nope", "invalid JSON"),
         ('{"format": "contack-record/9"}', "format"),
-        ("[1, 2]", "JSON objects"),
+        ("[1, 2]", "item 1 of the array is a number; a record is a JSON object"),
         ('{"format": "contack-record/1"}\n[3]', "line 2"),
         (b"\xff\xfe{}", "UTF-8"),
+        # The guards of the record reader hold for uploads too: a key twice, a number of thousands of digits.
+        ('{"format": "contack-record/1", "format": "contactix-record/1"}', "'format'"),
+        ('{"format": "contack-record/1", "seed": ' + "9" * 5000 + "}", "digits"),
     ],
 )
 def test_a_file_that_is_not_records_is_refused(client, text, words):
