@@ -19,7 +19,7 @@ Everything goes through the ``input`` and ``output`` streams, so a script can pl
 from __future__ import annotations
 
 import sys
-from typing import Any, Sequence, TextIO
+from typing import Sequence, TextIO
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from contack_env.contactix.rules import COLOUR_NAMES, EMPTY, ContactixState
 from contack_env.contack.figure import Move
 from contack_env.contack.grid import cell_index
 from contack_env.contack.multiplayer import ContackGame, new_game
+from contack_env.render.events import event_text
 from contack_env.render.image import agent_label
 from contack_env.render.text import render_text
 from contack_env.contack.tiles import TILE_NAMES, tile_id
@@ -92,26 +93,6 @@ def _moves_list(state: ContackGame, legal: Sequence[Move]) -> str:
     return "\n".join(lines)
 
 
-def _event_text(event: dict[str, Any], names: Sequence[str], went_out: int | None = None) -> str | None:
-    kind = event["type"]
-    if kind == "open":
-        return f"{names[event['seat']]} opens with {event['tile']} at (0, 0)"
-    if kind == "place":
-        x, y = event["cell"]
-        return f"{names[event['seat']]} plays {event['tile']} at ({x}, {y}) for {event['points']} points"
-    if kind == "draw":
-        return f"{names[event['seat']]} draws {event['tile']}"
-    if kind == "pass":
-        return f"{names[event['seat']]} passes"
-    if kind == "end":
-        reason = {"out": "a player went out", "enclosed": "the figure is enclosed", "blocked": "nobody can play"}
-        why = reason.get(event["reason"], event["reason"])
-        if event["reason"] == "out" and went_out is not None:
-            why = f"{names[went_out]} went out"
-        return f"The hand ends: {why}; penalties {event['penalties']}, scores {event['scores']}"
-    return None
-
-
 class _Narrator:
     """Puts into words the events the game logged since the last call (``catch_up``)."""
 
@@ -142,9 +123,7 @@ class _Narrator:
                 event = events[self.index]
                 if event["type"] == "place":
                     self.placer = event["seat"]
-                text = _event_text(event, self.names, self.placer)
-                if text:
-                    self.told.append(text)
+                self.told.append(event_text(event, self.names, self.placer))
                 self.index += 1
             if self.hand + 1 < len(state.hand_events):
                 self.hand += 1

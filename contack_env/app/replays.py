@@ -22,7 +22,9 @@ from contack_env.records.contactix import replay as replay_contactix
 from contack_env.records import RecordError, codec_for, replay
 from contack_env.records import parse_records as read_text
 
-from .views import contactix_move_text, event_text, seat_names, state_json
+from contack_env.render.events import event_text
+
+from .views import contactix_move_text, seat_names, state_json
 
 MAX_RECORDS = 5000
 

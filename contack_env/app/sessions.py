@@ -25,7 +25,9 @@ from contack_env.games import GAME_NAMES, GAMES
 from contack_env.wording import plural
 
 from .models import ModelFolders
-from .views import contactix_move_text, hand_texts, seat_names, state_json, tile_of
+from contack_env.render.events import hand_texts
+
+from .views import contactix_move_text, seat_names, state_json, tile_of
 
 PERSON = "person"
 MAX_HANDS = 9  # the rules play 3; a cap keeps one table from holding the server for long

@@ -5,7 +5,7 @@ pile's size, Solitaire No. 1's discard pile, Solitaire No. 2's stack tops and he
 never reads a deck, so the pile's order cannot reach the page; the server also passes it
 ``agents.view.public_view`` of a live game, whose face-down tiles are in a canonical order, as a second guard.
 
-``event_text`` tells one logged event (``contack-record/1`` vocabulary) in words, naming the seats.
+Events are told in words by ``contack_env.render.events``.
 """
 
 from __future__ import annotations
@@ -17,15 +17,6 @@ from contack_env.contactix.rules import COLOUR_NAMES, ContactixState
 from contack_env.records.contactix import move_text
 from contack_env.contack.grid import cell_index, cell_xy
 from contack_env.contack.tiles import tiles_in
-
-END_REASONS = {
-    "out": "went out",
-    "enclosed": "the figure is enclosed",
-    "blocked": "nobody can play",
-    "won": "all 36 tiles are placed",
-    "lost": "no tile can be placed",
-}
-
 
 def state_json(state: GameState | ContactixState) -> dict[str, Any]:
     """The public JSON of a Contack game, a solitaire or a CON-TAC-TIX position (module docstring)."""
@@ -118,51 +109,6 @@ def seat_names(game: str, specs: Sequence[str | None]) -> list[str]:
         where = COLOUR_NAMES[seat] if game == "contactix" else f"seat {seat}"
         names.append(f"{where} ({who})")
     return names
-
-
-def event_text(event: dict[str, Any], names: Sequence[str], went_out: int | None = None) -> str:
-    """One logged event in words. ``went_out``: the seat whose placement emptied its hand (for an ``end`` event
-    whose reason is ``out``)."""
-    kind = event.get("type")
-    seat = event.get("seat")
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-    if kind == "open":
-        return f"{who} opens with {event['tile']}"
-    if kind == "place":
-        x, y = event["cell"]
-        points = event.get("points", 0)
-        scored = f", scoring {points}" if points else ""
-        source = {"discard": " from the discard pile"}.get(event.get("from", ""), "")
-        if "stack" in event:
-            source = f" from stack {event['stack']}"
-        return f"{who} places {event['tile']}{source} at ({x}, {y}){scored}"
-    if kind == "draw":
-        return f"{who} draws {event['tile']}"
-    if kind == "discard":
-        return f"{who} discards {event['tile']} (it fits nowhere)"
-    if kind == "pass":
-        return f"{who} passes"
-    if kind == "end":
-        reason = event.get("reason", "")
-        if reason == "out" and went_out is not None and 0 <= went_out < len(names):
-            text = f"The hand ends: {names[went_out]} went out"
-        else:
-            text = f"The hand ends: {END_REASONS.get(reason, reason)}"
-        if "penalties" in event:
-            text += f"; penalties {event['penalties']}, scores {event['scores']}"
-        return text
-    return str(kind)
-
-
-def hand_texts(events: Sequence[dict[str, Any]], names: Sequence[str]) -> list[str]:
-    """The texts of one hand's events, in order (an ``end`` by going out names who went out)."""
-    texts = []
-    last_placer: int | None = None
-    for event in events:
-        if event.get("type") == "place":
-            last_placer = event.get("seat")
-        texts.append(event_text(event, names, went_out=last_placer))
-    return texts
 
 
 def contactix_move_text(state: ContactixState, move: int, name: str) -> str:

@@ -84,7 +84,7 @@ def test_who_went_out_is_named_and_the_help_screen_explains_the_tiles():
     assert outs, "no hand of this game ended by going out"
     for k in outs:
         who = re.search(r"The hand ends: (seat \d \([^)]*\)) went out", lines[k]).group(1)
-        placer = next(line for line in reversed(lines[:k]) if " plays " in line)
+        placer = next(line for line in reversed(lines[:k]) if " places " in line)
         assert placer.startswith(who)
 
 
