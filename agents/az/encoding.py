@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env import MAX_PLAYERS, ContackGame, GameState, Solitaire1, Solitaire2
+from contack_env import MAX_PLAYERS, GameState
 from contack_env.envs.actions import ActionLayout
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_SIZE, ObservationBuilder, hand_tiles
 
@@ -24,13 +24,10 @@ GAMES = ("contack", "solitaire1", "solitaire2")
 
 def game_of(state: GameState) -> str:
     """The game a state belongs to (``GAMES``); ``TypeError`` for any other state."""
-    if isinstance(state, ContackGame):
-        return "contack"
-    if isinstance(state, Solitaire1):
-        return "solitaire1"
-    if isinstance(state, Solitaire2):
-        return "solitaire2"
-    raise TypeError(f"the search-guided agent plays Contack and the solitaires, not {type(state).__name__}")
+    game = getattr(state, "game", None)
+    if game not in GAMES:
+        raise TypeError(f"the search-guided agent plays Contack and the solitaires, not {type(state).__name__}")
+    return game
 
 
 class Encoder:

@@ -83,7 +83,8 @@ def public_key(state: GameState) -> tuple:
 
 
 def num_seats(state: GameState) -> int:
-    return state.num_players if isinstance(state, ContackGame) else 1
+    """The seats whose values the network gives at ``state`` (a solitaire's one player included)."""
+    return state.num_players
 
 
 class Node:
