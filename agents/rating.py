@@ -80,25 +80,30 @@ def fit(deals: Sequence[Sequence[Game]], entries: int) -> list[Rating]:
     return [Rating(float(ELO * t), (float(ELO * (t - Z95 * s)), float(ELO * (t + Z95 * s)))) for t, s in zip(theta, se)]
 
 
-def _pool(games: Sequence[Game], entries: int) -> list[tuple[np.ndarray, int, np.ndarray]]:
+def _pool(games: Sequence[Game], entries: int) -> list[tuple[np.ndarray, np.ndarray, int, np.ndarray]]:
     """Games with the same entries at the table, pooled (the model's odds depend only on who sits there): the
-    entries, the number of games and each entry's summed share of the wins."""
+    entries at the table, how many seats each holds, the number of games and each entry's summed share of the
+    wins. An entry in two seats (copies of one bot at a table) wins the table with the chance of its seats together."""
     pools: dict[tuple[int, ...], list] = {}
     for game in games:
         key = tuple(sorted(game.entries))
         pool = pools.setdefault(key, [0, np.zeros(entries)])
         pool[0] += 1
         np.add.at(pool[1], list(game.entries), game.shares)
-    return [(np.array(key), count, shares[list(key)]) for key, (count, shares) in pools.items()]
+    out = []
+    for key, (count, shares) in pools.items():
+        at, seats = np.unique(np.array(key), return_counts=True)
+        out.append((at, seats.astype(float), count, shares[at]))
+    return out
 
 
-def _derivatives(theta: np.ndarray, pools: Sequence[tuple[np.ndarray, int, np.ndarray]],
+def _derivatives(theta: np.ndarray, pools: Sequence[tuple[np.ndarray, np.ndarray, int, np.ndarray]],
                  entries: int) -> tuple[np.ndarray, np.ndarray]:
     """The log-likelihood's gradient over the pooled games and its negated Hessian (positive semi-definite)."""
     gradient = np.zeros(entries)
     hessian = np.zeros((entries, entries))
-    for at, count, shares in pools:
-        p = np.exp(theta[at] - theta[at].max())
+    for at, seats, count, shares in pools:
+        p = seats * np.exp(theta[at] - theta[at].max())
         p /= p.sum()
         gradient[at] += shares - count * p
         block = -count * np.outer(p, p)

@@ -7,6 +7,7 @@ per subcommand, each with ``add_parser(sub)`` and ``run(parser, args)``.
     contack replay --check [--through-env] FILE...
     contack evaluate --players N --agents A,B,... --games K --seed S [--workers W] [--json FILE] [--records FILE]
                      [--game {contack,solitaire1,solitaire2}] [--hands N] [--enclosed-end ...]
+    contack ratings FILE... [--json OUT]
     contack render FILE [--index I] --out OUT.gif|OUT.png [--every N] [--fps F]
     contack demo [--games K] [--seed S] [--workers W] [--models DIR] [--out DIR]
     contack train [--config FILE] [--out DIR] [--resume] [--FIELD VALUE ...]
@@ -25,12 +26,13 @@ from types import ModuleType
 from typing import Sequence
 
 from contack_env.cli_support import interrupted
-from contack_env.cli import demo, evaluate, play, render, replay, serve, simulate, solve, train
+from contack_env.cli import demo, evaluate, play, ratings, render, replay, serve, simulate, solve, train
 
 COMMANDS: dict[str, ModuleType] = {
     "simulate": simulate,
     "replay": replay,
     "evaluate": evaluate,
+    "ratings": ratings,
     "play": play,
     "train": train,
     "demo": demo,

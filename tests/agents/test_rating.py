@@ -41,6 +41,26 @@ def test_with_every_entry_at_every_table_the_fit_is_the_log_of_the_wins_and_a_sh
     assert [r.elo for r in ratings] == pytest.approx(list(expected), abs=1e-6)
 
 
+def test_an_entry_in_two_seats_wins_with_both_seats_chances():
+    # Entry 0 holds two seats of three, entry 1 one. Equal strength means entry 0 wins two games in three: 200 of
+    # 300 (the virtual game, with one seat each, adds half a win to each entry). The maximum of the likelihood
+    # 2x/(2x+y) per game won by 0, y/(2x+y) per game won by 1 (and xy/(x+y)^2 for the virtual game) is solved in
+    # closed form below; copies of one bot at a table, fitted as one entry, are not counted as one seat.
+    table = (0, 1, 0)
+    games = [Game(table, (1, 0, 0))] * 100 + [Game(table, (0, 0, 1))] * 100 + [Game(table, (0, 1, 0))] * 100
+    a, b = fit([games[k::10] for k in range(10)], 2)
+    # d/dr of 200 log(2e^r/(2e^r+1)) + 100 log(1/(2e^r+1)) + 0.5 log(e^r) + 0.5 log(1) - log(e^r+1) = 0, r = ln x/y
+    def slope(r: float) -> float:
+        q = 2 * math.exp(r) / (2 * math.exp(r) + 1)
+        return 200 * (1 - q) - 100 * q + 0.5 - math.exp(r) / (math.exp(r) + 1)
+    lo, hi = -5.0, 5.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if slope(mid) > 0 else (lo, mid)
+    assert a.elo - b.elo == pytest.approx(400 / math.log(10) * lo, abs=1e-6)
+    assert abs(a.elo - b.elo) < 5, "equal strength: two seats win twice as often, not a stronger entry"
+
+
 def test_ratings_do_not_depend_on_the_order_of_the_games():
     rng = random.Random(7)
     outcomes = [(d, r, rng.random() < 0.55) for d in range(60) for r in (0, 1)]

@@ -1,0 +1,46 @@
+"""``contack ratings``: one Elo table fitted to the records of several matches (``agents.league``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from contack_env.cli_support import output_arg
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    rat = sub.add_parser(
+        "ratings",
+        help="one Elo table for the games of several matches (the --records files of contack evaluate)",
+        description="Fit one Elo table, with 95%% intervals over deals, to every game in the record files "
+        "(contack evaluate --records FILE, one file a match); all of one game and one table size.",
+    )
+    rat.add_argument("files", nargs="+", metavar="FILE", help="record files written by contack evaluate --records")
+    rat.add_argument("--json", metavar="FILE", help="also write the table as JSON")
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from agents.league import format_league, league, league_json
+    from contack_env.atomic import write_text
+    from contack_env.records import RecordError, read_records
+
+    output_arg(parser, "--json", args.json, (".json",))
+    try:
+        sources = [read_records(path) for path in args.files]
+        table = league(sources, args.files)
+    except RecordError as err:
+        print(f"contack ratings: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"contack ratings: cannot read {err.filename}: {err.strerror}", file=sys.stderr)
+        return 2
+    print(format_league(table))
+    if args.json:
+        try:
+            write_text(args.json, json.dumps(league_json(table), indent=1) + "\n")
+        except OSError as err:
+            print(f"contack ratings: cannot write {args.json}: {err}", file=sys.stderr)
+            return 1
+        print(f"wrote {args.json}")
+    return 0

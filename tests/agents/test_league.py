@@ -1,0 +1,84 @@
+"""``contack ratings`` (``agents.league``): one Elo table over the records of several matches."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents.evaluate import evaluate, records_of
+from agents.league import league
+from contack_env.cli import main
+from contack_env.records import RecordError, read_records, write_records
+
+
+def _match(tmp_path, name, agents, games, players=2, seed=1):
+    """A match as a user plays it: ``contack evaluate --records``; its evaluation and its records."""
+    path = tmp_path / name
+    ev = evaluate(agents, games, seed, players=players, records=True)
+    write_records(path, records_of(ev.results))
+    return ev, read_records(path)
+
+
+def test_one_match_rates_as_contack_evaluate_rates_it(tmp_path):
+    ev, records = _match(tmp_path, "a.jsonl", ["greedy", "random"], 40)
+    table = league([records])
+    assert (table.games, table.deals, table.players) == (40, 20, 2)
+    by_name = {e.agent: e for e in table.entries}
+    for entry in ev.entries:
+        mine = by_name[entry.agent]
+        assert mine.games == entry.games and mine.win_rate == pytest.approx(entry.win_rate)
+        assert mine.rating.elo == pytest.approx(entry.rating_elo, abs=0.05)
+        assert mine.rating.ci95 == pytest.approx(entry.rating_ci95, abs=0.05)
+
+
+def test_an_agent_in_two_matches_is_one_entry_and_the_ladder_orders_them(tmp_path):
+    _, a = _match(tmp_path, "a.jsonl", ["greedy", "random"], 60)
+    _, b = _match(tmp_path, "b.jsonl", ["lookahead", "greedy"], 60)
+    table = league([a, b])
+    assert [e.agent for e in table.entries] == ["lookahead", "greedy", "random"]
+    assert {e.agent: e.games for e in table.entries} == {"lookahead": 60, "greedy": 120, "random": 60}
+    assert table.deals == 60, "the same seeds in two files are different deals"
+
+
+def test_copies_of_a_bot_at_one_table_are_one_entry_with_every_seat_counted(tmp_path):
+    ev, records = _match(tmp_path, "a.jsonl", ["greedy", "random", "random", "random"], 40, players=4)
+    table = league([records])
+    games = {e.agent: e.games for e in table.entries}
+    assert games == {"greedy": 40, "random": 120}
+    greedy = next(e for e in table.entries if e.agent == "greedy")
+    assert greedy.win_rate == pytest.approx(ev.entries[0].win_rate)
+
+
+def test_records_that_cannot_be_rated_are_refused_naming_the_file_and_record(tmp_path):
+    _, two = _match(tmp_path, "a.jsonl", ["greedy", "random"], 4)
+    _, four = _match(tmp_path, "b.jsonl", ["greedy", "random", "random", "random"], 4, players=4)
+    with pytest.raises(RecordError, match=r"b.jsonl, record 1: a game of contack with 4 players; the first record"):
+        league([two, four], ["a.jsonl", "b.jsonl"])
+    nameless = [dict(two[0], agents=None)]
+    with pytest.raises(RecordError, match="record 1: has no agent name for every seat"):
+        league([nameless])
+    broken = json.loads(json.dumps(two[0]))
+    broken["hands"][0]["events"][1]["tile"] = broken["hands"][0]["events"][2]["tile"]
+    with pytest.raises(RecordError, match="record 1: does not replay"):
+        league([[broken]])
+    with pytest.raises(RecordError, match="two agents or more"):
+        league([[dict(two[0], agents=["greedy", "greedy"])]])
+
+
+def test_the_command_prints_the_table_and_writes_json_and_refuses_bad_input(tmp_path, capsys):
+    for name, agents in (("a.jsonl", "greedy,random"), ("b.jsonl", "lookahead,greedy")):
+        assert main(["evaluate", "--players", "2", "--agents", agents, "--games", "20", "--seed", "1",
+                     "--records", str(tmp_path / name), "--progress", "off"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "r.json"
+    assert main(["ratings", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("40 games of contack, 2 players, 20 deals, from 2 files")
+    data = json.loads(out.read_text())
+    assert [e["agent"] for e in data["entries"]] == [line.split()[1] for line in printed.splitlines()[2:5]]
+    assert main(["ratings", str(tmp_path / "missing.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["ratings", str(tmp_path / "a.jsonl"), "--json", str(tmp_path / "r.txt")])
+    assert exit_.value.code == 2
