@@ -7,7 +7,8 @@ the same order as every other entry did from that seat (the duplicate format: th
 ``K`` must therefore be a multiple of ``N``. Deal ``d`` (0-based) is played from game seed ``S + d``:
 ``arena.seed_streams(S + d, N + 1)`` gives the deal (stream 0) and the agent in seat ``s`` its randomness (stream
 ``s + 1``), so any single game is ``contack simulate --seed S+d --games 1 --agents <the seat order>`` again.
-Every game's randomness comes from its own seed, never from a worker, so any ``--workers`` gives the same numbers.
+Every game's randomness comes from its own seed, never from a worker, so any ``--workers`` (or ``--ray``) gives the
+same numbers.
 
 Per entry:
 - ``win_rate``: the mean share of games won, a win shared by ``k`` seats counting ``1/k``.
@@ -33,16 +34,28 @@ length in moves.
 **Solitaires.** Each entry plays the same ``K`` deals alone (game seed ``S + i`` for game ``i``); the games are
 independent, so ``win_rate_ci95`` is the Wilson score interval with ``n = K``. Also: mean tiles placed (of 36) and
 mean points.
+
+**Entries.** An entry is an agent spec (``"mcts:200"``, a name ``agents.register`` made), an ``Agent`` object or a
+function ``f(state, legal) -> move`` (``agents.function_agent``). A spec's agent is made afresh for every game
+and seat from that seat's stream, as above. An object plays every game as a fresh copy of itself as it was
+passed in (a worker process or a Ray task gets the same copy), so its results never depend on ``workers`` either;
+its own random state, if any, therefore starts over in every game: an agent that draws random numbers is better
+registered as a factory (``agents.register``), which every game seeds. Tables and records name an entry by its
+spec, else its ``name`` attribute, else its function or class name. With ``workers`` > 1 every entry must pickle
+(a function defined at the top level of a module does; a lambda does not); with ``ray``, Ray's cloudpickle sends
+lambdas too.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import multiprocessing
+import pickle
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence, TextIO
+from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, Union
 
 import numpy as np
 
@@ -54,13 +67,18 @@ from contack_env.contactix.rules import DEFAULT_SIZE, check_size
 from contack_env.wording import plural
 
 from .arena import new_state, play_game, seed_streams
+from .base import Agent
+from .function_agent import as_agent, display_name
 from .progress import mode_of, reporter
 from .rating import DESCRIPTION as RATING_DESCRIPTION
 from .rating import Game, fit
-from .registry import check_spec, make_agent
+from .registry import Registration, check_spec, make_agent, register, registration_of, split_spec
 
 Z95 = 1.959963984540054
 GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
+
+Entry = Union[str, Agent, Callable[[Any, Sequence[Any]], Any]]
+"""What plays in an evaluation: a spec, an ``Agent`` or a function ``f(state, legal) -> move``."""
 
 
 @dataclass(frozen=True)
@@ -228,13 +246,22 @@ def schedule(players: int, games: int) -> list[tuple[int, int]]:
 class _Config:
     game: str
     players: int
-    agents: tuple[str, ...]
+    agents: tuple[Entry, ...]
     seed: int
     hands: int
     enclosed_end: str
     records: bool
     board_size: int = DEFAULT_SIZE
     swap: bool = False
+    registered: tuple[Registration, ...] = ()
+    """The agents of your own the specs name, so that a worker process (or Ray task) knows them too."""
+
+
+def _player(entry: Entry, seed: np.random.SeedSequence, game: str) -> Agent:
+    """The agent of one seat of one game: a spec's made from the seat's stream, an object's a fresh copy."""
+    if isinstance(entry, str):
+        return make_agent(entry, seed, game=game)
+    return as_agent(copy.deepcopy(entry), display_name(entry))
 
 
 def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
@@ -242,14 +269,14 @@ def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
     entry ``rotation`` alone on the deal of a solitaire."""
     game = get_game(config.game)
     game_seed = config.seed + deal
-    if game.max_players > 1:
-        entries = seat_entries(config.players, rotation)
-        specs = [config.agents[e] for e in entries]
-    else:
-        entries = (rotation,)
-        specs = [config.agents[rotation]]
+    for registration in config.registered:  # in a worker process: the registrations of the process that asked
+        if registration_of(registration.name) != registration:
+            register(registration.name, registration.factory, registration.games)
+    entries = seat_entries(config.players, rotation) if game.max_players > 1 else (rotation,)
+    players = [config.agents[e] for e in entries]
+    specs = [display_name(p) for p in players]
     streams = seed_streams(game_seed, len(specs) + 1)
-    agents = [make_agent(spec, streams[s + 1], game=config.game) for s, spec in enumerate(specs)]
+    agents = [_player(p, streams[s + 1], config.game) for s, p in enumerate(players)]
     state = new_state(
         config.game, config.players, streams[0], config.hands, config.enclosed_end, log=config.records,
         board_size=config.board_size, swap=config.swap,
@@ -266,6 +293,12 @@ def _play_task(task: tuple[_Config, int, int]) -> GameResult:
     return play_one(*task)
 
 
+def _play_chunk(task: tuple[_Config, list[tuple[int, int]]]) -> list[GameResult]:
+    # A Ray task plays several games: one task a game would cost more in scheduling than a fast game takes.
+    config, games = task
+    return [play_one(config, d, r) for d, r in games]
+
+
 def _ignore_interrupts() -> None:
     # Worker processes leave Ctrl-C to the main process, which then ends them all (the pool's exit); otherwise
     # every worker prints a traceback of its own.
@@ -275,12 +308,24 @@ def _ignore_interrupts() -> None:
 
 
 def _run(
-    config: _Config, tasks: list[tuple[int, int]], workers: int, progress: bool | str | None, out: TextIO
+    config: _Config, tasks: list[tuple[int, int]], workers: int | None, progress: bool | str | None, out: TextIO,
+    ray: bool = False,
 ) -> Iterator[GameResult]:
     jobs = [(config, d, r) for d, r in tasks]
     bar = reporter(len(jobs), progress, out, "evaluate", "game")
     try:
-        if workers <= 1:
+        if ray:
+            from .ray_tasks import cluster_cpus, connect, ordered_map
+
+            with connect() as cluster:
+                slots = workers or cluster_cpus(cluster)
+                chunk = max(1, min(8, len(tasks) // (slots * 16)))
+                chunks = [(config, tasks[i:i + chunk]) for i in range(0, len(tasks), chunk)]
+                # Twice the slots in flight: a slot never waits for the driver to collect the oldest result.
+                for results in ordered_map(cluster, _play_chunk, chunks, 2 * slots):
+                    yield from results
+                    bar.update(len(results))
+        elif not workers or workers <= 1:
             for job in jobs:
                 yield _play_task(job)
                 bar.update(1)
@@ -300,10 +345,10 @@ def _run(
 def check_request(
     game: str,
     players: int,
-    agents: Sequence[str],
+    agents: Sequence[Entry],
     games: int,
     hands: int,
-    workers: int,
+    workers: int | None,
     board_size: int = DEFAULT_SIZE,
     swap: bool = False,
 ) -> None:
@@ -313,7 +358,9 @@ def check_request(
     if game == "contactix":
         check_size(board_size)  # first: the agents' check below compares a trained policy's size with it
     for spec in agents:
-        if game == "contactix":
+        if not isinstance(spec, str):
+            as_agent(spec)  # an Agent or a function, else ValueError saying so
+        elif game == "contactix":
             check_spec(spec, "contactix", board_size=board_size, swap=bool(swap))
         else:
             check_spec(spec, game)
@@ -349,29 +396,37 @@ def check_request(
             raise ValueError(f"games must be at least 1; got {games}")
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
         raise ValueError(f"a game has at least 1 hand (the rules play 3); got {hands!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers is at least 1; got {workers!r}")
 
 
 def evaluate(
-    agents: Sequence[str],
+    agents: Sequence[Entry],
     games: int,
     seed: int,
     game: str = "contack",
     players: int | None = None,
     hands: int = 3,
     enclosed_end: str = "1939",
-    workers: int = 1,
+    workers: int | None = None,
     records: bool = False,
     progress: bool | str | None = False,
     out: TextIO | None = None,
     board_size: int = DEFAULT_SIZE,
     swap: bool = False,
+    ray: bool = False,
 ) -> Evaluation:
     """Play the evaluation described in the module docstring and return its statistics (and the games played:
-    ``Evaluation.results``, in play order, with records if ``records``). ``progress``: ``auto``, ``on`` or ``off``
-    (None, True, False) as ``agents.progress`` says, on ``out`` (standard error by default)."""
-    agents = [a.strip() for a in agents]
+    ``Evaluation.results``, in play order, with records if ``records``).
+
+    ``agents``: one entry per seat (Contack, CON-TAC-TIX) or per solitaire player: specs, ``Agent`` objects or
+    functions ``f(state, legal) -> move`` (module docstring). ``workers``: processes on this machine (default 1);
+    ``ray``: the games run as Ray tasks instead (``agents.ray_tasks``: ``RAY_ADDRESS``'s cluster, else a local
+    one), ``workers`` of them at once (default: the cluster's CPUs); neither changes the results. ``progress``:
+    ``auto``, ``on`` or ``off`` (None, True, False) as ``agents.progress`` says, on ``out`` (standard error by
+    default)."""
+    agents = [a.strip() if isinstance(a, str) else a for a in agents]
+    names = [display_name(a) for a in agents]
     mode_of(progress)  # a bad value is refused before any game is played
     if players is None:
         players = len(agents) if game in ("contack", "contactix") else 1
@@ -385,21 +440,47 @@ def evaluate(
         tasks = schedule(2, games)
     else:
         tasks = [(i, e) for e in range(len(agents)) for i in range(games)]
-    config = _Config(game, players, tuple(agents), int(seed), hands, enclosed_end, records, int(board_size), swap)
-    results = list(_run(config, tasks, workers, progress, sys.stderr if out is None else out))
+    registered = tuple(dict.fromkeys(r for r in (registration_of(split_spec(a)[0]) for a in agents if isinstance(a, str))
+                                     if r is not None))
+    config = _Config(game, players, tuple(agents), int(seed), hands, enclosed_end, records, int(board_size), swap,
+                     registered)
+    if ray or (workers or 1) > 1:
+        check_sendable(config, names, ray)
+    results = list(_run(config, tasks, workers, progress, sys.stderr if out is None else out, ray))
     if game == "contactix":
-        entries = contactix_stats(agents, results)
+        entries = contactix_stats(names, results)
         return Evaluation(
-            game, 2, list(agents), games, games // 2, 2, int(seed), hands, enclosed_end, entries, results,
+            game, 2, names, games, games // 2, 2, int(seed), hands, enclosed_end, entries, results,
             board_size=int(board_size), swap=swap,
         )
     if game == "contack":
-        entries = contack_stats(agents, results)
+        entries = contack_stats(names, results)
         deals, rotations = games // players, players
     else:
-        entries = solitaire_stats(agents, results)
+        entries = solitaire_stats(names, results)
         deals, rotations = games, 1
-    return Evaluation(game, players, list(agents), games, deals, rotations, int(seed), hands, enclosed_end, entries, results)
+    return Evaluation(game, players, names, games, deals, rotations, int(seed), hands, enclosed_end, entries, results)
+
+
+def check_sendable(config: _Config, names: Sequence[str], ray: bool) -> None:
+    """``ValueError`` naming the entry (or registered factory) that cannot be sent to a worker process (pickle)
+    or a Ray task (Ray's cloudpickle)."""
+    if ray:
+        from .ray_tasks import require_ray
+
+        dumps = require_ray().cloudpickle.dumps
+        where = "Ray tasks"
+    else:
+        dumps, where = pickle.dumps, "worker processes"
+    things = [(f"agent {name!r}", entry) for name, entry in zip(names, config.agents)]
+    things += [(f"the factory of agent {r.name!r}", r.factory) for r in config.registered]
+    for what, thing in things:
+        try:
+            dumps(thing)
+        except Exception as err:  # pickle raises several kinds (PicklingError, AttributeError, TypeError)
+            hint = "" if ray else " (define it at the top level of a module, not as a lambda or inside a function)"
+            raise ValueError(f"{what} cannot be sent to {where}: {type(err).__name__}: {err}{hint}; "
+                             "or evaluate without workers") from None
 
 
 def contack_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
