@@ -293,9 +293,8 @@ def _play_task(task: tuple[_Config, int, int]) -> GameResult:
     return play_one(*task)
 
 
-def _play_chunk(task: tuple[_Config, list[tuple[int, int]]]) -> list[GameResult]:
+def _play_chunk(config: _Config, games: list[tuple[int, int]]) -> list[GameResult]:
     # A Ray task plays several games: one task a game would cost more in scheduling than a fast game takes.
-    config, games = task
     return [play_one(config, d, r) for d, r in games]
 
 
@@ -320,9 +319,9 @@ def _run(
             with connect() as cluster:
                 slots = workers or cluster_cpus(cluster)
                 chunk = max(1, min(8, len(tasks) // (slots * 16)))
-                chunks = [(config, tasks[i:i + chunk]) for i in range(0, len(tasks), chunk)]
+                chunks = [tasks[i:i + chunk] for i in range(0, len(tasks), chunk)]
                 # Twice the slots in flight: a slot never waits for the driver to collect the oldest result.
-                for results in ordered_map(cluster, _play_chunk, chunks, 2 * slots):
+                for results in ordered_map(cluster, _play_chunk, config, chunks, 2 * slots):
                     yield from results
                     bar.update(len(results))
         elif not workers or workers <= 1:

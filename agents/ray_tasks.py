@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 INSTALL_HINT = "pip install -c constraints-rllib.txt -e '.[rllib]'"
 
+S = TypeVar("S")
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -56,17 +57,19 @@ def cluster_cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def ordered_map(ray: Any, function: Callable[[T], R], items: Iterable[T], window: int) -> Iterator[R]:
-    """``function(item)`` for every item, run as Ray tasks at most ``window`` at once, yielded in order.
+def ordered_map(ray: Any, function: Callable[[S, T], R], shared: S, items: Iterable[T], window: int) -> Iterator[R]:
+    """``function(shared, item)`` for every item, run as Ray tasks at most ``window`` at once, yielded in order.
+    ``shared`` (a configuration, a network's weights) goes to the cluster's object store once, not once a task.
 
     Closing the iterator early (an error, Ctrl-C) cancels the tasks still running."""
     remote = ray.remote(num_cpus=1, max_retries=0)(function)
+    shared_ref = ray.put(shared)
     pending: deque[Any] = deque()
     try:
         for item in items:
             if len(pending) >= window:
                 yield ray.get(pending.popleft())
-            pending.append(remote.remote(item))
+            pending.append(remote.remote(shared_ref, item))
         while pending:
             yield ray.get(pending.popleft())
     finally:
