@@ -276,3 +276,15 @@ def test_ray_without_ray_installed_says_how_to_install_it(monkeypatch, capsys):
     ]
     with pytest.raises(RuntimeError, match=r"pip install -c constraints-rllib.txt -e '.\[rllib\]'"):
         evaluate(["greedy", "random"], 2, seed=0, ray=True)
+
+
+def test_the_readmes_python_api_example_runs():
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Python API"):]
+    code = section[section.index("```python\n") + 10:section.index("```\n", section.index("```python\n") + 10)]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("8 games of contack, 4 players") and "cautious" in done.stdout
+    assert any(line.split()[:2] == ["1", "cautious"] for line in lines[-6:]), done.stdout
