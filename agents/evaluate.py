@@ -35,6 +35,10 @@ length in moves.
 independent, so ``win_rate_ci95`` is the Wilson score interval with ``n = K``. Also: mean tiles placed (of 36) and
 mean points.
 
+Which of the three a game gets is its ``GameSpec.report`` in ``contack_env.games`` (``scores``, ``colours``,
+``solitaire``), and the rule options it checks and reports are its ``GameSpec.options``: a new game of one of
+these kinds needs nothing here.
+
 **Entries.** An entry is an agent spec (``"mcts:200"``, a name ``agents.register`` made), an ``Agent`` object or a
 function ``f(state, legal) -> move`` (``agents.function_agent``). A spec's agent is made afresh for every game
 and seat from that seat's stream, as above. An object plays every game as a fresh copy of itself as it was
@@ -60,8 +64,8 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, Union
 import numpy as np
 
 from contack_env.atomic import open_atomic
-from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS, check_rules
-from contack_env.games import get_game
+from contack_env.contack.multiplayer import check_rules
+from contack_env.games import GAME_NAMES, RuleOptions, get_game
 
 from contack_env.contactix.rules import DEFAULT_SIZE, check_size
 from contack_env.wording import plural
@@ -75,7 +79,7 @@ from .rating import Game, fit
 from .registry import Registration, check_spec, make_agent, register, registration_of, split_spec
 
 Z95 = 1.959963984540054
-GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
+GAMES = GAME_NAMES
 
 Entry = Union[str, Agent, Callable[[Any, Sequence[Any]], Any]]
 """What plays in an evaluation: a spec, an ``Agent`` or a function ``f(state, legal) -> move``."""
@@ -159,8 +163,19 @@ class Evaluation:
     board_size: int = DEFAULT_SIZE
     swap: bool = False
 
+    @property
+    def report(self) -> str:
+        """The kind of report of its game (``contack_env.games.REPORTS``)."""
+        return get_game(self.game).report
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The rule options of its game, by name."""
+        options = RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end, board_size=self.board_size, swap=self.swap)
+        return options.rules_of(get_game(self.game))
+
     def to_json(self) -> dict[str, Any]:
-        if self.game == "contactix":
+        if self.report == "colours":
             return {
                 "game": self.game,
                 "players": 2,
@@ -168,13 +183,14 @@ class Evaluation:
                 "deals": self.deals,
                 "rotations": self.rotations,
                 "seed": self.seed,
-                "rules": {"board_size": self.board_size, "swap": self.swap},
+                "rules": self.rules,
                 "interval": _INTERVAL_NOTE[0],
                 "rating": RATING_DESCRIPTION,
                 "mean_moves": mean_moves(self.results),
                 "entries": [e.to_json() for e in self.entries],
             }
-        rating = {"rating": RATING_DESCRIPTION} if self.game == "contack" else {}  # a solitaire has no rating
+        scores = self.report == "scores"
+        rating = {"rating": RATING_DESCRIPTION} if scores else {}  # a solitaire has no rating
         return {
             "game": self.game,
             "players": self.players,
@@ -182,9 +198,9 @@ class Evaluation:
             "deals": self.deals,
             "rotations": self.rotations,
             "seed": self.seed,
-            "rules": {"hands": self.hands, "enclosed_end": self.enclosed_end} if self.game == "contack" else {},
-            "interval": _INTERVAL_NOTE[self.game != "contack"],
-            "margin": "final score minus the mean final score of the other seats" if self.game == "contack" else None,
+            "rules": self.rules,
+            "interval": _INTERVAL_NOTE[not scores],
+            "margin": "final score minus the mean final score of the other seats" if scores else None,
             **rating,
             "entries": [e.to_json() for e in self.entries],
         }
@@ -354,18 +370,22 @@ def check_request(
     """Raise ``ValueError`` saying what is allowed when an evaluation request is not."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; games are: {', '.join(GAMES)}")
-    if game == "contactix":
+    spec_of_game = get_game(game)
+    sized = "board_size" in spec_of_game.options
+    if sized:
         check_size(board_size)  # first: the agents' check below compares a trained policy's size with it
     for spec in agents:
         if not isinstance(spec, str):
             as_agent(spec)  # an Agent or a function, else ValueError saying so
-        elif game == "contactix":
-            check_spec(spec, "contactix", board_size=board_size, swap=bool(swap))
+        elif sized:
+            check_spec(spec, game, board_size=board_size, swap=bool(swap))
         else:
             check_spec(spec, game)
-    if game == "contack":
-        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players!r}")
+    report = spec_of_game.report
+    low, high = spec_of_game.min_players, spec_of_game.max_players
+    if report == "scores":
+        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+            raise ValueError(f"{spec_of_game.title} is played by {low} to {high} players; got {players!r}")
         if len(agents) != players:
             raise ValueError(f"{players} players need {players} agents (one entry per seat); got {len(agents)}")
         if games < players or games % players:
@@ -374,18 +394,17 @@ def check_request(
                 f"games counts every game played; each deal is played in all {players} seat rotations, so it must be "
                 f"a positive multiple of {players}; got {games} ({lower} or {lower + players} would do)"
             )
-    elif game == "contactix":
+    elif report == "colours":
         if players != 2:
-            raise ValueError(f"contactix is played by 2 players; got {players!r}")
+            raise ValueError(f"{game} is played by 2 players; got {players!r}")
         if len(agents) != 2:
-            raise ValueError(f"contactix is heads-up: name 2 agents (Black's and White's in the first game); got {len(agents)}")
+            raise ValueError(f"{game} is heads-up: name 2 agents (Black's and White's in the first game); got {len(agents)}")
         if games < 2 or games % 2:
             lower = max(2, games - games % 2)
             raise ValueError(
                 f"games counts every game played; each deal is played twice, the colours swapped, so it must be a "
                 f"positive multiple of 2; got {games} ({lower} or {lower + 2} would do)"
             )
-        check_size(board_size)
     else:
         if players != 1:
             raise ValueError(f"{game} is a solitaire, played by 1 player; got {players}")
@@ -427,18 +446,19 @@ def evaluate(
     agents = [a.strip() if isinstance(a, str) else a for a in agents]
     names = [display_name(a) for a in agents]
     mode_of(progress)  # a bad value is refused before any game is played
+    report = get_game(game).report if game in GAMES else None
     if players is None:
-        players = len(agents) if game in ("contack", "contactix") else 1
+        players = 1 if report == "solitaire" else len(agents)
     check_request(game, players, agents, games, hands, workers, board_size, swap)
-    if game == "contack":
+    options = get_game(game).options
+    if "enclosed_end" in options:
         check_rules(players, hands, enclosed_end)
-        tasks = schedule(players, games)
-    elif game == "contactix":
-        if not isinstance(swap, bool):
-            raise ValueError(f"swap is True or False; got {swap!r}")
-        tasks = schedule(2, games)
-    else:
+    if "swap" in options and not isinstance(swap, bool):
+        raise ValueError(f"swap is True or False; got {swap!r}")
+    if report == "solitaire":
         tasks = [(i, e) for e in range(len(agents)) for i in range(games)]
+    else:
+        tasks = schedule(players, games)
     registered = tuple(dict.fromkeys(r for r in (registration_of(split_spec(a)[0]) for a in agents if isinstance(a, str))
                                      if r is not None))
     config = _Config(game, players, tuple(agents), int(seed), hands, enclosed_end, records, int(board_size), swap,
@@ -446,19 +466,15 @@ def evaluate(
     if ray or (workers or 1) > 1:
         check_sendable(config, names, ray)
     results = list(_run(config, tasks, workers, progress, sys.stderr if out is None else out, ray))
-    if game == "contactix":
-        entries = contactix_stats(names, results)
-        return Evaluation(
-            game, 2, names, games, games // 2, 2, int(seed), hands, enclosed_end, entries, results,
-            board_size=int(board_size), swap=swap,
-        )
-    if game == "contack":
+    if report == "colours":
+        entries = colours_stats(names, results)
+    elif report == "scores":
         entries = contack_stats(names, results)
-        deals, rotations = games // players, players
     else:
         entries = solitaire_stats(names, results)
-        deals, rotations = games, 1
-    return Evaluation(game, players, names, games, deals, rotations, int(seed), hands, enclosed_end, entries, results)
+    deals, rotations = (games, 1) if report == "solitaire" else (games // players, players)
+    return Evaluation(game, players, names, games, deals, rotations, int(seed), hands, enclosed_end, entries, results,
+                      board_size=int(board_size), swap=swap)
 
 
 def check_sendable(config: _Config, names: Sequence[str], ray: bool) -> None:
@@ -527,9 +543,9 @@ def contack_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[
     return out
 
 
-def contactix_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
-    """Per-entry statistics of CON-TAC-TIX duplicate games: ``contack_stats``'s win rates and ratings (a game's
-    winner scores 1, the loser 0), and the win rate with each colour."""
+def colours_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
+    """Per-entry statistics of heads-up duplicate games won or lost (CON-TAC-TIX): ``contack_stats``'s win rates
+    and ratings (a game's winner scores 1, the loser 0), and the win rate with each colour."""
     from dataclasses import replace
 
     out = []
@@ -571,14 +587,14 @@ def solitaire_stats(agents: Sequence[str], results: Sequence[GameResult]) -> lis
 # -- output ---------------------------------------------------------------------------------------------------------
 def describe(ev: Evaluation) -> str:
     """The first line of the table: what was played and what ``games`` means."""
-    if ev.game == "contactix":
+    if ev.report == "colours":
         return (
-            f"{plural(ev.games, 'game')} of contactix {ev.board_size}x{ev.board_size}, swap rule "
+            f"{plural(ev.games, 'game')} of {ev.game} {ev.board_size}x{ev.board_size}, swap rule "
             f"{'on' if ev.swap else 'off'}: {plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x 2 colour rotations"
         )
-    if ev.game == "contack":
+    if ev.report == "scores":
         return (
-            f"{plural(ev.games, 'game')} of contack, {ev.players} players, {plural(ev.hands, 'hand')}, "
+            f"{plural(ev.games, 'game')} of {ev.game}, {ev.players} players, {plural(ev.hands, 'hand')}, "
             f"enclosed_end={ev.enclosed_end}: {plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x "
             f"{ev.rotations} seat rotations"
         )
@@ -592,7 +608,7 @@ def _seeds(first: int, count: int) -> str:
 def format_table(ev: Evaluation) -> str:
     lines = [describe(ev)]
     width = max(8, *(len(e.agent) for e in ev.entries))
-    if ev.game == "contactix":
+    if ev.report == "colours":
         lines.append(
             f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<14}  {'as black':>8}  {'as white':>8}  "
             f"{'Elo':>5}  {'95% CI':<12}"
@@ -608,7 +624,7 @@ def format_table(ev: Evaluation) -> str:
             f"moves first); mean game length {mean_moves(ev.results):.1f} moves; {RATING_DESCRIPTION}"
         )
         return "\n".join(line.rstrip() for line in lines)
-    if ev.game == "contack":
+    if ev.report == "scores":
         lines.append(
             f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<15}  {'mean score':>10}  {'margin':>8}  "
             f"{'95% CI':<17}  {'Elo':>5}  {'95% CI':<12}"

@@ -7,7 +7,7 @@ import sys
 
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 from contack_env.cli_support import output_arg, seed_arg
-from contack_env.games import GAME_NAMES
+from contack_env.games import GAME_NAMES, get_game
 from contack_env.wording import plural
 
 
@@ -45,11 +45,12 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.evaluate import check_request, evaluate, format_table, records_of, write_json
     from agents.registry import check_spec
 
-    contactix = args.game == "contactix"
-    if not contactix and (args.board_size is not None or args.swap):
+    game = get_game(args.game)
+    sized = "board_size" in game.options
+    if not sized and (args.board_size is not None or args.swap):
         parser.error("--board-size and --swap are options of --game contactix")
     board_size = 11 if args.board_size is None else args.board_size
-    if contactix:
+    if sized:
         from contack_env.contactix.rules import check_size
 
         try:
@@ -61,13 +62,12 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except ValueError as err:
         parser.error(f"--agents: {err}")
     players = args.players
+    seats_vary = game.min_players < game.max_players
     if players is None:
-        players = 2 if contactix else len(agents) if args.game == "contack" else 1
-    if contactix and len(agents) == 1:
-        agents = agents * 2
-    if args.game == "contack" and not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        parser.error(f"--players: Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players}")
-    if args.game == "contack" and len(agents) == 1:
+        players = len(agents) if seats_vary else game.min_players
+    if seats_vary and not game.min_players <= players <= game.max_players:
+        parser.error(f"--players: {game.title} is played by {game.min_players} to {game.max_players} players; got {players}")
+    if game.report != "solitaire" and len(agents) == 1:  # one agent for every seat
         agents = agents * players
     try:
         check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size, args.swap)
@@ -83,7 +83,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except RayUnavailable as err:
             print(f"contack evaluate: {err}", file=sys.stderr)
             return 2
-    extra = {"board_size": board_size, "swap": args.swap} if contactix else {}
+    extra = {"board_size": board_size, "swap": args.swap} if sized else {}
     ev = evaluate(
         agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,
         workers=args.workers, records=args.records is not None, progress=args.progress, ray=args.ray, **extra,
