@@ -29,8 +29,10 @@ like the ones above, in this process; a package makes them known to every comman
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
@@ -268,4 +270,10 @@ def spec_help(game: str = "contack") -> str:
 
 
 def _entry_points() -> Any:
+    return _entry_points_on(tuple(sys.path))
+
+
+@functools.lru_cache(maxsize=4)
+def _entry_points_on(path: tuple[str, ...]) -> Any:
+    # Reading every installed package's metadata takes some 0.1 s: once per search path, not per lookup.
     return importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)

@@ -5,8 +5,10 @@
 Plays the same duplicate evaluation (``agents.evaluate``) three ways: ``workers=1``, ``workers=N`` processes and
 ``ray=True`` on a local Ray cluster of N CPUs (default: this machine's cores), and checks that the three give the
 same statistics. Wall-clock time, start-up included (spawning the processes, starting the cluster, which takes
-seconds: the figures of a short batch show that cost); Ray's start is also reported apart. Last line:
-``serial_games_per_s=<a> workers_games_per_s=<b> ray_games_per_s=<c> workers_ratio=<b/a> ray_ratio=<c/a>``.
+seconds: the figures of a short batch show that cost); Ray's start is also reported apart, and
+``ray_started_ratio`` compares Ray's games per second once its cluster is up with the worker processes'. Last
+line: ``serial_games_per_s=<a> workers_games_per_s=<b> ray_games_per_s=<c> workers_ratio=<b/a> ray_ratio=<c/a>
+ray_started_ratio=<d>``.
 Needs Ray (the ``[rllib]`` extra).
 """
 
@@ -46,6 +48,7 @@ def main() -> None:
     finally:
         ray.shutdown()
     assert a == b == c, "the three ways gave different statistics"
+    started = on_ray
     on_ray += ray_start
     n = args.games
     print(f"{n} games of {args.agents} (seed {args.seed}), {args.cpus} CPUs; identical statistics all three ways")
@@ -53,7 +56,8 @@ def main() -> None:
           f"(of which starting the cluster {ray_start:.1f} s)")
     rates = [n / serial, n / pool, n / on_ray]
     print(f"serial_games_per_s={rates[0]:.2f} workers_games_per_s={rates[1]:.2f} ray_games_per_s={rates[2]:.2f} "
-          f"workers_ratio={rates[1] / rates[0]:.2f} ray_ratio={rates[2] / rates[0]:.2f}")
+          f"workers_ratio={rates[1] / rates[0]:.2f} ray_ratio={rates[2] / rates[0]:.2f} "
+          f"ray_started_ratio={pool / started:.2f}")
 
 
 if __name__ == "__main__":

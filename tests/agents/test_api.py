@@ -288,3 +288,27 @@ def test_the_readmes_python_api_example_runs():
     lines = done.stdout.splitlines()
     assert lines[0].startswith("8 games of contack, 4 players") and "cautious" in done.stdout
     assert any(line.split()[:2] == ["1", "cautious"] for line in lines[-6:]), done.stdout
+
+
+def test_an_installed_factory_with_games_is_offered_for_those_games_alone(tmp_path, monkeypatch):
+    source = '''
+        from agents.random_agent import RandomAgent
+
+
+        def factory(arg, rng, game):
+            return RandomAgent(rng)
+
+
+        factory.games = ("contactix",)
+    '''
+    root = _distribution(tmp_path / "site", "contack-hexonly", "contack_hexonly", source,
+                         "[contack.agents]\nhexonly = contack_hexonly:factory\n")
+    monkeypatch.syspath_prepend(str(root))
+    try:
+        assert make_agent("hexonly", 0, game="contactix").name == "random"
+        with pytest.raises(ValueError, match="unknown agent 'hexonly'"):
+            make_agent("hexonly", 0, game="contack")
+        assert "hexonly" in registered_names("contactix") and "hexonly" not in registered_names("contack")
+    finally:
+        unregister("hexonly")
+        sys.modules.pop("contack_hexonly", None)
