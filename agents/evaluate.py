@@ -7,7 +7,8 @@ the same order as every other entry did from that seat (the duplicate format: th
 ``K`` must therefore be a multiple of ``N``. Deal ``d`` (0-based) is played from game seed ``S + d``:
 ``arena.seed_streams(S + d, N + 1)`` gives the deal (stream 0) and the agent in seat ``s`` its randomness (stream
 ``s + 1``), so any single game is ``contack simulate --seed S+d --games 1 --agents <the seat order>`` again.
-Every game's randomness comes from its own seed, never from a worker, so any ``--workers`` gives the same numbers.
+Every game's randomness comes from its own seed, never from a worker, so any ``--workers`` (or ``--ray``) gives the
+same numbers.
 
 Per entry:
 - ``win_rate``: the mean share of games won, a win shared by ``k`` seats counting ``1/k``.
@@ -33,34 +34,55 @@ length in moves.
 **Solitaires.** Each entry plays the same ``K`` deals alone (game seed ``S + i`` for game ``i``); the games are
 independent, so ``win_rate_ci95`` is the Wilson score interval with ``n = K``. Also: mean tiles placed (of 36) and
 mean points.
+
+Which of the three a game gets is its ``GameSpec.report`` in ``contack_env.games`` (``scores``, ``colours``,
+``solitaire``), and the rule options it checks and reports are its ``GameSpec.options``: a new game of one of
+these kinds needs nothing here.
+
+**Entries.** An entry is an agent spec (``"mcts:200"``, a name ``agents.register`` made), an ``Agent`` object or a
+function ``f(state, legal) -> move`` (``agents.function_agent``). A spec's agent is made afresh for every game
+and seat from that seat's stream, as above. An object plays every game as a fresh copy of itself as it was
+passed in (a worker process or a Ray task gets the same copy), so its results never depend on ``workers`` either;
+its own random state, if any, therefore starts over in every game: an agent that draws random numbers is better
+registered as a factory (``agents.register``), which every game seeds. Tables and records name an entry by its
+spec, else its ``name`` attribute, else its function or class name. With ``workers`` > 1 every entry must pickle
+(a function defined at the top level of a module does; a lambda does not); with ``ray``, Ray's cloudpickle sends
+lambdas too.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import multiprocessing
+import pickle
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence, TextIO
+from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, Union
 
 import numpy as np
 
 from contack_env.atomic import open_atomic
-from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS, check_rules
-from contack_env.games import get_game
+from contack_env.contack.multiplayer import check_rules
+from contack_env.games import GAME_NAMES, RuleOptions, get_game
 
 from contack_env.contactix.rules import DEFAULT_SIZE, check_size
 from contack_env.wording import plural
 
 from .arena import new_state, play_game, seed_streams
+from .base import Agent
+from .function_agent import as_agent, display_name
 from .progress import mode_of, reporter
 from .rating import DESCRIPTION as RATING_DESCRIPTION
 from .rating import Game, fit
-from .registry import check_spec, make_agent
+from .registry import Registration, check_spec, make_agent, register, registration_of, split_spec
 
 Z95 = 1.959963984540054
-GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
+GAMES = GAME_NAMES
+
+Entry = Union[str, Agent, Callable[[Any, Sequence[Any]], Any]]
+"""What plays in an evaluation: a spec, an ``Agent`` or a function ``f(state, legal) -> move``."""
 
 
 @dataclass(frozen=True)
@@ -141,8 +163,19 @@ class Evaluation:
     board_size: int = DEFAULT_SIZE
     swap: bool = False
 
+    @property
+    def report(self) -> str:
+        """The kind of report of its game (``contack_env.games.REPORTS``)."""
+        return get_game(self.game).report
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The rule options of its game, by name."""
+        options = RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end, board_size=self.board_size, swap=self.swap)
+        return options.rules_of(get_game(self.game))
+
     def to_json(self) -> dict[str, Any]:
-        if self.game == "contactix":
+        if self.report == "colours":
             return {
                 "game": self.game,
                 "players": 2,
@@ -150,13 +183,14 @@ class Evaluation:
                 "deals": self.deals,
                 "rotations": self.rotations,
                 "seed": self.seed,
-                "rules": {"board_size": self.board_size, "swap": self.swap},
+                "rules": self.rules,
                 "interval": _INTERVAL_NOTE[0],
                 "rating": RATING_DESCRIPTION,
                 "mean_moves": mean_moves(self.results),
                 "entries": [e.to_json() for e in self.entries],
             }
-        rating = {"rating": RATING_DESCRIPTION} if self.game == "contack" else {}  # a solitaire has no rating
+        scores = self.report == "scores"
+        rating = {"rating": RATING_DESCRIPTION} if scores else {}  # a solitaire has no rating
         return {
             "game": self.game,
             "players": self.players,
@@ -164,9 +198,9 @@ class Evaluation:
             "deals": self.deals,
             "rotations": self.rotations,
             "seed": self.seed,
-            "rules": {"hands": self.hands, "enclosed_end": self.enclosed_end} if self.game == "contack" else {},
-            "interval": _INTERVAL_NOTE[self.game != "contack"],
-            "margin": "final score minus the mean final score of the other seats" if self.game == "contack" else None,
+            "rules": self.rules,
+            "interval": _INTERVAL_NOTE[not scores],
+            "margin": "final score minus the mean final score of the other seats" if scores else None,
             **rating,
             "entries": [e.to_json() for e in self.entries],
         }
@@ -228,13 +262,22 @@ def schedule(players: int, games: int) -> list[tuple[int, int]]:
 class _Config:
     game: str
     players: int
-    agents: tuple[str, ...]
+    agents: tuple[Entry, ...]
     seed: int
     hands: int
     enclosed_end: str
     records: bool
     board_size: int = DEFAULT_SIZE
     swap: bool = False
+    registered: tuple[Registration, ...] = ()
+    """The agents of your own the specs name, so that a worker process (or Ray task) knows them too."""
+
+
+def _player(entry: Entry, seed: np.random.SeedSequence, game: str) -> Agent:
+    """The agent of one seat of one game: a spec's made from the seat's stream, an object's a fresh copy."""
+    if isinstance(entry, str):
+        return make_agent(entry, seed, game=game)
+    return as_agent(copy.deepcopy(entry), display_name(entry))
 
 
 def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
@@ -242,14 +285,14 @@ def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
     entry ``rotation`` alone on the deal of a solitaire."""
     game = get_game(config.game)
     game_seed = config.seed + deal
-    if game.max_players > 1:
-        entries = seat_entries(config.players, rotation)
-        specs = [config.agents[e] for e in entries]
-    else:
-        entries = (rotation,)
-        specs = [config.agents[rotation]]
+    for registration in config.registered:  # in a worker process: the registrations of the process that asked
+        if registration_of(registration.name) != registration:
+            register(registration.name, registration.factory, registration.games)
+    entries = seat_entries(config.players, rotation) if game.max_players > 1 else (rotation,)
+    players = [config.agents[e] for e in entries]
+    specs = [display_name(p) for p in players]
     streams = seed_streams(game_seed, len(specs) + 1)
-    agents = [make_agent(spec, streams[s + 1], game=config.game) for s, spec in enumerate(specs)]
+    agents = [_player(p, streams[s + 1], config.game) for s, p in enumerate(players)]
     state = new_state(
         config.game, config.players, streams[0], config.hands, config.enclosed_end, log=config.records,
         board_size=config.board_size, swap=config.swap,
@@ -266,6 +309,11 @@ def _play_task(task: tuple[_Config, int, int]) -> GameResult:
     return play_one(*task)
 
 
+def _play_chunk(config: _Config, games: list[tuple[int, int]]) -> list[GameResult]:
+    # A Ray task plays several games: one task a game would cost more in scheduling than a fast game takes.
+    return [play_one(config, d, r) for d, r in games]
+
+
 def _ignore_interrupts() -> None:
     # Worker processes leave Ctrl-C to the main process, which then ends them all (the pool's exit); otherwise
     # every worker prints a traceback of its own.
@@ -275,12 +323,24 @@ def _ignore_interrupts() -> None:
 
 
 def _run(
-    config: _Config, tasks: list[tuple[int, int]], workers: int, progress: bool | str | None, out: TextIO
+    config: _Config, tasks: list[tuple[int, int]], workers: int | None, progress: bool | str | None, out: TextIO,
+    ray: bool = False,
 ) -> Iterator[GameResult]:
     jobs = [(config, d, r) for d, r in tasks]
     bar = reporter(len(jobs), progress, out, "evaluate", "game")
     try:
-        if workers <= 1:
+        if ray:
+            from .ray_tasks import cluster_cpus, connect, ordered_map
+
+            with connect() as cluster:
+                slots = workers or cluster_cpus(cluster)
+                chunk = max(1, min(8, len(tasks) // (slots * 16)))
+                chunks = [tasks[i:i + chunk] for i in range(0, len(tasks), chunk)]
+                # Twice the slots in flight: a slot never waits for the driver to collect the oldest result.
+                for results in ordered_map(cluster, _play_chunk, config, chunks, 2 * slots):
+                    yield from results
+                    bar.update(len(results))
+        elif not workers or workers <= 1:
             for job in jobs:
                 yield _play_task(job)
                 bar.update(1)
@@ -300,26 +360,32 @@ def _run(
 def check_request(
     game: str,
     players: int,
-    agents: Sequence[str],
+    agents: Sequence[Entry],
     games: int,
     hands: int,
-    workers: int,
+    workers: int | None,
     board_size: int = DEFAULT_SIZE,
     swap: bool = False,
 ) -> None:
     """Raise ``ValueError`` saying what is allowed when an evaluation request is not."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; games are: {', '.join(GAMES)}")
-    if game == "contactix":
+    spec_of_game = get_game(game)
+    sized = "board_size" in spec_of_game.options
+    if sized:
         check_size(board_size)  # first: the agents' check below compares a trained policy's size with it
     for spec in agents:
-        if game == "contactix":
-            check_spec(spec, "contactix", board_size=board_size, swap=bool(swap))
+        if not isinstance(spec, str):
+            as_agent(spec)  # an Agent or a function, else ValueError saying so
+        elif sized:
+            check_spec(spec, game, board_size=board_size, swap=bool(swap))
         else:
             check_spec(spec, game)
-    if game == "contack":
-        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players!r}")
+    report = spec_of_game.report
+    low, high = spec_of_game.min_players, spec_of_game.max_players
+    if report == "scores":
+        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+            raise ValueError(f"{spec_of_game.title} is played by {low} to {high} players; got {players!r}")
         if len(agents) != players:
             raise ValueError(f"{players} players need {players} agents (one entry per seat); got {len(agents)}")
         if games < players or games % players:
@@ -328,18 +394,17 @@ def check_request(
                 f"games counts every game played; each deal is played in all {players} seat rotations, so it must be "
                 f"a positive multiple of {players}; got {games} ({lower} or {lower + players} would do)"
             )
-    elif game == "contactix":
+    elif report == "colours":
         if players != 2:
-            raise ValueError(f"contactix is played by 2 players; got {players!r}")
+            raise ValueError(f"{game} is played by 2 players; got {players!r}")
         if len(agents) != 2:
-            raise ValueError(f"contactix is heads-up: name 2 agents (Black's and White's in the first game); got {len(agents)}")
+            raise ValueError(f"{game} is heads-up: name 2 agents (Black's and White's in the first game); got {len(agents)}")
         if games < 2 or games % 2:
             lower = max(2, games - games % 2)
             raise ValueError(
                 f"games counts every game played; each deal is played twice, the colours swapped, so it must be a "
                 f"positive multiple of 2; got {games} ({lower} or {lower + 2} would do)"
             )
-        check_size(board_size)
     else:
         if players != 1:
             raise ValueError(f"{game} is a solitaire, played by 1 player; got {players}")
@@ -349,57 +414,88 @@ def check_request(
             raise ValueError(f"games must be at least 1; got {games}")
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
         raise ValueError(f"a game has at least 1 hand (the rules play 3); got {hands!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers is at least 1; got {workers!r}")
 
 
 def evaluate(
-    agents: Sequence[str],
+    agents: Sequence[Entry],
     games: int,
     seed: int,
     game: str = "contack",
     players: int | None = None,
     hands: int = 3,
     enclosed_end: str = "1939",
-    workers: int = 1,
+    workers: int | None = None,
     records: bool = False,
     progress: bool | str | None = False,
     out: TextIO | None = None,
     board_size: int = DEFAULT_SIZE,
     swap: bool = False,
+    ray: bool = False,
 ) -> Evaluation:
     """Play the evaluation described in the module docstring and return its statistics (and the games played:
-    ``Evaluation.results``, in play order, with records if ``records``). ``progress``: ``auto``, ``on`` or ``off``
-    (None, True, False) as ``agents.progress`` says, on ``out`` (standard error by default)."""
-    agents = [a.strip() for a in agents]
+    ``Evaluation.results``, in play order, with records if ``records``).
+
+    ``agents``: one entry per seat (Contack, CON-TAC-TIX) or per solitaire player: specs, ``Agent`` objects or
+    functions ``f(state, legal) -> move`` (module docstring). ``workers``: processes on this machine (default 1);
+    ``ray``: the games run as Ray tasks instead (``agents.ray_tasks``: ``RAY_ADDRESS``'s cluster, else a local
+    one), ``workers`` of them at once (default: the cluster's CPUs); neither changes the results. ``progress``:
+    ``auto``, ``on`` or ``off`` (None, True, False) as ``agents.progress`` says, on ``out`` (standard error by
+    default)."""
+    agents = [a.strip() if isinstance(a, str) else a for a in agents]
+    names = [display_name(a) for a in agents]
     mode_of(progress)  # a bad value is refused before any game is played
+    report = get_game(game).report if game in GAMES else None
     if players is None:
-        players = len(agents) if game in ("contack", "contactix") else 1
+        players = 1 if report == "solitaire" else len(agents)
     check_request(game, players, agents, games, hands, workers, board_size, swap)
-    if game == "contack":
+    options = get_game(game).options
+    if "enclosed_end" in options:
         check_rules(players, hands, enclosed_end)
-        tasks = schedule(players, games)
-    elif game == "contactix":
-        if not isinstance(swap, bool):
-            raise ValueError(f"swap is True or False; got {swap!r}")
-        tasks = schedule(2, games)
-    else:
+    if "swap" in options and not isinstance(swap, bool):
+        raise ValueError(f"swap is True or False; got {swap!r}")
+    if report == "solitaire":
         tasks = [(i, e) for e in range(len(agents)) for i in range(games)]
-    config = _Config(game, players, tuple(agents), int(seed), hands, enclosed_end, records, int(board_size), swap)
-    results = list(_run(config, tasks, workers, progress, sys.stderr if out is None else out))
-    if game == "contactix":
-        entries = contactix_stats(agents, results)
-        return Evaluation(
-            game, 2, list(agents), games, games // 2, 2, int(seed), hands, enclosed_end, entries, results,
-            board_size=int(board_size), swap=swap,
-        )
-    if game == "contack":
-        entries = contack_stats(agents, results)
-        deals, rotations = games // players, players
     else:
-        entries = solitaire_stats(agents, results)
-        deals, rotations = games, 1
-    return Evaluation(game, players, list(agents), games, deals, rotations, int(seed), hands, enclosed_end, entries, results)
+        tasks = schedule(players, games)
+    registered = tuple(dict.fromkeys(r for r in (registration_of(split_spec(a)[0]) for a in agents if isinstance(a, str))
+                                     if r is not None))
+    config = _Config(game, players, tuple(agents), int(seed), hands, enclosed_end, records, int(board_size), swap,
+                     registered)
+    if ray or (workers or 1) > 1:
+        check_sendable(config, names, ray)
+    results = list(_run(config, tasks, workers, progress, sys.stderr if out is None else out, ray))
+    if report == "colours":
+        entries = colours_stats(names, results)
+    elif report == "scores":
+        entries = contack_stats(names, results)
+    else:
+        entries = solitaire_stats(names, results)
+    deals, rotations = (games, 1) if report == "solitaire" else (games // players, players)
+    return Evaluation(game, players, names, games, deals, rotations, int(seed), hands, enclosed_end, entries, results,
+                      board_size=int(board_size), swap=swap)
+
+
+def check_sendable(config: _Config, names: Sequence[str], ray: bool) -> None:
+    """``ValueError`` naming the entry (or registered factory) that cannot be sent to a worker process (pickle)
+    or a Ray task (Ray's cloudpickle)."""
+    if ray:
+        from .ray_tasks import require_ray
+
+        dumps = require_ray().cloudpickle.dumps
+        where = "Ray tasks"
+    else:
+        dumps, where = pickle.dumps, "worker processes"
+    things = [(f"agent {name!r}", entry) for name, entry in zip(names, config.agents)]
+    things += [(f"the factory of agent {r.name!r}", r.factory) for r in config.registered]
+    for what, thing in things:
+        try:
+            dumps(thing)
+        except Exception as err:  # pickle raises several kinds (PicklingError, AttributeError, TypeError)
+            hint = "" if ray else " (define it at the top level of a module, not as a lambda or inside a function)"
+            raise ValueError(f"{what} cannot be sent to {where}: {type(err).__name__}: {err}{hint}; "
+                             "or evaluate without workers") from None
 
 
 def contack_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
@@ -447,9 +543,9 @@ def contack_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[
     return out
 
 
-def contactix_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
-    """Per-entry statistics of CON-TAC-TIX duplicate games: ``contack_stats``'s win rates and ratings (a game's
-    winner scores 1, the loser 0), and the win rate with each colour."""
+def colours_stats(agents: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
+    """Per-entry statistics of heads-up duplicate games won or lost (CON-TAC-TIX): ``contack_stats``'s win rates
+    and ratings (a game's winner scores 1, the loser 0), and the win rate with each colour."""
     from dataclasses import replace
 
     out = []
@@ -491,14 +587,14 @@ def solitaire_stats(agents: Sequence[str], results: Sequence[GameResult]) -> lis
 # -- output ---------------------------------------------------------------------------------------------------------
 def describe(ev: Evaluation) -> str:
     """The first line of the table: what was played and what ``games`` means."""
-    if ev.game == "contactix":
+    if ev.report == "colours":
         return (
-            f"{plural(ev.games, 'game')} of contactix {ev.board_size}x{ev.board_size}, swap rule "
+            f"{plural(ev.games, 'game')} of {ev.game} {ev.board_size}x{ev.board_size}, swap rule "
             f"{'on' if ev.swap else 'off'}: {plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x 2 colour rotations"
         )
-    if ev.game == "contack":
+    if ev.report == "scores":
         return (
-            f"{plural(ev.games, 'game')} of contack, {ev.players} players, {plural(ev.hands, 'hand')}, "
+            f"{plural(ev.games, 'game')} of {ev.game}, {ev.players} players, {plural(ev.hands, 'hand')}, "
             f"enclosed_end={ev.enclosed_end}: {plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x "
             f"{ev.rotations} seat rotations"
         )
@@ -512,7 +608,7 @@ def _seeds(first: int, count: int) -> str:
 def format_table(ev: Evaluation) -> str:
     lines = [describe(ev)]
     width = max(8, *(len(e.agent) for e in ev.entries))
-    if ev.game == "contactix":
+    if ev.report == "colours":
         lines.append(
             f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<14}  {'as black':>8}  {'as white':>8}  "
             f"{'Elo':>5}  {'95% CI':<12}"
@@ -528,7 +624,7 @@ def format_table(ev: Evaluation) -> str:
             f"moves first); mean game length {mean_moves(ev.results):.1f} moves; {RATING_DESCRIPTION}"
         )
         return "\n".join(line.rstrip() for line in lines)
-    if ev.game == "contack":
+    if ev.report == "scores":
         lines.append(
             f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<15}  {'mean score':>10}  {'margin':>8}  "
             f"{'95% CI':<17}  {'Elo':>5}  {'95% CI':<12}"

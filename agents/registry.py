@@ -20,11 +20,21 @@ CON-TAC-TIX (``make_agent(spec, seed, game="contactix")``; ``agents.contactix_bo
     mcts[:N]        Monte Carlo tree search with N iterations a move (default 200), random playouts
     ppo:PATH        a policy file written by ``contack train --game contactix`` (it plays the board size it was
                     trained on; ``check_spec(spec, "contactix", board_size=N)`` checks that early)
+
+Agents of your own: ``register("name", factory)`` (``agents.register``) makes ``name`` and ``name:ARG`` specs
+like the ones above, in this process; a package makes them known to every command (``contack evaluate``,
+``simulate``, ``play``, the browser app) by naming its factories in its metadata under the entry point group
+``contack.agents`` (the entry point's name is the agent's name), loaded the first time the name is used.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import functools
+import importlib.metadata
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -43,6 +53,10 @@ AGENT_GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
 
 Factory = Callable[[str | None, np.random.Generator, str], Agent]
 """Makes an agent from the spec's argument, its generator and the game it is for."""
+
+ENTRY_POINT_GROUP = "contack.agents"
+"""The entry point group through which an installed package names its agents (see the module docstring)."""
+NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 
 
 def _no_argument(name: str, factory: Callable[[np.random.Generator], Agent]) -> Factory:
@@ -126,24 +140,29 @@ def split_spec(spec: str) -> tuple[str, str | None]:
 def make_agent(
     spec: str, seed: int | np.random.Generator | np.random.SeedSequence | None = None, game: str = "contack"
 ) -> Agent:
-    """The agent ``spec`` names (``"greedy"``, ``"mcts:200"``, ...) for ``game`` (``AGENT_GAMES``: Contack, a
-    solitaire, or ``"contactix"``); its random choices flow from ``seed``.
+    """The agent ``spec`` names (``"greedy"``, ``"mcts:200"``, a registered name, ...) for ``game``
+    (``AGENT_GAMES``: Contack, a solitaire, or ``"contactix"``); its random choices flow from ``seed``.
 
     Raises ``ValueError`` saying what is allowed for an unknown name or a bad argument.
     """
     if game == "contactix":
-        factories, help_text, where = _CONTACTIX_FACTORIES, CONTACTIX_SPEC_HELP, " for contactix"
+        factories = _CONTACTIX_FACTORIES
     elif game in AGENT_GAMES:
-        factories, help_text, where = _FACTORIES, SPEC_HELP, ""
+        factories = _FACTORIES
     else:
         raise ValueError(f"agents are made for the games {', '.join(AGENT_GAMES)}; got {game!r}")
     if not isinstance(spec, str):
-        raise ValueError(f"an agent spec is a string ({help_text}); got {spec!r}")
+        raise ValueError(f"an agent spec is a string ({spec_help(game)}); got {spec!r}")
     name, arg = split_spec(spec)
+    rng = np.random.default_rng(seed)
     factory = factories.get(name)
-    if factory is None:
-        raise ValueError(f"unknown agent {spec!r}{where}; agents are: {help_text}")
-    return factory(arg, np.random.default_rng(seed), game)
+    if factory is not None:
+        return factory(arg, rng, game)
+    registration = registration_of(name)
+    if registration is None or game not in registration.games:
+        where = " for contactix" if game == "contactix" else ""
+        raise ValueError(f"unknown agent {spec!r}{where}; agents are: {spec_help(game)}")
+    return registration.make(arg, rng, game)
 
 
 def check_spec(spec: str, game: str = "contack", board_size: int | None = None, swap: bool = False) -> str:
@@ -165,3 +184,96 @@ def parse_agent_list(text: str, seats: int, game: str = "contack") -> list[str]:
     if len(names) != seats:
         raise ValueError(f"--agents takes one agent for every seat or one per seat ({seats}); got {len(names)}")
     return names
+
+
+# -- agents of your own ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Registration:
+    """A registered agent: its ``factory`` (``Factory``: ``factory(arg, rng, game)``) and the games it plays."""
+
+    name: str
+    factory: Callable[..., Any]
+    games: tuple[str, ...]
+
+    def make(self, arg: str | None, rng: np.random.Generator, game: str) -> Agent:
+        from .function_agent import as_agent  # here: function_agent needs nothing of the registry at import
+
+        made = self.factory(arg, rng, game)
+        try:
+            return as_agent(made, self.name)
+        except ValueError:
+            raise ValueError(f"the factory of agent {self.name!r} returned {made!r}, not an Agent or a function "
+                             "f(state, legal) -> move") from None
+
+
+_REGISTERED: dict[str, Registration] = {}
+
+
+def register(name: str, factory: Callable[..., Any], games: Iterable[str] | None = None) -> None:
+    """Make ``name`` (and ``name:ARG``) an agent spec in this process, for ``games`` (default: every game of
+    ``AGENT_GAMES``). ``factory(arg, rng, game)`` gets the spec's argument (None for a bare ``name``), a
+    ``numpy.random.Generator`` seeded for that game and seat, and the game's name; it returns an ``Agent``
+    (or a function ``f(state, legal) -> move``), or raises ``ValueError`` saying why it cannot (a bad argument).
+    Registering a name again replaces it; the built-in names are refused."""
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise ValueError(f"an agent name is a word of letters, digits, '_', '.' and '-' (no ':' or ','); got {name!r}")
+    if name in _FACTORIES or name in _CONTACTIX_FACTORIES or name == "person":
+        raise ValueError(f"{name!r} is a built-in agent; choose another name")
+    if not callable(factory):
+        raise ValueError(f"the factory of agent {name!r} is a function factory(arg, rng, game); got {factory!r}")
+    chosen = AGENT_GAMES if games is None else (games,) if isinstance(games, str) else tuple(games)
+    unknown = [g for g in chosen if g not in AGENT_GAMES]
+    if unknown or not chosen:
+        raise ValueError(f"games are some of {', '.join(AGENT_GAMES)}; got {list(chosen)!r}")
+    _REGISTERED[name] = Registration(name, factory, chosen)
+
+
+def unregister(name: str) -> None:
+    """Forget the agent ``register`` made (an installed package's agent comes back on its next use)."""
+    _REGISTERED.pop(name, None)
+
+
+def registration_of(name: str) -> Registration | None:
+    """The registration of agent ``name``: registered in this process, else an installed package's (loaded
+    now); None if there is none. A package's agent that cannot be loaded raises ``ValueError`` saying why."""
+    found = _REGISTERED.get(name)
+    if found is not None:
+        return found
+    for point in _entry_points():
+        if point.name == name and NAME_PATTERN.fullmatch(name):
+            try:
+                factory = point.load()
+            except Exception as err:  # a broken plugin: say which one and why, in one line
+                raise ValueError(f"agent {name!r} (entry point {point.value!r} in group {ENTRY_POINT_GROUP}) cannot be "
+                                 f"loaded: {type(err).__name__}: {err}") from None
+            register(name, factory, getattr(factory, "games", None))
+            return _REGISTERED[name]
+    return None
+
+
+def registered_names(game: str = "contack") -> list[str]:
+    """The names of the agents of your own for ``game``: registered in this process or by installed packages
+    (these are not loaded to list them)."""
+    names = {n for n, r in _REGISTERED.items() if game in r.games}
+    for point in _entry_points():
+        if point.name not in _REGISTERED and NAME_PATTERN.fullmatch(point.name):
+            names.add(point.name)
+    builtin = _CONTACTIX_FACTORIES if game == "contactix" else _FACTORIES
+    return sorted(n for n in names if n not in builtin)
+
+
+def spec_help(game: str = "contack") -> str:
+    """The specs ``game`` takes, the registered agents included (for messages and ``--help``)."""
+    text = CONTACTIX_SPEC_HELP if game == "contactix" else SPEC_HELP
+    extra = registered_names(game)
+    return f"{text}, {', '.join(extra)}" if extra else text
+
+
+def _entry_points() -> Any:
+    return _entry_points_on(tuple(sys.path))
+
+
+@functools.lru_cache(maxsize=4)
+def _entry_points_on(path: tuple[str, ...]) -> Any:
+    # Reading every installed package's metadata takes some 0.1 s: once per search path, not per lookup.
+    return importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)

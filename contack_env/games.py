@@ -44,6 +44,16 @@ class RuleOptions:
         return {name: getattr(self, name) for name in game.options}
 
 
+REPORTS = ("scores", "colours", "solitaire")
+"""How an evaluation (``agents.evaluate``) plays and reports a game, by kind:
+
+- ``scores``: the entries rotate through the seats of every deal (the duplicate format); the report gives the
+  share of games won, the mean final score, the margin over the other seats and a rating (Contack).
+- ``colours``: heads-up, the duplicate format over the two colours; a game is won or lost: the win rate, the
+  win rate with each colour, a rating and the mean game length (CON-TAC-TIX).
+- ``solitaire``: every entry plays the same deals alone: the win rate, how far the games got and the points.
+"""
+
 Dealer = Callable[[np.random.Generator, int, RuleOptions, bool, bool], State]
 """Deals a new state: ``(rng, players, options, trace, log)``."""
 
@@ -69,6 +79,8 @@ class GameSpec:
     """How far a game got: tiles on the table, pegs played (evaluation reports its mean)."""
     environments: tuple[str, ...] = field(default=())
     """Where its environments live, ``"module:attribute"`` (loaded on use: the registry does not import the RL stack)."""
+    report: str = "scores"
+    """The kind of evaluation report it gets (``REPORTS``)."""
 
     def new_state(
         self,
@@ -139,24 +151,24 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             "solitaire1", "Solitaire No. 1", 1, 1, 1, (), _deal_solitaire1,
             contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
-            ("contack_env.envs.solitaire_v0:Solitaire1Env",),
+            ("contack_env.envs.solitaire_v0:Solitaire1Env",), "solitaire",
         ),
         GameSpec(
             "solitaire2", "Solitaire No. 2", 1, 1, 1, (), _deal_solitaire2,
             contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
-            ("contack_env.envs.solitaire_v0:Solitaire2Env",),
+            ("contack_env.envs.solitaire_v0:Solitaire2Env",), "solitaire",
         ),
         GameSpec(
             "contactix", "CON-TAC-TIX", 2, 2, 2, ("board_size", "swap"), _deal_contactix,
             contactix_records.FORMAT, contactix_records.game_record, contactix_render.render_text, _pegs_played,
-            ("contack_env.envs.contactix_v0",),
+            ("contack_env.envs.contactix_v0",), "colours",
         ),
     )
 }
 """Every game, by name."""
 
 GAME_NAMES = tuple(GAMES)
-__all__ = ["ENCLOSED_END_OPTIONS", "GAMES", "GAME_NAMES", "GameSpec", "RuleOptions", "get_game"]
+__all__ = ["ENCLOSED_END_OPTIONS", "GAMES", "GAME_NAMES", "REPORTS", "GameSpec", "RuleOptions", "get_game"]
 
 
 def get_game(name: str) -> GameSpec:

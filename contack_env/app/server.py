@@ -55,6 +55,14 @@ BOT_SPECS = {
 }
 
 
+def bot_specs() -> dict[str, list[str]]:
+    """The bots a page offers: the built-in choices, then the agents of your own (``agents.register``, the
+    ``contack.agents`` entry points)."""
+    from agents.registry import registered_names
+
+    return {game: specs + [n for n in registered_names(game) if n not in specs] for game, specs in BOT_SPECS.items()}
+
+
 @dataclass
 class Limits:
     """How much one server keeps: open games, opened record files, their idle time, the upload size."""
@@ -84,7 +92,7 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
             {
                 "games": ["contack", "solitaire1", "solitaire2", "contactix"],
                 "person": PERSON,
-                "bots": BOT_SPECS,
+                "bots": bot_specs(),
                 "models": [m.to_json() for m in folders.models()],
                 "limits": {
                     "players": [MIN_PLAYERS, MAX_PLAYERS],

@@ -5,7 +5,7 @@ per subcommand, each with ``add_parser(sub)`` and ``run(parser, args)``.
                      --games K --seed S [--trace] [--hands N] [--enclosed-end {1939,next_player,never}]
                      --out FILE.jsonl
     contack replay --check [--through-env] FILE...
-    contack evaluate --players N --agents A,B,... --games K --seed S [--workers W] [--json FILE] [--records FILE]
+    contack evaluate --players N --agents A,B,... --games K --seed S [--workers W] [--ray] [--json FILE] [--records FILE]
                      [--game {contack,solitaire1,solitaire2}] [--hands N] [--enclosed-end ...]
     contack ratings FILE... [--json OUT]
     contack render FILE [--index I] --out OUT.gif|OUT.png [--every N] [--fps F]

@@ -7,12 +7,12 @@ import sys
 
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 from contack_env.cli_support import output_arg, seed_arg
-from contack_env.games import GAME_NAMES
+from contack_env.games import GAME_NAMES, get_game
 from contack_env.wording import plural
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from agents.registry import SPEC_HELP
+    from agents.registry import spec_help
 
     ev = sub.add_parser(
         "evaluate",
@@ -25,12 +25,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--board-size", type=int, default=None, help="contactix: the board is N x N holes, 3-19 (default 11)")
     ev.add_argument("--swap", action="store_true", help="contactix: play with the swap (pie) rule (off by default, as in 1942)")
     ev.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")
-    ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {SPEC_HELP}")
+    ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {spec_help()}")
     ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
     ev.add_argument("--seed", type=seed_arg, required=True, help="deal d is played from seed S+d")
     ev.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
-    ev.add_argument("--workers", type=int, default=1, help="worker processes (default 1); the results do not depend on it")
+    ev.add_argument("--workers", type=int, default=None,
+                    help="worker processes (default 1); with --ray, games at once (default: the cluster's CPUs); the results do not depend on it")
+    ev.add_argument("--ray", action="store_true",
+                    help="play the games on a Ray cluster: RAY_ADDRESS's, else a local one (the [rllib] extra); the same results as --workers")
     ev.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
     ev.add_argument("--records", metavar="FILE", help="write every game's record (JSON lines)")
     ev.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
@@ -42,11 +45,12 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.evaluate import check_request, evaluate, format_table, records_of, write_json
     from agents.registry import check_spec
 
-    contactix = args.game == "contactix"
-    if not contactix and (args.board_size is not None or args.swap):
+    game = get_game(args.game)
+    sized = "board_size" in game.options
+    if not sized and (args.board_size is not None or args.swap):
         parser.error("--board-size and --swap are options of --game contactix")
     board_size = 11 if args.board_size is None else args.board_size
-    if contactix:
+    if sized:
         from contack_env.contactix.rules import check_size
 
         try:
@@ -58,13 +62,12 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except ValueError as err:
         parser.error(f"--agents: {err}")
     players = args.players
+    seats_vary = game.min_players < game.max_players
     if players is None:
-        players = 2 if contactix else len(agents) if args.game == "contack" else 1
-    if contactix and len(agents) == 1:
-        agents = agents * 2
-    if args.game == "contack" and not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        parser.error(f"--players: Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players}")
-    if args.game == "contack" and len(agents) == 1:
+        players = len(agents) if seats_vary else game.min_players
+    if seats_vary and not game.min_players <= players <= game.max_players:
+        parser.error(f"--players: {game.title} is played by {game.min_players} to {game.max_players} players; got {players}")
+    if game.report != "solitaire" and len(agents) == 1:  # one agent for every seat
         agents = agents * players
     try:
         check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size, args.swap)
@@ -72,10 +75,18 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(str(err))
     output_arg(parser, "--json", args.json)
     output_arg(parser, "--records", args.records)
-    extra = {"board_size": board_size, "swap": args.swap} if contactix else {}
+    if args.ray:
+        from agents.ray_tasks import RayUnavailable, require_ray
+
+        try:
+            require_ray()
+        except RayUnavailable as err:
+            print(f"contack evaluate: {err}", file=sys.stderr)
+            return 2
+    extra = {"board_size": board_size, "swap": args.swap} if sized else {}
     ev = evaluate(
         agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,
-        workers=args.workers, records=args.records is not None, progress=args.progress, **extra,
+        workers=args.workers, records=args.records is not None, progress=args.progress, ray=args.ray, **extra,
     )
     print(format_table(ev))
     try:

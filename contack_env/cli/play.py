@@ -9,14 +9,14 @@ from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, M
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from agents.registry import SPEC_HELP
+    from agents.registry import spec_help
 
     pl = sub.add_parser("play", help="play Contack (or CON-TAC-TIX) against bots at the terminal")
     pl.add_argument("--game", choices=("contack", "contactix"), default="contack", help="contack (default) or contactix")
     pl.add_argument("--players", type=int, default=2, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 2)")
     pl.add_argument(
         "--agents", default=None,
-        help=f"the bots: one for every bot seat, or one per bot seat in seat order ({SPEC_HELP}; default lookahead); "
+        help=f"the bots: one for every bot seat, or one per bot seat in seat order ({spec_help()}; default lookahead); "
         "contactix: one bot (random, two_distance, mcts[:N], ppo:PATH; default two_distance)",
     )
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0); contactix: 0 black (moves first), 1 white")

@@ -31,6 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser, taken: set[str]) -> None:
         if f.name in taken or f.name == "algorithm":
             continue
         default = getattr(defaults, f.name)
+        if isinstance(default, bool):  # a switch: --ray
+            parser.add_argument(f"--{f.name.replace('_', '-')}", dest=f.name, action="store_const", const=True,
+                                default=None, help=f"az only: {docs.get(f.name, '')}".strip())
+            continue
         shown = ",".join(map(str, default)) if isinstance(default, list) else default
         parser.add_argument(f"--{f.name.replace('_', '-')}", dest=f.name, default=None,
                             metavar="A,B" if isinstance(default, list) else type(default).__name__.upper(),
@@ -59,6 +63,8 @@ def given(args: argparse.Namespace, names: set[str]) -> list[str]:
 
 def parse_option(name: str, text: str) -> Any:
     default = getattr(AZConfig(), name)
+    if isinstance(default, bool):
+        return bool(text)  # a switch: given (True) or not (None, never parsed)
     try:
         if isinstance(default, list):
             items = [s.strip() for s in str(text).split(",") if s.strip()]
@@ -71,6 +77,13 @@ def parse_option(name: str, text: str) -> Any:
         return type(default)(text)
     except ValueError:
         raise ValueError(f"--{name.replace('_', '-')}: {text!r} is not a valid {type(default).__name__}") from None
+
+
+def _resumed_with_ray(out: str) -> bool:
+    try:
+        return AZConfig.load(os.path.join(out, "config.toml")).ray
+    except ValueError:
+        return False  # train() reports a missing or damaged configuration
 
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo_only: set[str]) -> int:
@@ -99,6 +112,14 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo
         if ignored:
             print(f"contack train: --resume continues with the run's own config.toml; ignoring {', '.join(ignored)} "
                   "(only --iterations applies)", file=sys.stderr)
+    if (cfg.ray if cfg is not None else _resumed_with_ray(args.out)):
+        from agents.ray_tasks import RayUnavailable, require_ray
+
+        try:
+            require_ray()
+        except RayUnavailable as err:
+            print(f"contack train: {err}", file=sys.stderr)
+            return 2
     progress = {"auto": None, "on": True, "off": False}[args.progress]
     try:
         path = train(cfg, args.out, resume=args.resume, progress=progress, iterations=iterations)

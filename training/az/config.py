@@ -51,7 +51,9 @@ class AZConfig:
     max_considered: int = 8
     """gumbel: the root moves sampled for sequential halving."""
     workers: int = 2
-    """Self-play processes (1: in this process)."""
+    """Self-play processes (1: in this process); with ray, Ray tasks a round."""
+    ray: bool = False
+    """Self-play and the evaluations on a Ray cluster: RAY_ADDRESS's, else a local one (the [rllib] extra); the same results as worker processes."""
     parallel_games: int = 16
     """Games each worker plays side by side, their network evaluations batched."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
@@ -97,6 +99,8 @@ class AZConfig:
             raise ValueError(f"enclosed_end must be one of {', '.join(ENCLOSED_END_OPTIONS)}; got {self.enclosed_end!r}")
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}; got {self.mode!r}")
+        if not isinstance(self.ray, bool):
+            raise ValueError(f"ray must be true or false; got {self.ray!r}")
         if self.activation not in ("relu", "tanh"):
             raise ValueError(f"activation must be relu or tanh; got {self.activation!r}")
         for name in ("hands", "iterations", "games_per_iteration", "sims", "max_considered", "workers",

@@ -1,5 +1,5 @@
 """Self-play: many games at once, every seat played by the search with the current network, the searches'
-evaluation requests answered in one batch; and the split of a round of games over worker processes.
+evaluation requests answered in one batch; and the split of a round of games over worker processes or Ray tasks.
 
 Every decision with more than one legal move becomes a training sample: the network's input at it (the seat
 to move's public view), the search's policy target over the actions, and, once the game is over, every seat's
@@ -11,6 +11,7 @@ proportion to the visits), so the games vary.
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,14 +161,29 @@ def _play_task(task: tuple[AZNet, GameSetup, int, Any, int]) -> Samples:
     return play(net, setup, games, seed, parallel)
 
 
-class SelfPlay:
-    """Rounds of self-play split over ``workers`` processes (``workers=1``: in this process)."""
+def _play_share(net: AZNet, share: tuple[GameSetup, int, Any, int]) -> Samples:
+    # A Ray task: the network comes from the object store, put there once a round.
+    setup, games, seed, parallel = share
+    return play(net, setup, games, seed, parallel)
 
-    def __init__(self, workers: int, parallel: int) -> None:
+
+class SelfPlay:
+    """Rounds of self-play split over ``workers`` processes (``workers=1``: in this process), or with ``ray``
+    over ``workers`` Ray tasks (``agents.ray_tasks``: ``RAY_ADDRESS``'s cluster, else a local one). A round is
+    split into the same ``workers`` shares with the same random streams either way, so processes and Ray give
+    the same samples."""
+
+    def __init__(self, workers: int, parallel: int, ray: bool = False) -> None:
         self.workers = workers
         self.parallel = parallel
         self._pool = None
-        if workers > 1:
+        self._ray: Any = None
+        self._session = ExitStack()
+        if ray:
+            from agents.ray_tasks import connect
+
+            self._ray = self._session.enter_context(connect())  # held for the run: a start-up costs seconds
+        elif workers > 1:
             import multiprocessing
 
             # Each worker runs small matrix products: more than one BLAS thread per process only contends for
@@ -179,14 +195,20 @@ class SelfPlay:
 
     def round(self, net: AZNet, setup: GameSetup, games: int, seed: np.random.SeedSequence) -> Samples:
         """``games`` games with ``net``; the random streams come from ``seed`` (one child per worker)."""
-        if self._pool is None:
+        if self._pool is None and self._ray is None:
             return play(net, setup, games, seed, self.parallel)
         shares = [games // self.workers + (1 if i < games % self.workers else 0) for i in range(self.workers)]
-        tasks = [(net, setup, n, s, self.parallel) for n, s in zip(shares, seed.spawn(self.workers)) if n]
-        return Samples.concat(self._pool.map(_play_task, tasks))
+        tasks = [(setup, n, s, self.parallel) for n, s in zip(shares, seed.spawn(self.workers)) if n]
+        if self._ray is not None:
+            from agents.ray_tasks import ordered_map
+
+            return Samples.concat(list(ordered_map(self._ray, _play_share, net, tasks, len(tasks))))
+        return Samples.concat(self._pool.map(_play_task, [(net, *task) for task in tasks]))
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()
             self._pool.join()
             self._pool = None
+        self._session.close()
+        self._ray = None

@@ -1,7 +1,7 @@
 """The search-guided training run: ``contack train --algorithm az [--config FILE] [--out DIR] [--resume] ...``.
 
 Each iteration plays ``games_per_iteration`` self-play games (``training.az.selfplay``, over ``workers``
-processes, ``parallel_games`` at a time in each, every seat searched with ``sims`` simulations), adds their
+processes or, with ``ray``, Ray tasks, ``parallel_games`` at a time in each, every seat searched with ``sims`` simulations), adds their
 samples to a buffer of the latest ``buffer_size``, and trains the torch network on batches drawn from it
 (``sample_reuse`` draws per new sample on average; Adam, policy cross-entropy plus ``value_weight`` times the
 value loss). The next iteration plays with the new weights.
@@ -228,7 +228,7 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
     setup = GameSetup(cfg.game, cfg.players, cfg.hands, cfg.enclosed_end, cfg.sims, cfg.mode, cfg.max_considered)
     started = time.time()
     writer = SummaryWriter(run.tensorboard)
-    selfplay = SelfPlay(cfg.workers, cfg.parallel_games)
+    selfplay = SelfPlay(cfg.workers, cfg.parallel_games, cfg.ray)
     bar = tqdm(total=cfg.iterations, initial=start, unit="iter", desc="train az", file=sys.stderr,
                disable=None if progress is None else not progress)
     try:
@@ -288,7 +288,9 @@ def _selfplay_stats(cfg: AZConfig, samples: Samples) -> dict[str, float]:
 
 def _evaluate(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int, writer: Any) -> None:
     """The search agent (``play_sims``) against each bot, and the network alone against the first; for a
-    solitaire both on the same deals, with the reference bots measured once (their deals never change)."""
+    solitaire both on the same deals, with the reference bots measured once (their deals never change). They run
+    in ``workers`` processes on this machine even with ``ray``: the agents read the network from the run folder,
+    which another machine of a cluster does not have."""
     from agents.evaluate import evaluate
 
     net = learner.export(_meta(cfg, it, games))

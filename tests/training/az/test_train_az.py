@@ -88,6 +88,7 @@ def test_resuming_needs_a_checkpoint(tmp_path):
 @pytest.mark.parametrize("argv,message", [
     (["--algorithm", "az", "--n-steps", "64"], "--n-steps: PPO setting"),
     (["--sims", "4"], "--sims: setting(s) of --algorithm az"),
+    (["--ray"], "--ray: setting(s) of --algorithm az"),
     (["--algorithm", "az", "--game", "contactix"], "game must be one of contack, solitaire1, solitaire2"),
     (["--algorithm", "az", "--mode", "best"], "mode must be one of gumbel, visits"),
     (["--algorithm", "az", "--eval-opponents", "nobody"], "unknown agent"),
@@ -97,4 +98,15 @@ def test_bad_options_are_refused_with_a_message(tmp_path, capsys, argv, message)
         main([*argv, "--out", str(tmp_path / "run")])
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+def test_ray_without_ray_installed_says_how_to_install_it(tmp_path, capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError, as where it is not installed
+    assert main([*TINY, "--ray", "--out", str(tmp_path / "run")]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "contack train: --ray needs Ray, an optional extra: pip install -c constraints-rllib.txt -e '.[rllib]'"
+    ]
     assert not (tmp_path / "run").exists()

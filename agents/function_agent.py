@@ -1,0 +1,49 @@
+"""What ``agents.evaluate`` accepts besides a spec: an ``Agent`` object, or a plain function that chooses moves.
+
+A function entry is called as ``f(state, legal) -> move``, exactly as ``Agent.act``: ``state`` is the public
+view of the game, ``legal`` its legal moves (never empty), and it returns one of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from .base import Agent
+
+MoveChooser = Callable[[Any, Sequence[Any]], Any]
+"""A plain function that plays: ``f(state, legal) -> move``."""
+
+
+class FunctionAgent(Agent):
+    """An ``Agent`` that asks a function ``f(state, legal) -> move`` for every move."""
+
+    def __init__(self, choose: MoveChooser, name: str | None = None) -> None:
+        self.choose = choose
+        self.name = name or display_name(choose)
+
+    def act(self, state: Any, legal: Sequence[Any]) -> Any:
+        return self.choose(state, legal)
+
+
+def as_agent(entry: Any, name: str | None = None) -> Agent:
+    """``entry`` itself if it is an ``Agent``, a ``FunctionAgent`` around it if it is a function; otherwise
+    ``ValueError``."""
+    if isinstance(entry, Agent):
+        return entry
+    if callable(entry) and not isinstance(entry, (str, type)):
+        return FunctionAgent(entry, name)
+    raise ValueError(f"an agent is an Agent object or a function f(state, legal) -> move; got {entry!r}")
+
+
+def display_name(entry: Any) -> str:
+    """How tables and records name an entry: a spec as written (stripped), else the object's own ``name``
+    (an ``Agent`` subclass that sets one), else its function or class name."""
+    if isinstance(entry, str):
+        return entry.strip()
+    own = getattr(entry, "name", None)
+    if isinstance(own, str) and own and own != Agent.name:
+        return own
+    function = getattr(entry, "__name__", None)
+    if isinstance(function, str) and function:
+        return function
+    return type(entry).__name__
