@@ -41,6 +41,12 @@ and Gymnasium's checker, which steps random actions, runs): the episode ends as 
 ``info["illegal_action"] = True``; such an episode has no finished game, so ``game_record()`` refuses it.
 ``"raise"``: ``ValueError`` naming the action, and nothing changes.
 
+A mask is never all zeros: when no placement is to be made (a deal with no decision, and once the episode is
+over) it holds only action 0. A vector environment then samples its next action from it as from any mask,
+and the action is not played: in Gymnasium's default autoreset mode (next step) that step resets the episode
+and ignores it; in the same-step mode the step's info already holds the next episode's mask.
+``info["decision"]`` says whether a placement is pending.
+
 Info
 ----
 Every ``reset`` and ``step`` returns fresh values: ``"action_mask"`` (as ``action_masks()``), ``"decision"``
@@ -404,7 +410,7 @@ class _SolitaireEnv(gymnasium.Env):
             self._illegal = True
             self._over = True
             self._decision = False
-            self._mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
+            self._mask = self._closing_mask()
             info = self._info(0)
             info["illegal_action"] = True
             info["is_success"] = False
@@ -423,7 +429,7 @@ class _SolitaireEnv(gymnasium.Env):
         state = self.state
         self._over = True
         self._decision = False
-        self._mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
+        self._mask = self._closing_mask()
         reward = self._take_reward(won=bool(state.won))  # type: ignore[attr-defined]
         info = self._info(auto)
         info["is_success"] = bool(state.won)  # type: ignore[attr-defined]
@@ -464,16 +470,22 @@ class _SolitaireEnv(gymnasium.Env):
     def _update_decision(self) -> None:
         state = self.state
         self._layout = ActionLayout(self.num_slots, self._slots(), state.figure)
-        mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
         if state.done:
             self._decision = False
-            mask[0] = 1  # a deal with no decision (or one decided by forced moves): action 0 closes it
+            mask = self._closing_mask()  # a deal with no decision (or one decided by forced moves): action 0 closes it
         else:
+            mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
             self._decision = True
             encode = self._layout.encode_code
             for code in state.legal_codes():
                 mask[encode(code)] = 1
         self._mask = mask
+
+    def _closing_mask(self) -> np.ndarray:
+        """The mask when no placement is to be made: only action 0, never all zeros (module docstring)."""
+        mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
+        mask[0] = 1
+        return mask
 
     def _take_reward(self, won: bool) -> float:
         tiles, points = self._pending_tiles, self._pending_points
