@@ -310,7 +310,7 @@ def test_unknown_reset_options_are_ignored_with_a_warning():
     "kwargs, message",
     [
         ({"reward": "score"}, "reward is one of"),
-        ({"render_mode": "human"}, "render_mode"),
+        ({"render_mode": "pixels"}, "render_mode is None, 'human', 'ansi' or 'rgb_array'"),
         ({"illegal_action": "skip"}, "illegal_action"),
     ],
 )
@@ -492,6 +492,21 @@ def test_render_modes(env_cls):
     env.reset(seed=2)
     image = env.render()
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+
+
+@pytest.mark.parametrize("env_cls", ENVS)
+def test_human_mode_prints_the_text_view_as_the_game_goes(env_cls, capsys):
+    from contack_env.render.text import render_text
+
+    env = env_cls(render_mode="human")
+    _, info = env.reset(seed=2)
+    assert capsys.readouterr().out == render_text(env.state) + "\n"
+    for _ in range(3):
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert capsys.readouterr().out == render_text(env.state) + "\n"
+        if terminated:
+            break
+    assert env.render() is None and capsys.readouterr().out == render_text(env.state) + "\n"
 
 
 # -- records ---------------------------------------------------------------------------------------------------
