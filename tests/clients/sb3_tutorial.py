@@ -10,6 +10,7 @@ the agent to move next, the reward of the agent that just moved), sb3-contrib's 
 from __future__ import annotations
 
 import argparse
+import ast
 from typing import Any
 
 import gymnasium
@@ -91,14 +92,17 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--kwargs", default="{}", help="environment options, a Python dict literal")
+    parser.add_argument("--eval-kwargs", default=None,
+                        help="environment options for the evaluation (default: --kwargs); its win rate reads the "
+                             "rewards of the last step, a game's result only with reward 'win'")
     args = parser.parse_args()
-    import ast
-
     kwargs = ast.literal_eval(args.kwargs)
+    eval_kwargs = kwargs if args.eval_kwargs is None else ast.literal_eval(args.eval_kwargs)
     for seed in args.seeds:
         model = train(args.env_id, args.steps, seed, **kwargs)
-        rate, totals = evaluate(model, args.env_id, args.games, **kwargs)
-        print(f"{args.env_id} {kwargs} seed {seed}: win rate {rate:.2f} against random, totals {totals}", flush=True)
+        rate, totals = evaluate(model, args.env_id, args.games, **eval_kwargs)
+        print(f"{args.env_id} trained {kwargs}, evaluated {eval_kwargs}, seed {seed}: win rate {rate:.2f} against "
+              f"random, totals {totals}", flush=True)
 
 
 if __name__ == "__main__":
