@@ -37,8 +37,9 @@ __all__ = [
     "tile_name",
 ]
 
-# Gymnasium ids for the solitaires (contack/Solitaire1-v0, contack/Solitaire2-v0). Gymnasium 1.x has no plugin
-# entry points, so importing the package registers them; the engine modules themselves never import gymnasium.
+# Gymnasium ids for the solitaires (contack/Solitaire1-v0, contack/Solitaire2-v0) and PettingZoo ids for the
+# multiplayer games (contack/contack-v0, contack/contactix-v0). Neither library has plugin entry points, so
+# importing the package registers them; the engine modules themselves never import gymnasium or pettingzoo.
 try:
     import gymnasium as _gymnasium  # noqa: F401
 except ImportError:  # the engine works without the RL stack
@@ -47,6 +48,14 @@ else:
     from contack_env.envs.solitaire_v0 import register_envs as _register_envs
 
     _register_envs()
+    try:
+        import pettingzoo as _pettingzoo  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        from contack_env.envs.registration import register_pettingzoo_envs as _register_pettingzoo_envs
+
+        _register_pettingzoo_envs()
 
 # The environments, PettingZoo style (``from contack_env import contack_v0``), loaded on first use so that the
 # rules engine can be imported without the RL stack.

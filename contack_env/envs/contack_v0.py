@@ -4,6 +4,7 @@
 
 | Creation           | `from contack_env import contack_v0; env = contack_v0.env(num_players=4)` |
 |--------------------|-----------------------------------------------------------------------------|
+| Registry           | `import contack_env; pettingzoo.make("aec", "contack/contack-v0")`          |
 | Actions            | Discrete                                                                    |
 | Parallel API       | No                                                                          |
 | Manual Control     | No                                                                          |
@@ -39,8 +40,12 @@ the observation.
 | `enclosed_end`      | `"1939"`, `"next_player"`, `"never"` | `"1939"`  | when an enclosed figure ends a hand (docs/rules.md section 5)  |
 | `reward`            | `"win"`, `"score"`                   | `"win"`   | the reward scheme (below)                                      |
 | `auto_single_moves` | `False`, `True`                      | `False`   | play decisions that have exactly one legal move inside the env |
-| `render_mode`       | `None`, `"ansi"`, `"rgb_array"`      | `None`    | what `render()` returns                                        |
+| `render_mode`       | `None`, `"human"`, `"ansi"`, `"rgb_array"` | `None` | what `render()` does (below)                              |
 | `illegal_action`    | `"raise"`, `"lose"`                  | `"raise"` | what an illegal action does (below); `env()` sets `"lose"`     |
+| `info_events`       | `False`, `True`                      | `False`   | add the event log to `infos` (below)                           |
+
+`import contack_env` registers the id `contack/contack-v0` with PettingZoo's registry (PettingZoo 1.27 and
+later): `pettingzoo.make("aec", "contack/contack-v0", **options)` is `contack_v0.env(**options)`.
 
 The default of 4 players matches the project's `contack simulate --players` default and its benchmarks; the
 observation and action spaces are the same for every player count, so one policy can play any table size.
@@ -162,12 +167,51 @@ by moves played at reset (only with `auto_single_moves`) are paid with the rewar
 
 ### Info
 
-`infos[agent]` holds what happened since that agent's previous step (or since the reset):
-`"events"`: the events in the record vocabulary of docs/records.md (open, place, draw, pass, end) in order, the
-agent's own placement first; `"drawn"`: names of the tiles this agent drew; `"passed"`: how many times it
-passed; `"auto_moves"`: how many of its placements the environment made (`auto_single_moves`); and, only in
-the info of an agent whose illegal action ended the game (`illegal_action="lose"`), `"illegal_action": True`.
-The events are copies: the lists an agent collects at its turns, put end to end, are the whole game's events.
+`infos[agent]` holds what happened since that agent's previous step (or since the reset), with the same keys
+and plain scalars at every step, so replay buffers that stack infos (Tianshou's) take them: `"passed"`: how
+many times it passed; `"draws"`: how many tiles it drew; `"auto_moves"`: how many of its placements the
+environment made (`auto_single_moves`); `"illegal_action"`: True only in the info of an agent whose illegal
+action ended the game (`illegal_action="lose"`), else False.
+
+With `info_events=True` every info also holds the event log: `"events"`: the events in the record vocabulary
+of docs/records.md (open, place, draw, pass, end) in order, the agent's own placement first; `"drawn"`: names
+of the tiles this agent drew. The events are copies: the lists an agent collects at its turns, put end to end,
+are the whole game's events. They are lists of varying length, hence off by default.
+
+### State
+
+`state()` is the whole public position as one float32 vector of 786 values (`state_space`), the same whichever
+agent asks, for centralised critics. Every hand is face up, so it says nothing an observation does not; it is
+the observation's pieces seen from seat 0 (so seat `i` is `player_i`), without `lead`, with the hand slots and
+per-action points of the seat to move (0 once the game is over). The order of the pile is not in it.
+`contack_env.envs.state.STATE_LAYOUT` declares the pieces:
+
+| indices | piece          | shape   | content                                                                  |
+|---------|----------------|---------|--------------------------------------------------------------------------|
+| 0-431   | `tiles`        | 36 x 12 | per tile, in tile id order: 0-6: held by seat 0..6; 7: on the figure; 8: |
+|         |                |         | unseen (in the pile; with the two before, one-hot); 9: `px` of its cell  |
+|         |                |         | if on the figure, else 0; 10: `py` of its cell if on the figure, else 0; |
+|         |                |         | 11: it is the last-played tile                                           |
+| 432-620 | `cells`        | 21 x 9  | per cell slot, in the action encoding's order: 0: the slot holds a cell; |
+|         |                |         | 1: its `px`; 2: its `py` (both clipped to [0, 1]); 3: it points up; 4:   |
+|         |                |         | placed neighbours / 3; 5-7: the value the placed neighbour across side   |
+|         |                |         | L, R, B shows this cell / 10 (0 if none); 8: it touches the last-played  |
+|         |                |         | tile                                                                     |
+| 621-645 | `hand`         | 5 x 5   | per hand slot of the seat to move (its tiles sorted by tile id, as the   |
+|         |                |         | action encoding's slots): 0: the slot holds a tile; 1-3: its blue, red,  |
+|         |                |         | gold values / 10; 4: the drawn tile that must be placed                  |
+| 646-750 | `points`       | 105     | per action of the seat to move: the points the placement scores / 50 if  |
+|         |                |         | it is legal, else 0                                                      |
+| 751     | `pile`         | 1       | pile size / 36                                                           |
+| 752     | `hand_number`  | 1       | hand number (0-based) / number of hands                                  |
+| 753     | `hands_left`   | 1       | hands still to play after this one / number of hands                     |
+| 754     | `last_hand`    | 1       | 1 in the last hand                                                       |
+| 755-761 | `scores`       | 7       | running score (penalties included) per seat / 300, clipped to [-1, 1]    |
+| 762-768 | `hand_sizes`   | 7       | tiles held per seat / 5                                                  |
+| 769     | `passes`       | 1       | passes in a row so far / number of players                               |
+| 770-776 | `to_move`      | 7       | one-hot: the seat to move (all 0 once the game is over)                  |
+| 777-782 | `players`      | 6       | one-hot: number of players, 2..7                                         |
+| 783-785 | `enclosed_end` | 3       | one-hot: `enclosed_end`, in the order "1939", "next_player", "never"     |
 
 ### Beyond the AEC API
 
@@ -181,6 +225,8 @@ x, y))` the action of a move (`ValueError` if it has none), `action_layout()` th
 `raw_env.game_record(agents=None)` returns the finished episode as a `contack-record/1` record (docs/records.md),
 with the episode's `seed`. `render()` returns the text view (`contack_env.render.text.render_text`) with
 `render_mode="ansi"` and an RGB image (`contack_env.render.image.render_rgb`, uint8, H x W x 3) with `"rgb_array"`.
+With `"human"` the environment prints the text view to the terminal after the reset and after every step, as
+the game goes (as PettingZoo's classic games show themselves), and `render()` prints it again and returns None.
 
 ### Version History
 
@@ -188,6 +234,9 @@ with the episode's `seed`. `render()` returns the text view (`contack_env.render
 * v0, revised: the option `illegal_action`; under `env()` an illegal action now terminates every agent without
   truncating them, tells the offender's info `"illegal_action": True` and an int outside `Discrete(105)` loses
   like any illegal action (it failed an assertion); unknown reset options warn. Observations are unchanged.
+* v0, revised: infos hold scalars only (`"draws"` counts the draws, `"illegal_action"` is always there); the event
+  log moved behind `info_events=True`; `state()` and `state_space`; `render_mode="human"`; the PettingZoo id
+  `contack/contack-v0`. Observations, actions and rewards are unchanged.
 
 """
 
@@ -206,11 +255,12 @@ from pettingzoo.utils import wrappers
 from contack_env.contack.figure import TILE_SHIFT, Move
 from contack_env.contack.multiplayer import ContackGame, check_rules, shuffled_decks
 from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
-from contack_env.envs.conventions import ILLEGAL_REWARD, MASK_DTYPE, check_illegal_action, reset_options
+from contack_env.envs.conventions import MASK_DTYPE, TurnBasedEnv, check_illegal_action, reset_options
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_HIGH, OBS_LOW, OBS_SIZE, ObservationBuilder, hand_tiles
+from contack_env.envs.state import STATE_HIGH, STATE_LOW, STATE_SIZE, state_vector
 
 REWARD_OPTIONS = ("win", "score")
-RENDER_MODES = ("ansi", "rgb_array")
+RENDER_MODES = ("human", "ansi", "rgb_array")
 SCORE_REWARD_SCALE = 100.0
 """With ``reward="score"`` a reward is points / this."""
 RESET_OPTIONS = ("decks",)
@@ -224,19 +274,7 @@ def env(**options: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(raw_env(**options))
 
 
-def _step_after_the_end(env: AECEnv) -> RuntimeError:
-    """What ``step`` says once every agent has left the game (or before ``reset``)."""
-    if getattr(env, "game", None) is None:
-        return RuntimeError("call reset() before step()")
-    return RuntimeError("the game is over and every agent has left it (each stepped with None); call reset() to "
-                        "play another")
-
-
-def _new_info() -> dict[str, Any]:
-    return {"events": [], "drawn": [], "passed": 0, "auto_moves": 0}
-
-
-class raw_env(AECEnv, EzPickle):
+class raw_env(TurnBasedEnv, EzPickle):
     """Contack for 2 to 7 players as a PettingZoo AEC environment; the module docstring is the full card."""
 
     metadata = {
@@ -255,6 +293,7 @@ class raw_env(AECEnv, EzPickle):
         auto_single_moves: bool = False,
         render_mode: str | None = None,
         illegal_action: str = "raise",
+        info_events: bool = False,
     ) -> None:
         EzPickle.__init__(
             self,
@@ -265,13 +304,15 @@ class raw_env(AECEnv, EzPickle):
             auto_single_moves=auto_single_moves,
             render_mode=render_mode,
             illegal_action=illegal_action,
+            info_events=info_events,
         )
         super().__init__()
         check_rules(num_players, num_hands, enclosed_end)
         if reward not in REWARD_OPTIONS:
             raise ValueError(f"reward must be one of {', '.join(map(repr, REWARD_OPTIONS))}; got {reward!r}")
-        if not isinstance(auto_single_moves, (bool, np.bool_)):
-            raise ValueError(f"auto_single_moves is True or False; got {auto_single_moves!r}")
+        for name, flag in (("auto_single_moves", auto_single_moves), ("info_events", info_events)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise ValueError(f"{name} is True or False; got {flag!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
                 f"render_mode must be None or one of {', '.join(map(repr, RENDER_MODES))}; got {render_mode!r}"
@@ -283,6 +324,8 @@ class raw_env(AECEnv, EzPickle):
         self.auto_single_moves = bool(auto_single_moves)
         self.render_mode = render_mode
         self.illegal_action = check_illegal_action(illegal_action)
+        self.info_events = bool(info_events)
+        self.num_actions = NUM_ACTIONS
 
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agents = self.possible_agents[:]
@@ -297,6 +340,7 @@ class raw_env(AECEnv, EzPickle):
             )
             for agent in self.possible_agents
         }
+        self.state_space = spaces.Box(low=STATE_LOW, high=STATE_HIGH, shape=(STATE_SIZE,), dtype=np.float32)
         self.game: ContackGame | None = None
         """The engine state of the episode (read it, never play on it directly)."""
         self._rng: np.random.Generator | None = None
@@ -350,7 +394,7 @@ class raw_env(AECEnv, EzPickle):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: _new_info() for agent in self.agents}
+        self.infos = {agent: self._new_info() for agent in self.agents}
         self._seen = (0, 0)
         self._scores = [0] * self.num_players
         self._pending = None
@@ -375,6 +419,8 @@ class raw_env(AECEnv, EzPickle):
                 self._add_score_rewards()
             self._finish_rewards()
             self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def _check_decks(self, decks: Any) -> list[list[int]]:
         what = f"options['decks'] is one list of the 36 tile ids (0..35, each once) per hand ({self.num_hands})"
@@ -460,23 +506,35 @@ class raw_env(AECEnv, EzPickle):
             self._decision = (hand_tiles(game.hands[game.current_player]), candidate_cells(game.figure))
         return self._decision
 
-    # -- stepping ------------------------------------------------------------------------------------------
-    def step(self, action: int | None) -> None:
-        try:
-            agent = self.agent_selection
-            dead = self.terminations[agent] or self.truncations[agent]
-        except (AttributeError, KeyError):  # before reset, or after the game
-            raise _step_after_the_end(self) from None
-        if dead:
-            self._was_dead_step(action)
-            return
+    # -- stepping (TurnBasedEnv.step does the checks and illegal actions) ---------------------------------------
+    def _legal_code(self, action: int) -> int | None:
+        own, cells = self._decision_lists()
+        slot, cell_slot = divmod(action, NUM_CELL_SLOTS)
+        cell = cells[cell_slot]
+        if slot < len(own) and cell is not None:
+            code = own[slot] << TILE_SHIFT | cell  # inline: once per legal move
+            if code in self.game.legal_codes():
+                return code
+        return None
+
+    def _illegal_reason(self, action: int) -> str:
+        legal = np.flatnonzero(self._observation()["action_mask"]).tolist()
+        return f"{len(legal)} action(s) are legal: {legal}"
+
+    def _illegal_info(self) -> dict[str, Any]:
+        info = self._new_info()
+        info["illegal_action"] = True
+        return info
+
+    def _forget_decision(self) -> None:
+        self._observed = None
+        self._pending = None
+        self._rewarded = True
+
+    def _play(self, agent: str, code: int) -> None:
         game = self.game
-        code = self._code_of(action)
-        if code is None:
-            self._illegal_step(agent, action)
-            return
         self._cumulative_rewards[agent] = 0.0
-        self.infos[agent] = _new_info()
+        self.infos[agent] = self._new_info()
         mover = game.current_player
         game.play_code(code)
         if self.auto_single_moves:
@@ -500,44 +558,6 @@ class raw_env(AECEnv, EzPickle):
             self.agent_selection = self.possible_agents[game.current_player]
         if self._rewarded:
             self._accumulate_rewards()
-
-    def _code_of(self, action: Any) -> int | None:
-        """The move code of ``action``, None if it is illegal; ``ValueError`` if it is no integer."""
-        try:
-            if action.__class__ is bool:  # an int to Python, but True is no action
-                raise TypeError
-            a = operator.index(action)
-        except TypeError:
-            raise ValueError(f"an action is an int in 0..{NUM_ACTIONS - 1}; got {action!r}") from None
-        if 0 <= a < NUM_ACTIONS:
-            own, cells = self._decision_lists()
-            slot, cell_slot = divmod(a, NUM_CELL_SLOTS)
-            cell = cells[cell_slot]
-            if slot < len(own) and cell is not None:
-                code = own[slot] << TILE_SHIFT | cell  # inline: once per legal move
-                if code in self.game.legal_codes():
-                    return code
-        return None
-
-    def _illegal_step(self, agent: str, action: Any) -> None:
-        """An illegal action of ``agent``: ``illegal_action`` says what it does (module docstring)."""
-        if self.illegal_action == "raise":
-            legal = np.flatnonzero(self._observation()["action_mask"]).tolist()
-            raise ValueError(
-                f"action {operator.index(action)} is illegal for {agent}: {len(legal)} action(s) are legal: {legal}"
-            )
-        # "lose": the game ends here; the offender gets ILLEGAL_REWARD, everyone else 0 for this step.
-        for other in self.agents:
-            self.rewards[other] = 0.0
-            self.terminations[other] = True
-        self.rewards[agent] = ILLEGAL_REWARD
-        self._cumulative_rewards[agent] = 0.0
-        self.infos[agent] = _new_info()
-        self.infos[agent]["illegal_action"] = True
-        self._observed = None
-        self._pending = None
-        self._rewarded = True
-        self._accumulate_rewards()
 
     def _play_single_moves(self) -> None:
         game = self.game
@@ -574,9 +594,17 @@ class raw_env(AECEnv, EzPickle):
         self._rewarded = True
         self.terminations = {agent: True for agent in self.agents}
 
+    def _new_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"passed": 0, "draws": 0, "auto_moves": 0, "illegal_action": False}
+        if self.info_events:
+            info["events"] = []
+            info["drawn"] = []
+        return info
+
     def _collect_events(self) -> None:
-        """Hand the events logged since the last call to every agent's info, as copies: infos must not alias
-        the engine's log, which the episode's record is made from."""
+        """Count the draws and passes logged since the last call in each agent's info and, with ``info_events``,
+        hand every agent the events themselves, as copies: infos must not alias the engine's log, which the
+        episode's record is made from."""
         logs = self.game.hand_events
         h, k = self._seen
         logged = logs[h][k:]
@@ -586,24 +614,37 @@ class raw_env(AECEnv, EzPickle):
         self._seen = (h, len(logs[h]))
         infos = self.infos
         agents = self.possible_agents
+        with_events = self.info_events
         new = []
         for event in logged:
+            kind = event["type"]
+            if kind == "draw":
+                info = infos[agents[event["seat"]]]
+                info["draws"] += 1
+                if with_events:
+                    info["drawn"].append(event["tile"])
+            elif kind == "pass":
+                infos[agents[event["seat"]]]["passed"] += 1
+            if not with_events:
+                continue
             copy = dict(event)
-            kind = copy["type"]
             if kind == "place" or kind == "open":
                 copy["cell"] = [*copy["cell"]]
                 if "legal" in copy:
                     copy["legal"] = [[*m] for m in copy["legal"]]
-            elif kind == "draw":
-                infos[agents[copy["seat"]]]["drawn"].append(copy["tile"])
-            elif kind == "pass":
-                infos[agents[copy["seat"]]]["passed"] += 1
             elif kind == "end":
                 copy["penalties"] = [*copy["penalties"]]
                 copy["scores"] = [*copy["scores"]]
             new.append(copy)
-        for info in infos.values():
-            info["events"] += new
+        if with_events:
+            for info in infos.values():
+                info["events"] += new
+
+    def state(self) -> np.ndarray:
+        """The whole public state as one float32 vector (``state_space``; the card's table "State"): every hand,
+        the figure, the scores and the mover's options, the same whoever asks; the pile's order is not in it."""
+        game = self._require_game()
+        return state_vector(self._builder.observe(0)[0], None if game.done else self._observation()["observation"])
 
     # -- records, rendering --------------------------------------------------------------------------------
     @property
@@ -620,16 +661,21 @@ class raw_env(AECEnv, EzPickle):
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='ansi' or 'rgb_array'")
+            gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='human', "
+                                  "'ansi' or 'rgb_array'")
             return None
         game = self._require_game()
-        if self.render_mode == "ansi":
-            from contack_env.render.text import render_text
+        if self.render_mode == "rgb_array":
+            from contack_env.render.image import render_rgb
 
-            return render_text(game)
-        from contack_env.render.image import render_rgb
+            return render_rgb(game)
+        from contack_env.render.text import render_text
 
-        return render_rgb(game)
+        text = render_text(game)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release: rendering opens no window."""

@@ -4,6 +4,7 @@
 
 | Creation           | `from contack_env import contactix_v0; env = contactix_v0.env(board_size=11)` |
 |--------------------|---------------------------------------------------------------------------------|
+| Registry           | `import contack_env; pettingzoo.make("aec", "contack/contactix-v0")`            |
 | Actions            | Discrete                                                                        |
 | Parallel API       | No                                                                              |
 | Manual Control     | No                                                                              |
@@ -32,10 +33,12 @@ Hole `(r, c)` touches `(r, c-1)`, `(r, c+1)`, `(r-1, c)`, `(r+1, c)`, `(r-1, c+1
 | `board_size`     | 3 .. 19                         | 11        | the board is `N x N` holes                                 |
 | `swap`           | `False`, `True`                 | `False`   | the swap (pie) rule (below)                                |
 | `channels_first` | `False`, `True`                 | `False`   | observation planes last `(N, N, 4)` or first `(4, N, N)`   |
-| `render_mode`    | `None`, `"ansi"`, `"rgb_array"` | `None`    | what `render()` returns                                    |
+| `render_mode`    | `None`, `"human"`, `"ansi"`, `"rgb_array"` | `None` | what `render()` does (below)                       |
 | `illegal_action` | `"raise"`, `"lose"`             | `"raise"` | what an illegal action does (below); `env()` sets `"lose"` |
 
-A value outside these raises `ValueError` saying what is allowed. `channels_first=True` gives the layout
+A value outside these raises `ValueError` saying what is allowed. `import contack_env` registers the id
+`contack/contactix-v0` with PettingZoo's registry (PettingZoo 1.27 and later): `pettingzoo.make("aec",
+"contack/contactix-v0", **options)` is `contactix_v0.env(**options)`. `channels_first=True` gives the layout
 PyTorch convolutions take; the default follows PettingZoo's classic board games (connect four, go, chess).
 
 **Swap rule** (`swap=True`; off by default because the 1942 rules have none): White's first move may be the
@@ -113,7 +116,8 @@ and the winner), which `contactix_records.replay` plays back with every move che
 and an RGB image (`render_rgb`, uint8, H x W x 3: the diamond of hexagonal holes, the four sides in their
 owners' colours, row and column numbers, the winning chain ringed in red) with `"rgb_array"`. Both draw the
 diamond on a corner, hole `(0, 0)` at the top: Black's sides are the upper-right (row 0) and lower-left
-(row N-1), White's the upper-left (column 0) and lower-right (column N-1).
+(row N-1), White's the upper-left (column 0) and lower-right (column N-1). With `"human"` the environment prints
+the text diamond after the reset and after every move, and `render()` prints it again and returns None.
 
 ### Version History
 
@@ -121,6 +125,7 @@ diamond on a corner, hole `(0, 0)` at the top: Black's sides are the upper-right
 * v0, revised: the option `illegal_action`; under `env()` an illegal action now terminates both agents without
   truncating them, tells the offender's info `"illegal_action": True` and an int outside `Discrete(N * N)`
   loses like any illegal action (it failed an assertion); reset options warn. Observations are unchanged.
+* v0, revised: `render_mode="human"`; the PettingZoo id `contack/contactix-v0`.
 
 """
 
@@ -137,9 +142,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from contack_env.contactix.rules import BLACK, COLOUR_NAMES, DEFAULT_SIZE, EMPTY, WHITE, ContactixState, cell_index, check_size
-from contack_env.envs.conventions import ILLEGAL_REWARD, MASK_DTYPE, check_illegal_action, reset_options
+from contack_env.envs.conventions import MASK_DTYPE, TurnBasedEnv, action_index, check_illegal_action, reset_options
 
-RENDER_MODES = ("ansi", "rgb_array")
+RENDER_MODES = ("human", "ansi", "rgb_array")
 NUM_PLANES = 4
 SWAP = "swap"
 
@@ -163,7 +168,7 @@ def observation_planes(board: np.ndarray, colour: int) -> np.ndarray:
     return planes
 
 
-class raw_env(AECEnv, EzPickle):
+class raw_env(TurnBasedEnv, EzPickle):
     """CON-TAC-TIX as a PettingZoo AEC environment; the module docstring is the full card."""
 
     metadata = {
@@ -245,6 +250,8 @@ class raw_env(AECEnv, EzPickle):
         self.agent_selection = self.possible_agents[BLACK]
         self._observed = None
         self._board = np.zeros(self.num_actions, dtype=np.int8)
+        if self.render_mode == "human":
+            self.render()
 
     # -- observing -----------------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -306,21 +313,29 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"a move is (r, c), two whole numbers, or \"swap\"; got {move!r}") from None
         return cell_index(r, c, self.board_size)
 
-    # -- stepping ------------------------------------------------------------------------------------------
-    def step(self, action: int | None) -> None:
-        agent = getattr(self, "agent_selection", None)
-        if agent not in getattr(self, "terminations", {}):
-            if self.game is None:
-                raise RuntimeError("call reset() before step()")
-            raise RuntimeError("the game is over and both agents have left it (each stepped with None); call "
-                               "reset() to play another")
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+    # -- stepping (TurnBasedEnv.step does the checks and illegal actions) ---------------------------------------
+    def _legal_code(self, action: int) -> int | None:
+        return action if self.game.is_legal(action) else None
+
+    def _illegal_reason(self, action: int) -> str:
         game = self.game
-        move = self._legal_index(action)
-        if move is None:
-            return
+        if not 0 <= action < self.num_actions:
+            why = f"outside Discrete({self.num_actions})"
+        elif game.board[action] != EMPTY:
+            r, c = divmod(action, self.board_size)
+            why = f"hole ({r}, {c}) already holds a {COLOUR_NAMES[game.board[action] - 1]} peg"
+        else:
+            why = "not legal"
+        return f"{why}; {len(game.legal_moves())} action(s) are legal"
+
+    def _illegal_info(self) -> dict[str, Any]:
+        return {"illegal_action": True}
+
+    def _forget_decision(self) -> None:
+        self._observed = None
+
+    def _play(self, agent: str, move: int) -> None:
+        game = self.game
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
@@ -341,47 +356,10 @@ class raw_env(AECEnv, EzPickle):
         self._accumulate_rewards()
 
     def _index(self, action: Any) -> int:
-        try:
-            if action.__class__ is bool:  # an int to Python, but True is no action
-                raise TypeError
-            a = operator.index(action)
-        except TypeError:
-            raise ValueError(f"an action is an int in 0..{self.num_actions - 1}; got {action!r}") from None
+        a = action_index(action, self.num_actions)
         if not 0 <= a < self.num_actions:
             raise ValueError(f"action {a} is outside Discrete({self.num_actions}): actions are 0..{self.num_actions - 1}")
         return a
-
-    def _legal_index(self, action: Any) -> int | None:
-        """``action`` if it is legal; else what ``illegal_action`` says (module docstring), and None."""
-        try:
-            if action.__class__ is bool:  # an int to Python, but True is no action
-                raise TypeError
-            a = operator.index(action)
-        except TypeError:
-            raise ValueError(f"an action is an int in 0..{self.num_actions - 1}; got {action!r}") from None
-        game = self.game
-        if 0 <= a < self.num_actions and game.is_legal(a):
-            return a
-        agent = self.agent_selection
-        if self.illegal_action == "raise":
-            if not 0 <= a < self.num_actions:
-                why = f"outside Discrete({self.num_actions})"
-            elif game.board[a] != EMPTY:
-                r, c = divmod(a, self.board_size)
-                why = f"hole ({r}, {c}) already holds a {COLOUR_NAMES[game.board[a] - 1]} peg"
-            else:
-                why = "not legal"
-            raise ValueError(f"action {a} is illegal for {agent}: {why}; {len(game.legal_moves())} action(s) are legal")
-        # "lose": the game ends here; the offender gets ILLEGAL_REWARD, the other agent 0 for this step.
-        for other in self.agents:
-            self.rewards[other] = 0.0
-            self.terminations[other] = True
-        self.rewards[agent] = ILLEGAL_REWARD
-        self._cumulative_rewards[agent] = 0.0
-        self.infos[agent] = {"illegal_action": True}
-        self._observed = None
-        self._accumulate_rewards()
-        return None
 
     # -- records, rendering --------------------------------------------------------------------------------
     def game_record(self, agents: Sequence[str | None] | None = None) -> dict[str, Any]:
@@ -392,16 +370,21 @@ class raw_env(AECEnv, EzPickle):
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='ansi' or 'rgb_array'")
+            gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='human', "
+                                  "'ansi' or 'rgb_array'")
             return None
         game = self._require_game()
-        if self.render_mode == "ansi":
-            from contack_env.render.contactix import render_text
+        if self.render_mode == "rgb_array":
+            from contack_env.render.contactix import render_rgb
 
-            return render_text(game)
-        from contack_env.render.contactix import render_rgb
+            return render_rgb(game)
+        from contack_env.render.contactix import render_text
 
-        return render_rgb(game)
+        text = render_text(game)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release: rendering opens no window."""

@@ -8,14 +8,19 @@ once; each env card states it.
   for that step), and the offender's info holds ``"illegal_action": True``. In the PettingZoo environments an
   action that is no integer at all raises ``ValueError`` whatever the option.
 - **Reset options**: unknown keys are ignored with a warning (PettingZoo's API test passes made-up ones).
+- **The step** of the PettingZoo environments is ``TurnBasedEnv.step``: one place handles steps before ``reset``,
+  the steps of agents that have left (``None``), actions that are no integer, illegal actions and
+  ``render_mode="human"``; each game says only which moves are legal and how a turn is played.
 """
 
 from __future__ import annotations
 
+import operator
 import warnings
 from typing import Any, Collection
 
 import numpy as np
+from pettingzoo import AECEnv
 
 MASK_DTYPE = np.int8
 """The dtype of every action mask."""
@@ -43,3 +48,83 @@ def reset_options(options: Any, known: Collection[str]) -> dict[str, Any]:
         allowed = ", ".join(map(repr, known)) if known else "none"
         warnings.warn(f"reset ignores the unknown option(s) {unknown}; the options are: {allowed}", stacklevel=3)
     return options
+
+
+def action_index(action: Any, num_actions: int) -> int:
+    """``action`` as an int (a Python or numpy integer); ``ValueError`` if it is no integer at all (``True`` is an
+    int to Python, but no action). Its range is not checked: an int outside the action space is illegal."""
+    try:
+        if action.__class__ is bool:
+            raise TypeError
+        return operator.index(action)
+    except TypeError:
+        raise ValueError(f"an action is an int in 0..{num_actions - 1}; got {action!r}") from None
+
+
+class TurnBasedEnv(AECEnv):
+    """The step every turn-based PettingZoo environment of the project shares (as pgx's core step serves every
+    game): the checks before a turn, the steps of agents that have left, illegal actions and human rendering.
+
+    A subclass sets ``illegal_action``, ``render_mode`` and ``num_actions`` and implements ``_legal_code`` (the
+    move an action stands for, None if it is illegal), ``_illegal_reason`` (why, for ``"raise"``), ``_play`` (the
+    turn itself), ``_illegal_info`` (the offender's info when an illegal action ends the game) and
+    ``_forget_decision`` (drop what was cached for the decision that ended).
+    """
+
+    illegal_action: str
+    render_mode: str | None
+    num_actions: int
+    game: Any
+
+    def step(self, action: Any) -> None:
+        try:
+            agent = self.agent_selection
+            dead = self.terminations[agent] or self.truncations[agent]
+        except (AttributeError, KeyError):  # before reset, or once every agent has left
+            raise self._step_refused() from None
+        if dead:
+            self._was_dead_step(action)
+            return
+        a = action_index(action, self.num_actions)
+        code = self._legal_code(a) if 0 <= a < self.num_actions else None
+        if code is None:
+            if self.illegal_action == "raise":
+                raise ValueError(f"action {a} is illegal for {agent}: {self._illegal_reason(a)}")
+            self._lose_on_illegal(agent)
+        else:
+            self._play(agent, code)
+        if self.render_mode == "human":
+            self.render()
+
+    def _step_refused(self) -> RuntimeError:
+        if getattr(self, "game", None) is None:
+            return RuntimeError("call reset() before step()")
+        return RuntimeError("the game is over and every agent has left it (each stepped with None); call reset() to "
+                            "play another")
+
+    def _lose_on_illegal(self, agent: str) -> None:
+        # "lose": the game ends here; the offender gets ILLEGAL_REWARD, every other agent 0 for this step.
+        for other in self.agents:
+            self.rewards[other] = 0.0
+            self.terminations[other] = True
+        self.rewards[agent] = ILLEGAL_REWARD
+        self._cumulative_rewards[agent] = 0.0
+        self.infos[agent] = self._illegal_info()
+        self._forget_decision()
+        self._accumulate_rewards()
+
+    # -- what each game says -------------------------------------------------------------------------------------
+    def _legal_code(self, action: int) -> int | None:
+        raise NotImplementedError
+
+    def _illegal_reason(self, action: int) -> str:
+        raise NotImplementedError
+
+    def _play(self, agent: str, code: int) -> None:
+        raise NotImplementedError
+
+    def _illegal_info(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _forget_decision(self) -> None:
+        raise NotImplementedError

@@ -41,6 +41,12 @@ and Gymnasium's checker, which steps random actions, runs): the episode ends as 
 ``info["illegal_action"] = True``; such an episode has no finished game, so ``game_record()`` refuses it.
 ``"raise"``: ``ValueError`` naming the action, and nothing changes.
 
+A mask is never all zeros: when no placement is to be made (a deal with no decision, and once the episode is
+over) it holds only action 0. A vector environment then samples its next action from it as from any mask,
+and the action is not played: in Gymnasium's default autoreset mode (next step) that step resets the episode
+and ignores it; in the same-step mode the step's info already holds the next episode's mask.
+``info["decision"]`` says whether a placement is pending.
+
 Info
 ----
 Every ``reset`` and ``step`` returns fresh values: ``"action_mask"`` (as ``action_masks()``), ``"decision"``
@@ -122,7 +128,8 @@ Solitaire No. 2, ``n = 953`` (``S2_LAYOUT``):
 
 Rendering and records
 ---------------------
-``render_mode="ansi"`` returns ``text.render_text(state)``, ``"rgb_array"`` ``render.render_rgb(state)``.
+``render_mode="ansi"`` returns ``text.render_text(state)``, ``"rgb_array"`` ``render.render_rgb(state)``;
+``"human"`` prints the text view after every ``reset`` and ``step`` (and ``render()`` prints it again).
 ``game_record(agents=None)`` is the finished episode's ``contack-record/1`` record, with the episode seed.
 ``replay_solitaire_through_env(record)`` plays a solitaire record through the environment, action by action, and
 checks it (``contack replay --check --through-env``).
@@ -252,7 +259,7 @@ _S2_TOP, _S2_UNSEEN = S2_TILES["top"], S2_TILES["unseen"]
 class _SolitaireEnv(gymnasium.Env):
     """What both solitaire environments share; subclasses say how to deal and what a player sees."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
     game = ""
     num_slots = 0
     obs_layout: ObservationLayout
@@ -266,7 +273,7 @@ class _SolitaireEnv(gymnasium.Env):
         illegal_action: str = "lose",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode is None, 'ansi' or 'rgb_array'; got {render_mode!r}")
+            raise ValueError(f"render_mode is None, 'human', 'ansi' or 'rgb_array'; got {render_mode!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward is one of {', '.join(map(repr, REWARDS))}; got {reward!r}")
         if not isinstance(auto_single_moves, (bool, np.bool_)):
@@ -386,6 +393,7 @@ class _SolitaireEnv(gymnasium.Env):
         self._pending_points = 0
         auto = self._auto_play()
         self._update_decision()
+        self._show()
         return self._observe(), self._info(auto)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -404,10 +412,11 @@ class _SolitaireEnv(gymnasium.Env):
             self._illegal = True
             self._over = True
             self._decision = False
-            self._mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
+            self._mask = self._closing_mask()
             info = self._info(0)
             info["illegal_action"] = True
             info["is_success"] = False
+            self._show()
             return self._observe(), ILLEGAL_REWARD, True, False, info
         code = self.layout.decode_code(a)
         self._pending_points += state.play_code(code)  # type: ignore[arg-type]
@@ -417,29 +426,41 @@ class _SolitaireEnv(gymnasium.Env):
         if state.done:
             return self._end_step(auto)
         reward = self._take_reward(won=False)
+        self._show()
         return self._observe(), reward, False, False, self._info(auto)
 
     def _end_step(self, auto: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         state = self.state
         self._over = True
         self._decision = False
-        self._mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
+        self._mask = self._closing_mask()
         reward = self._take_reward(won=bool(state.won))  # type: ignore[attr-defined]
         info = self._info(auto)
         info["is_success"] = bool(state.won)  # type: ignore[attr-defined]
+        self._show()
         return self._observe(), reward, True, False, info
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; make the env with render_mode='ansi' or 'rgb_array'")
+            gymnasium.logger.warn("render() was called without a render_mode; make the env with render_mode='human', "
+                                  "'ansi' or 'rgb_array'")
             return None
-        if self.render_mode == "ansi":
-            from contack_env.render.text import render_text
+        if self.render_mode == "rgb_array":
+            from contack_env.render.image import render_rgb
 
-            return render_text(self.state)
-        from contack_env.render.image import render_rgb
+            return render_rgb(self.state)
+        from contack_env.render.text import render_text
 
-        return render_rgb(self.state)
+        text = render_text(self.state)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
+
+    def _show(self) -> None:
+        """With ``render_mode="human"``, print the text view after a reset or a step (Gymnasium's convention)."""
+        if self.render_mode == "human":
+            self.render()
 
     def game_record(self, agents: Sequence[str] | None = None) -> dict[str, Any]:
         """The ``contack-record/1`` record of the finished episode (``records.game_record``)."""
@@ -464,16 +485,22 @@ class _SolitaireEnv(gymnasium.Env):
     def _update_decision(self) -> None:
         state = self.state
         self._layout = ActionLayout(self.num_slots, self._slots(), state.figure)
-        mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
         if state.done:
             self._decision = False
-            mask[0] = 1  # a deal with no decision (or one decided by forced moves): action 0 closes it
+            mask = self._closing_mask()  # a deal with no decision (or one decided by forced moves): action 0 closes it
         else:
+            mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
             self._decision = True
             encode = self._layout.encode_code
             for code in state.legal_codes():
                 mask[encode(code)] = 1
         self._mask = mask
+
+    def _closing_mask(self) -> np.ndarray:
+        """The mask when no placement is to be made: only action 0, never all zeros (module docstring)."""
+        mask = np.zeros(self.action_space.n, dtype=MASK_DTYPE)
+        mask[0] = 1
+        return mask
 
     def _take_reward(self, won: bool) -> float:
         tiles, points = self._pending_tiles, self._pending_points

@@ -15,6 +15,7 @@ from contack_env.envs.actions import ActionLayout
 from contack_env.envs.replay import replay_through_env
 from contack_env.envs.observation import NUM_ACTIONS, OBS_SIZE, observation_vector
 from contack_env.records.contack import game_record, replay
+from contack_env.render.text import render_text
 from contack_env.contack.tiles import TILE_NAMES, tiles_in
 
 with warnings.catch_warnings():
@@ -80,14 +81,12 @@ def test_pettingzoo_seed(players, reward):
 
 @pytest.mark.parametrize("players", range(2, 8))
 @pytest.mark.parametrize("reward", ["win", "score"])
-def test_pettingzoo_render(players, reward):
+def test_pettingzoo_render(players, reward, capsys):
     modes = []
 
     def make(render_mode=None):
-        # render_test first builds the env with render_mode="human" only to read its metadata; contack_v0 has
-        # no human mode (it opens no window), so that probe gets a plain env.
         modes.append(render_mode)
-        return contack_v0.env(num_players=players, reward=reward, render_mode=None if render_mode == "human" else render_mode)
+        return contack_v0.env(num_players=players, reward=reward, render_mode=render_mode)
 
     def ansi_shows_the_table(text):
         return text.startswith(f"Contack, {players} players") and all(f"seat {s}  score" in text for s in range(players))
@@ -96,7 +95,18 @@ def test_pettingzoo_render(players, reward):
         return image.shape[0] > 100 and image.shape[1] > 100 and image.std() > 10
 
     render_test(make, custom_tests={"ansi": ansi_shows_the_table, "rgb_array": image_is_not_blank})
-    assert modes == ["human", "ansi", "rgb_array"]  # both render modes were exercised
+    assert modes == ["human", "human", "ansi", "rgb_array"]  # every render mode was exercised
+    # "human" printed the table: at the reset, after every step and at every render() call.
+    assert capsys.readouterr().out.count(f"Contack, {players} players") > 10
+
+
+def test_human_mode_prints_the_table_as_the_game_goes(capsys):
+    env = contack_v0.env(num_players=3, render_mode="human")
+    env.reset(seed=4)
+    assert capsys.readouterr().out.count("Contack, 3 players") == 1  # the deal
+    for _ in range(5):
+        env.step(int(np.flatnonzero(env.unwrapped.action_mask())[0]))
+        assert capsys.readouterr().out == render_text(env.unwrapped.game) + "\n"  # the table after this step
 
 
 def test_render_shows_the_table_as_text_and_as_an_image():
@@ -130,7 +140,7 @@ def test_render_shows_the_table_as_text_and_as_an_image():
 
 def test_metadata_agents_and_spaces():
     assert contack_v0.raw_env.metadata == {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "contack_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -171,7 +181,8 @@ def test_env_is_the_raw_env_behind_pettingzoos_order_enforcing_wrapper():
         ({"enclosed_end": "sometimes"}, "1939, next_player, never"),
         ({"reward": "points"}, "'win', 'score'"),
         ({"auto_single_moves": "yes"}, "True or False"),
-        ({"render_mode": "human"}, "'ansi', 'rgb_array'"),
+        ({"render_mode": "pixels"}, "'human', 'ansi', 'rgb_array'"),
+        ({"info_events": 1}, "info_events is True or False; got 1"),
     ],
 )
 def test_bad_options_say_what_is_allowed(options, allowed):
@@ -379,7 +390,7 @@ def test_env_ends_the_game_on_an_illegal_action_with_minus_one(out_of_range):
     env.step(illegal)
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert env.infos[offender]["illegal_action"] is True
-    assert not any("illegal_action" in env.infos[a] for a in env.agents if a != offender)
+    assert all(env.infos[a]["illegal_action"] is False for a in env.agents if a != offender)
     assert len(env.unwrapped.game.figure) == placed  # nothing was placed
     assert all(env.observe(a)["action_mask"].sum() == 0 for a in env.agents)
     rewards = {}
@@ -465,17 +476,19 @@ def test_auto_single_moves_reduces_decisions():
 
 @pytest.mark.parametrize("auto", [False, True])
 def test_infos_tell_each_agent_everything_since_its_previous_step(auto):
-    env = contack_v0.env(num_players=4, auto_single_moves=auto)
+    env = contack_v0.env(num_players=4, auto_single_moves=auto, info_events=True)
     env.reset(seed=11)
     rng = np.random.default_rng(1)
     seen = defaultdict(list)  # per agent: the events its infos showed, in order
     drawn = defaultdict(list)
+    draws = defaultdict(int)
     passed = defaultdict(int)
     auto_moves = defaultdict(int)
     for agent in env.agent_iter():
         observation, _, terminated, truncated, info = env.last()
         seen[agent] += info["events"]
         drawn[agent] += info["drawn"]
+        draws[agent] += info["draws"]
         passed[agent] += info["passed"]
         auto_moves[agent] += info["auto_moves"]
         if terminated or truncated:
@@ -488,12 +501,46 @@ def test_infos_tell_each_agent_everything_since_its_previous_step(auto):
     for seat, agent in enumerate(env.possible_agents):
         assert seen[agent] == everything
         assert drawn[agent] == [e["tile"] for e in everything if e["type"] == "draw" and e["seat"] == seat]
+        assert draws[agent] == len(drawn[agent])
         assert passed[agent] == sum(1 for e in everything if e["type"] == "pass" and e["seat"] == seat)
     assert (sum(auto_moves.values()) > 0) == auto
+    assert sum(draws.values()) > 0 and sum(passed.values()) > 0  # the game had both, so the counts were tested
+
+
+@pytest.mark.parametrize("auto", [False, True])
+def test_infos_have_a_fixed_shape_by_default(auto):
+    # Scalars under the same keys at every step and for every agent (replay buffers such as Tianshou's stack
+    # them), with the same counts as the event log gives.
+    plain = contack_v0.env(num_players=4, auto_single_moves=auto)
+    logged = contack_v0.env(num_players=4, auto_single_moves=auto, info_events=True)
+    plain.reset(seed=11)
+    logged.reset(seed=11)
+    rng = np.random.default_rng(1)
+    steps = 0
+    for agent in plain.agent_iter():
+        assert agent == logged.agent_selection
+        observation, _, terminated, truncated, info = plain.last()
+        full = logged.last()[4]
+        for who in plain.agents:
+            shown = plain.infos[who]
+            assert list(shown) == ["passed", "draws", "auto_moves", "illegal_action"]
+            assert all(type(v) in (int, bool) for v in shown.values())
+            assert {k: logged.infos[who][k] for k in shown} == shown
+        assert info["draws"] == len(full["drawn"])
+        if terminated or truncated:
+            plain.step(None)
+            logged.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        action = int(legal[rng.integers(len(legal))])
+        plain.step(action)
+        logged.step(action)
+        steps += 1
+    assert steps > 30
 
 
 def test_infos_do_not_alias_the_record():
-    env = contack_v0.env(num_players=2)
+    env = contack_v0.env(num_players=2, info_events=True)
     env.reset(seed=2)
     info = env.infos[env.agent_selection]
     info["events"][0]["cell"][0] = 99

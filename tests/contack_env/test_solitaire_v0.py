@@ -159,7 +159,7 @@ def test_mask_is_exactly_the_engine_legal_moves(env_cls, auto):
             assert len(state.figure) == before + 1 + info["auto_moves"]
             assert obs in env.observation_space
             if terminated:
-                assert state.done and not env.action_masks().any()
+                assert state.done and np.flatnonzero(env.action_masks()).tolist() == [0]  # never all zeros
                 break
 
 
@@ -310,7 +310,7 @@ def test_unknown_reset_options_are_ignored_with_a_warning():
     "kwargs, message",
     [
         ({"reward": "score"}, "reward is one of"),
-        ({"render_mode": "human"}, "render_mode"),
+        ({"render_mode": "pixels"}, "render_mode is None, 'human', 'ansi' or 'rgb_array'"),
         ({"illegal_action": "skip"}, "illegal_action"),
     ],
 )
@@ -459,7 +459,7 @@ def test_an_illegal_action_loses_the_episode(env_cls):
     illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
     obs, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"], info["is_success"]) == (-1.0, True, True, False)
-    assert not env.action_masks().any()
+    assert np.flatnonzero(env.action_masks()).tolist() == [0] == np.flatnonzero(info["action_mask"]).tolist()
     with pytest.raises(RuntimeError, match="unfinished"):
         env.game_record()
     with pytest.raises(RuntimeError, match="call reset"):
@@ -492,6 +492,21 @@ def test_render_modes(env_cls):
     env.reset(seed=2)
     image = env.render()
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+
+
+@pytest.mark.parametrize("env_cls", ENVS)
+def test_human_mode_prints_the_text_view_as_the_game_goes(env_cls, capsys):
+    from contack_env.render.text import render_text
+
+    env = env_cls(render_mode="human")
+    _, info = env.reset(seed=2)
+    assert capsys.readouterr().out == render_text(env.state) + "\n"
+    for _ in range(3):
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert capsys.readouterr().out == render_text(env.state) + "\n"
+        if terminated:
+            break
+    assert env.render() is None and capsys.readouterr().out == render_text(env.state) + "\n"
 
 
 # -- records ---------------------------------------------------------------------------------------------------
