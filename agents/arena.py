@@ -7,6 +7,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from contack_env.contactix.rules import DEFAULT_SIZE
+from contack_env.wording import plural
 from contack_env.games import RuleOptions, get_game
 from contack_env.protocol import State
 
@@ -41,7 +42,7 @@ def play_game(state: State, agents: Sequence[Agent]) -> State:
     Agents see ``state.public_view()``, a copy without the face-down order, never the state itself.
     """
     if len(agents) != state.num_players:
-        raise ValueError(f"{state.game} with {state.num_players} player(s) needs as many agents; got {len(agents)}")
+        raise ValueError(f"{state.game} with {plural(state.num_players, 'player')} needs as many agents; got {len(agents)}")
     for agent in agents:
         agent.reset()
     while not state.done:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from contack_env.atomic import open_atomic
+from contack_env.wording import plural
 
 FORMAT = "contack-policy/1"
 ACTIVATIONS = ("tanh", "relu")
@@ -237,5 +238,5 @@ def _check_finite(arrays: dict[str, np.ndarray], path: str) -> None:
         ok = np.isfinite(value) & (np.abs(np.nan_to_num(value)) <= limit)
         if not ok.all():
             bad = int(ok.size - np.count_nonzero(ok))
-            raise PolicyFileError(f"{path}: {key} holds {bad} NaN or infinite weight(s) (or beyond float32); a policy "
+            raise PolicyFileError(f"{path}: {key} holds {plural(bad, 'NaN or infinite weight')} (or beyond float32); a policy "
                                   "file holds finite numbers only (was the run diverging? use an earlier snapshot)")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from contack_env.wording import plural
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     rn = sub.add_parser("render", help="draw a game record as an animated GIF (one frame per move) or a PNG strip")
@@ -39,7 +41,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(f"contack render: {args.file} holds no record to draw", file=sys.stderr)
         return 1
     if not 0 <= args.index < len(records):
-        parser.error(f"--index: {args.file} holds {len(records)} record(s), 0..{len(records) - 1}; got {args.index}")
+        parser.error(f"--index: {args.file} holds {plural(len(records), 'record')}, 0..{len(records) - 1}; got {args.index}")
     record = records[args.index]
     try:
         replay(record)  # a record that does not replay cannot be drawn: say why first

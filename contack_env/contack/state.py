@@ -14,6 +14,7 @@ import numpy as np
 from contack_env.contack.figure import CELL_MASK, TILE_SHIFT, Figure, Move, code_to_move, move_to_code
 from contack_env.contack.grid import OFFSET, SPAN
 from contack_env.contack.tiles import TILE_NAMES
+from contack_env.wording import plural
 
 
 class IllegalMoveError(ValueError):
@@ -60,7 +61,7 @@ class GameState:
         if code not in self._codes or code_to_move(code) != move:
             raise IllegalMoveError(
                 f"{_describe(move)} is not legal for seat {self.current_player}; "
-                f"{len(self._codes)} legal move(s): {', '.join(str(m) for m in self.legal_moves())}"
+                f"{plural(len(self._codes), 'legal move')}: {', '.join(str(m) for m in self.legal_moves())}"
             )
         return self.play_code(code)
 

@@ -258,6 +258,7 @@ from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cel
 from contack_env.envs.conventions import MASK_DTYPE, TurnBasedEnv, check_illegal_action, reset_options
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_HIGH, OBS_LOW, OBS_SIZE, ObservationBuilder, hand_tiles
 from contack_env.envs.state import STATE_HIGH, STATE_LOW, STATE_SIZE, state_vector
+from contack_env.wording import plural
 
 REWARD_OPTIONS = ("win", "score")
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -519,7 +520,7 @@ class raw_env(TurnBasedEnv, EzPickle):
 
     def _illegal_reason(self, action: int) -> str:
         legal = np.flatnonzero(self._observation()["action_mask"]).tolist()
-        return f"{len(legal)} action(s) are legal: {legal}"
+        return f"{plural(len(legal), 'action is', 'actions are')} legal: {legal}"
 
     def _illegal_info(self) -> dict[str, Any]:
         info = self._new_info()

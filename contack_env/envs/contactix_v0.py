@@ -143,6 +143,7 @@ from pettingzoo.utils import wrappers
 
 from contack_env.contactix.rules import BLACK, COLOUR_NAMES, DEFAULT_SIZE, EMPTY, WHITE, ContactixState, cell_index, check_size
 from contack_env.envs.conventions import MASK_DTYPE, TurnBasedEnv, action_index, check_illegal_action, reset_options
+from contack_env.wording import plural
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 NUM_PLANES = 4
@@ -326,7 +327,7 @@ class raw_env(TurnBasedEnv, EzPickle):
             why = f"hole ({r}, {c}) already holds a {COLOUR_NAMES[game.board[action] - 1]} peg"
         else:
             why = "not legal"
-        return f"{why}; {len(game.legal_moves())} action(s) are legal"
+        return f"{why}; {plural(len(game.legal_moves()), 'action is', 'actions are')} legal"
 
     def _illegal_info(self) -> dict[str, Any]:
         return {"illegal_action": True}

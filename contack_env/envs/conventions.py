@@ -46,7 +46,7 @@ def reset_options(options: Any, known: Collection[str]) -> dict[str, Any]:
     unknown = sorted(map(str, set(options) - set(known)))
     if unknown:
         allowed = ", ".join(map(repr, known)) if known else "none"
-        warnings.warn(f"reset ignores the unknown option(s) {unknown}; the options are: {allowed}", stacklevel=3)
+        warnings.warn(f"reset ignores the unknown {'option' if len(unknown) == 1 else 'options'} {unknown}; the options are: {allowed}", stacklevel=3)
     return options
 
 

@@ -171,6 +171,7 @@ from contack_env.envs.figure_features import (
     fill_figure_columns,
 )
 from contack_env.envs.layout import Column, Columns, ObservationLayout, Piece
+from contack_env.wording import plural
 
 __all__ = [
     "ENV_IDS",
@@ -355,7 +356,7 @@ class _SolitaireEnv(gymnasium.Env):
         if not self._decision:
             return "no decision is pending"
         moves = self.state.legal_moves()
-        return f"{len(moves)} legal move(s): {', '.join(str(m) for m in moves)}"
+        return f"{plural(len(moves), 'legal move')}: {', '.join(str(m) for m in moves)}"
 
     # -- subclass hooks ------------------------------------------------------------------------------------------
     def _deal_random(self, rng: np.random.Generator) -> GameState:

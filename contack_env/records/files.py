@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterable
 from contack_env.atomic import open_atomic
 from contack_env.records.errors import RecordError
 from contack_env.records.values import json_kind as _json_kind
+from contack_env.wording import plural
 
 __all__ = ["append_record", "parse_records", "read_records", "write_records"]
 
@@ -111,7 +112,7 @@ def _read_lines(name: str, text: str, on_torn: Callable[[RecordError], None] | N
         except json.JSONDecodeError as e:
             if lineno == last and on_torn is not None:
                 on_torn(RecordError(f"torn last line, cut short as an interrupted write leaves it (invalid JSON: "
-                                    f"{e.msg}, column {e.colno}); the {len(records)} record(s) before it are read",
+                                    f"{e.msg}, column {e.colno}); {plural(len(records), 'record')} before it are read",
                                     f"{name}, line {lineno}"))
                 return records
             raise RecordError(f"invalid JSON: {e.msg} (column {e.colno})", f"{name}, line {lineno}") from None

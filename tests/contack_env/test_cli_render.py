@@ -27,7 +27,7 @@ def test_a_record_becomes_an_animated_gif_and_a_png_strip(tmp_path):
 def test_a_bad_index_suffix_or_record_is_refused_with_the_reason(tmp_path, capsys):
     path = _records(tmp_path)
     for argv, message in (
-        (["--index", "2", "--out", "x.gif"], "holds 2 record(s), 0..1; got 2"),
+        (["--index", "2", "--out", "x.gif"], "holds 2 records, 0..1; got 2"),
         (["--out", str(tmp_path / "x.jpg")], "--out must end in .gif or .png"),
     ):
         try:

@@ -192,7 +192,7 @@ def test_bad_options_say_what_is_allowed(options, allowed):
 
 def test_unknown_reset_options_are_ignored_with_a_warning():
     env = contack_v0.raw_env(num_players=2)
-    with pytest.warns(UserWarning, match=r"reset ignores the unknown option\(s\) \['deck'\]; the options are: 'decks'"):
+    with pytest.warns(UserWarning, match=r"reset ignores the unknown option \['deck'\]; the options are: 'decks'"):
         env.reset(seed=5, options={"deck": list(range(36))})
     assert env.episode_seed == 5
 
@@ -367,7 +367,7 @@ def test_raw_env_refuses_an_illegal_action_naming_it():
     env.reset(seed=1)
     mask = env.action_mask()
     illegal = int(np.flatnonzero(mask == 0)[0])
-    with pytest.raises(ValueError, match=rf"action {illegal} is illegal for {env.agent_selection}: {int(mask.sum())} action\(s\) are legal"):
+    with pytest.raises(ValueError, match=rf"action {illegal} is illegal for {env.agent_selection}: {int(mask.sum())} actions? (is|are) legal"):
         env.step(illegal)
     with pytest.raises(ValueError, match="an action is an int in 0..104"):
         env.step(1.5)

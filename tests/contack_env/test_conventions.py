@@ -72,7 +72,7 @@ def test_solitaire_illegal_action_option(cls):
 @pytest.mark.parametrize("make", [contack_v0.env, contactix_v0.env, Solitaire1Env, Solitaire2Env])
 def test_unknown_reset_options_are_ignored_with_a_warning(make):
     env = make()
-    with pytest.warns(UserWarning, match=r"reset ignores the unknown option\(s\) \['typo'\]"):
+    with pytest.warns(UserWarning, match=r"reset ignores the unknown option \['typo'\]"):
         env.reset(seed=1, options={"typo": 1})
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -301,7 +301,7 @@ def test_bad_reset_options_say_what_is_allowed(env_cls, options, message):
 
 def test_unknown_reset_options_are_ignored_with_a_warning():
     env = Solitaire1Env()
-    with pytest.warns(UserWarning, match=r"reset ignores the unknown option\(s\) \['shuffle'\]; the options are: 'deck', 'cut'"):
+    with pytest.warns(UserWarning, match=r"reset ignores the unknown option \['shuffle'\]; the options are: 'deck', 'cut'"):
         obs, _ = env.reset(seed=3, options={"shuffle": True})
     np.testing.assert_array_equal(obs, Solitaire1Env().reset(seed=3)[0])
 
