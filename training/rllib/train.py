@@ -25,7 +25,7 @@ from agents.policy_file import PolicyNet
 from contack_env.atomic import write_text
 
 from ..config import TrainConfig
-from ..run_folder import check_new_run_folder, claim_folder, new_run_id
+from ..run_folder import MARKER, RunFolderError, check_new_run_folder, claim_folder, new_run_id
 from .env import LEARNER
 from .export import policy_net
 from .module import check_rllib_config, ppo_config
@@ -50,6 +50,15 @@ def send_to_envs(algo: Any, method: str, net: PolicyNet) -> None:
     algo.env_runner_group.foreach_env_runner(call)
 
 
+def check_run_folder(out: str) -> None:
+    """``training.run_folder.check_new_run_folder``, and refuse a folder where a run of this backend wrote a
+    policy (it has no checkpoint.zip, which is what that check looks for, and nothing to resume)."""
+    check_new_run_folder(out)
+    if os.path.exists(os.path.join(out, MARKER)) and os.path.exists(os.path.join(out, "policy.npz")):
+        raise RunFolderError(f"{out} already holds a run (policy.npz); --backend rllib runs cannot be resumed: "
+                             "choose another --out")
+
+
 def env_steps(result: dict[str, Any]) -> int:
     return int(result["env_runners"]["num_env_steps_sampled_lifetime"])
 
@@ -59,7 +68,7 @@ def train(cfg: TrainConfig, out: str, env_runners: int = 0, progress: bool | Non
     import ray
 
     check_rllib_config(cfg)
-    check_new_run_folder(out)
+    check_run_folder(out)
     claim_folder(out, new_run_id())
     config_path = os.path.join(out, "config.toml")
     cfg.save(config_path)
