@@ -7,7 +7,6 @@ the backend without it is a one-line error naming the install command (exit stat
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 
 BACKENDS = ("sb3", "rllib")
@@ -25,7 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def ray_missing() -> bool:
-    return importlib.util.find_spec("ray") is None or importlib.util.find_spec("ray.rllib") is None
+    try:
+        import ray.rllib  # noqa: F401  (the run imports it next anyway)
+    except ImportError:
+        return True
+    return False
 
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
