@@ -56,3 +56,14 @@ def test_rllib_observations_renames_the_keys_and_keeps_the_game() -> None:
         action = int(rng.choice(np.flatnonzero(ref["action_mask"])))
         env.step(action)
         plain.step(action)
+
+
+def test_rllib_pins_and_ci() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    pins = (root / "constraints-rllib.txt").read_text().splitlines()
+    assert {"ray==2.60.0", "gymnasium==1.2.2", "torch==2.13.0"} <= set(pins)
+    ci = (root / ".ci" / "run").read_text()
+    assert ".venv-rllib/bin/pip install -q -c constraints-rllib.txt -e '.[rllib,test]'" in ci
+    assert ".venv-rllib/bin/python -m pytest tests/ray " in ci

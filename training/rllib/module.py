@@ -5,7 +5,7 @@ separate actor and critic MLPs of ``net_arch`` and ``activation`` and a single L
 policy file holds (``training.rllib.export``). The ``TrainConfig`` fields map onto RLlib's PPO settings:
 
     n_steps x n_envs -> train_batch_size_per_learner      batch_size -> minibatch_size
-    n_envs           -> num_envs_per_env_runner           n_epochs   -> num_epochs
+    n_envs           -> num_envs_per_env_runner (each)    n_epochs   -> num_epochs
     learning_rate, gamma                                  gae_lambda -> lambda_
     clip_range -> clip_param                              ent_coef   -> entropy_coeff
     vf_coef -> vf_loss_coeff                              max_grad_norm -> grad_clip
@@ -55,7 +55,9 @@ def ppo_config(cfg: TrainConfig, env_runners: int = 0) -> Any:
         PPOConfig()
         .environment(ContackMultiAgentEnv, env_config=env_config(cfg), disable_env_checking=True)
         .env_runners(num_env_runners=env_runners, num_envs_per_env_runner=cfg.n_envs,
-                     rollout_fragment_length=cfg.n_steps, num_cpus_per_env_runner=1)
+                     # "auto": the iteration's n_steps x n_envs steps shared among the env runners' environments;
+                     # no timeout, as RLlib drops the samples of a runner that answers late (a loaded machine).
+                     rollout_fragment_length="auto", num_cpus_per_env_runner=1, sample_timeout_s=None)
         .multi_agent(policies={LEARNER}, policy_mapping_fn=policy_mapping_fn, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={LEARNER: spec}))
         .training(train_batch_size_per_learner=cfg.n_steps * cfg.n_envs, minibatch_size=cfg.batch_size,

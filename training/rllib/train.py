@@ -59,8 +59,10 @@ def check_run_folder(out: str) -> None:
                              "choose another --out")
 
 
-def env_steps(result: dict[str, Any]) -> int:
-    return int(result["env_runners"]["num_env_steps_sampled_lifetime"])
+def env_steps(result: dict[str, Any], before: int) -> int:
+    """The env steps sampled so far (``before`` when an iteration reports none: its env runners returned no
+    samples within RLlib's ``sample_timeout_s`` on a loaded machine)."""
+    return int(result.get("num_env_steps_sampled_lifetime", before))
 
 
 def train(cfg: TrainConfig, out: str, env_runners: int = 0, progress: bool | None = None) -> str:
@@ -87,7 +89,7 @@ def train(cfg: TrainConfig, out: str, env_runners: int = 0, progress: bool | Non
         while steps < cfg.total_timesteps:
             tick = time.perf_counter()
             result = algo.train()
-            done = env_steps(result)
+            done = env_steps(result, steps)
             rate = (done - steps) / max(time.perf_counter() - tick, 1e-9)
             steps = done
             net = export_policy(algo, cfg, steps)
@@ -95,7 +97,7 @@ def train(cfg: TrainConfig, out: str, env_runners: int = 0, progress: bool | Non
             if steps >= next_snapshot:
                 send_to_envs(algo, "add_snapshot", net)
                 next_snapshot += cfg.snapshot_every
-            ret = result["env_runners"].get("episode_return_mean", float("nan"))
+            ret = result.get("env_runners", {}).get("episode_return_mean", float("nan"))
             rows += f"{steps},{time.perf_counter() - start:.1f},{rate:.1f},{ret:.4f}\n"
             write_text(progress_path, rows)
             if show:
