@@ -68,12 +68,14 @@ def env_steps(result: dict[str, Any], before: int) -> int:
 def train(cfg: TrainConfig, out: str, env_runners: int = 0, progress: bool | None = None) -> str:
     """Train; return the path of the policy file written."""
     import ray
+    import torch
 
     check_rllib_config(cfg)
     check_run_folder(out)
     claim_folder(out, new_run_id())
     config_path = os.path.join(out, "config.toml")
     cfg.save(config_path)
+    torch.set_num_threads(cfg.torch_threads)  # the learner's (and the local env runner's) process
     show = sys.stderr.isatty() if progress is None else progress
     started_ray = not ray.is_initialized()
     if started_ray:  # RAY_ADDRESS, when set, joins that cluster
