@@ -39,12 +39,17 @@ def policy_mapping_fn(agent_id: str, episode: Any, **kwargs: Any) -> str:
 class ContackMultiAgentEnv(MultiAgentEnv):
     """``config``: players, hands, enclosed_end, reward, opponents (a pool spec), keep_snapshots, features, seed."""
 
+    made = 0
+    """Environments made in this process so far."""
+
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
         c = dict(config or {})
         players = int(c.get("players", 2))
-        # Each env runner (worker_index) and each of its environments (vector_index) gets its own bots' streams.
-        salt = int(getattr(c, "worker_index", 0)) * 1000 + int(getattr(c, "vector_index", 0))
+        # Each env runner (RLlib's EnvContext carries its worker_index) and each environment it makes, in order,
+        # gets its own bots' streams; RLlib seeds the games themselves (seed + an offset per environment).
+        ContackMultiAgentEnv.made += 1
+        salt = int(getattr(config, "worker_index", 0)) * 1000 + ContackMultiAgentEnv.made
         pool = OpponentPool(parse_weights(c.get("opponents", "random")), keep=int(c.get("keep_snapshots", 5)),
                             seed=int(c.get("seed", 0)) + salt)
         self.seat_env = ContackSeatEnv(players, pool, reward=c.get("reward", "margin"), num_hands=int(c.get("hands", 3)),
