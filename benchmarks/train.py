@@ -186,7 +186,20 @@ def rllib_algos(seed: int) -> dict[str, Any]:
             warnings.simplefilter("ignore")
             from pettingzoo.classic import connect_four_v3
 
-            return PettingZooEnv(RLlibObservations(connect_four_v3.env()))
+            return PettingZooEnv(FlatObservations(connect_four_v3.env()))
+
+    class FlatObservations(RLlibObservations):
+        """connect_four_v3's 6x7x2 planes as 84 floats, as the MaskablePPO line sees them (RLlib's default
+        module would otherwise want a CNN configuration for that shape)."""
+
+        def observation_space(self, agent: str) -> Any:
+            inner = super().observation_space(agent)
+            flat = spaces.Box(0.0, 1.0, shape=(84,), dtype=np.float32)
+            return spaces.Dict({"observations": flat, "action_mask": inner["action_mask"]})
+
+        def observe(self, agent: str) -> dict[str, np.ndarray]:
+            obs = super().observe(agent)
+            return {"observations": obs["observations"].reshape(-1), "action_mask": obs["action_mask"]}
 
     register_env("bench_connect_four", connect_four)
     spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model_config(cfg))
