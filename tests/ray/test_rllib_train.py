@@ -39,12 +39,16 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_run_writes_a_policy_file_config_and_progress(run_dir: str) -> None:
     net = PolicyNet.load(os.path.join(run_dir, "policy.npz"), game="contack")
     assert [w.shape for w, _ in net.layers] == [(787, 32), (32, 16)] and net.head[0].shape == (16, 105)
-    assert net.meta["trained_steps"] == 256 and net.meta["backend"] == "rllib"
+    assert net.meta["backend"] == "rllib"
     cfg = TrainConfig.load(os.path.join(run_dir, "config.toml"))
     assert (cfg.net_arch, cfg.opponents, cfg.seed, cfg.total_timesteps) == ([32, 16], "random,self", 3, 256)
     with open(os.path.join(run_dir, "progress.csv")) as f:
         rows = list(csv.DictReader(f))
-    assert [int(r["timesteps"]) for r in rows] == [128, 256]  # two iterations of 64 steps x 2 envs
+    # Two iterations of 64 steps x 2 envs (RLlib may sample a step or two more per iteration), then it stops;
+    # the file is the policy after the last.
+    steps = [int(r["timesteps"]) for r in rows]
+    assert len(steps) == 2 and 128 <= steps[0] < 256 <= steps[1] < 256 + 8, steps
+    assert net.meta["trained_steps"] == steps[-1]
     assert all(float(r["steps_per_s"]) > 0 for r in rows)
 
 

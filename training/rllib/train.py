@@ -8,7 +8,8 @@ What a run writes in ``--out``:
     progress.csv         per iteration: timesteps, seconds, steps_per_s, episode_return_mean
 
 RLlib trains in iterations of ``n_steps x n_envs`` env steps (each one a decision of the learner), so a run
-trains ``total_timesteps`` rounded up to whole iterations. Self-play: the pool's "self" plays the learner as it
+trains ``total_timesteps`` rounded up to whole iterations (RLlib's env runners may sample a few steps more
+than an iteration asks, at episode ends). Self-play: the pool's "self" plays the learner as it
 is at the start, then its snapshots, one every ``snapshot_every`` timesteps (the latest ``keep_snapshots``),
 which the trainer sends to every environment of every env runner. ``RAY_ADDRESS`` makes ``ray.init`` join a
 running cluster, where ``--env-runners K`` spreads the env runners.
