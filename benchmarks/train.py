@@ -18,7 +18,15 @@ process, alternating, so machine load hits both alike. ``--settings`` first meas
 ``docs/training.md`` makes for the fast path: torch threads 1 vs 2, on an idle machine and with a second process
 keeping one core busy (as a second run or an evaluation does on a 2-core machine), and DummyVecEnv vs
 SubprocVecEnv. Needs the bench extras for connect four's pygame: ``pip install -c constraints.txt -e '.[bench]'``.
-Last line: ``contack_fps=<x> connect_four_fps=<y> ratio=<x/y>``.
+Its line: ``contack_fps=<x> connect_four_fps=<y> ratio=<x/y>``.
+
+Then, where Ray's RLlib is installed (``pip install -c constraints-rllib.txt -e '.[rllib]'``; otherwise a line
+says it is skipped), the same comparison for ``contack train --backend rllib``: RLlib's PPO (new API stack, the
+action-masking module, separate 256x256 actor and critic, 8 environments, 4096 steps an iteration, 4 epochs of
+minibatches of 512, no env runner processes) on ``training.rllib.env.ContackMultiAgentEnv`` (4 players, the
+others uniformly random) against RLlib on PettingZoo's ``connect_four_v3`` through RLlib's ``PettingZooEnv``
+(both sides one shared module: every step is a decision of the learner). A frame is one env step.
+Last line: ``rllib_contack_fps=<x> rllib_connect_four_fps=<y> ratio=<x/y>``.
 """
 
 from __future__ import annotations
@@ -154,7 +162,89 @@ def main() -> None:
     for name, values in fps.items():
         print(f"{name:13s} MaskablePPO fps={np.median(values):8.0f}  (per iteration: {', '.join(f'{v:.0f}' for v in values)})")
     c, f = np.median(fps["contack"]), np.median(fps["connect_four"])
-    print(f"contack_fps={c:.0f} connect_four_fps={f:.0f} ratio={c / f:.3f}")
+    print(f"contack_fps={c:.0f} connect_four_fps={f:.0f} ratio={c / f:.3f}", flush=True)
+    rllib_line(args.updates, args.seed)
+
+
+def rllib_algos(seed: int) -> dict[str, Any]:
+    """RLlib PPO on Contack (``contack train --backend rllib``'s environment) and on connect_four_v3."""
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+    from ray.tune.registry import register_env
+
+    from training.config import TrainConfig
+    from training.rllib.module import model_config, ppo_config
+    from training.rllib.observations import RLlibObservations
+
+    cfg = TrainConfig.from_dict({"players": 4, "opponents": "random", "features": "none", "seed": seed,
+                                 "n_envs": N_ENVS, "n_steps": N_STEPS, "batch_size": 512, "n_epochs": 4})
+
+    def connect_four(config: Any) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from pettingzoo.classic import connect_four_v3
+
+            return PettingZooEnv(FlatObservations(connect_four_v3.env()))
+
+    class FlatObservations(RLlibObservations):
+        """connect_four_v3's 6x7x2 planes as 84 floats, as the MaskablePPO line sees them (RLlib's default
+        module would otherwise want a CNN configuration for that shape)."""
+
+        def observation_space(self, agent: str) -> Any:
+            inner = super().observation_space(agent)
+            flat = spaces.Box(0.0, 1.0, shape=(84,), dtype=np.float32)
+            return spaces.Dict({"observations": flat, "action_mask": inner["action_mask"]})
+
+        def observe(self, agent: str) -> dict[str, np.ndarray]:
+            obs = super().observe(agent)
+            return {"observations": obs["observations"].reshape(-1), "action_mask": obs["action_mask"]}
+
+    register_env("bench_connect_four", connect_four)
+    spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model_config(cfg))
+    c4 = (ppo_config(cfg, 0).environment("bench_connect_four", disable_env_checking=True)
+          .multi_agent(policies={"learner"}, policy_mapping_fn=lambda agent_id, episode, **kw: "learner",
+                       policies_to_train=["learner"])
+          .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"learner": spec})))
+    return {"contack": ppo_config(cfg, 0).build_algo(), "connect_four": c4.build_algo()}
+
+
+def rllib_fps(algo: Any, lifetime: dict[int, float]) -> float:
+    """One RLlib PPO iteration (sample, update); env steps per second of wall-clock time (``lifetime``: the
+    env steps each algorithm had sampled before, by ``id``)."""
+    start = time.perf_counter()
+    steps = algo.train()["env_runners"]["num_env_steps_sampled_lifetime"]
+    seconds = time.perf_counter() - start
+    done, lifetime[id(algo)] = steps - lifetime.get(id(algo), 0), steps
+    return done / seconds
+
+
+def rllib_line(updates: int, seed: int) -> None:
+    try:
+        import ray
+        import ray.rllib  # noqa: F401
+    except ImportError:
+        print("rllib: skipped (Ray's RLlib is not installed: pip install -c constraints-rllib.txt -e '.[rllib]')")
+        return
+    ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    try:
+        algos = rllib_algos(seed)
+        lifetime: dict[int, float] = {}
+        for algo in algos.values():
+            rllib_fps(algo, lifetime)  # warm-up
+        fps: dict[str, list[float]] = {name: [] for name in algos}
+        for _ in range(updates):
+            for name, algo in algos.items():
+                fps[name].append(rllib_fps(algo, lifetime))
+        for algo in algos.values():
+            algo.stop()
+    finally:
+        ray.shutdown()
+    for name, values in fps.items():
+        print(f"{name:13s} RLlib PPO   fps={np.median(values):8.0f}  (per iteration: {', '.join(f'{v:.0f}' for v in values)})")
+    c, f = np.median(fps["contack"]), np.median(fps["connect_four"])
+    print(f"rllib_contack_fps={c:.0f} rllib_connect_four_fps={f:.0f} ratio={c / f:.3f}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,88 @@
+"""``contack train --backend rllib``: the options it adds and the run they describe.
+
+Nothing here imports ray at module level, so ``contack train --help`` works without the extra, and asking for
+the backend without it is a one-line error naming the install command (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+BACKENDS = ("sb3", "rllib")
+INSTALL = "pip install -c constraints-rllib.txt -e '.[rllib]'"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--env-runners`` on the train command line."""
+    parser.add_argument("--backend", choices=BACKENDS, default="sb3",
+                        help="sb3 (sb3-contrib's MaskablePPO, the default) or rllib (Ray RLlib's multi-agent PPO; "
+                        f"needs the rllib extra: {INSTALL}; RAY_ADDRESS connects to a cluster)")
+    parser.add_argument("--env-runners", dest="env_runners", default=None, metavar="K",
+                        help="--backend rllib: RLlib env runners (processes stepping environments; 0 steps them "
+                        "in the trainer's process; default 0)")
+
+
+def ray_missing() -> bool:
+    try:
+        import ray.rllib  # noqa: F401  (the run imports it next anyway)
+    except ImportError:
+        return True
+    return False
+
+
+def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Run ``contack train --backend rllib`` (or refuse its options under the sb3 backend)."""
+    if args.backend != "rllib":
+        if args.env_runners is not None:
+            parser.error("--env-runners: a setting of --backend rllib")
+        raise AssertionError("run_from_args is for --backend rllib")
+    if getattr(args, "algorithm", None) == "az":
+        parser.error("--backend rllib trains PPO; --algorithm az has its own trainer (leave out --backend)")
+    if args.resume:
+        parser.error("--resume: --backend rllib runs have no checkpoints to resume; start a new run")
+    env_runners = 0
+    if args.env_runners is not None:
+        try:
+            env_runners = int(args.env_runners)
+        except ValueError:
+            env_runners = -1
+        if env_runners < 0:
+            parser.error(f"--env-runners must be a whole number 0 or more; got {args.env_runners!r}")
+    if ray_missing():
+        print(f"contack train: --backend rllib needs Ray's RLlib, which is not installed: {INSTALL}",
+              file=sys.stderr)
+        return 2
+    from ..run_folder import TrainingError
+    from ..train import check_config, config_from_args
+
+    try:
+        cfg = config_from_args(args)
+        check_config(cfg)
+        from .module import check_rllib_config
+
+        check_rllib_config(cfg)
+    except ValueError as err:
+        parser.error(str(err))
+    from .train import check_run_folder, train
+
+    try:
+        check_run_folder(args.out)
+    except TrainingError as err:
+        print(f"contack train: {err}", file=sys.stderr)
+        return 1
+    progress = {"auto": None, "on": True, "off": False}[args.progress]
+    try:
+        path = train(cfg, args.out, env_runners=env_runners, progress=progress)
+    except (TrainingError, ValueError) as err:
+        print(f"contack train: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"contack train: cannot write the run in {args.out}: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"\ncontack train: interrupted; {args.out} keeps the policy of the last finished iteration",
+              file=sys.stderr)
+        return 130
+    print(f"wrote {path}")
+    return 0
