@@ -37,6 +37,9 @@ class Encoder:
         if game not in GAMES:
             raise ValueError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
         self.game = game
+        # Contack's observation lays out a row per action (hand slot x candidate cell): the network can score
+        # every action from its own row (``training.networks.action_feature_index``); a solitaire's cannot.
+        self.factored = game == "contack"
         if game == "contack":
             self.obs_size, self.num_actions, self.seats = OBS_SIZE, NUM_ACTIONS, MAX_PLAYERS
             self._env = None

@@ -11,12 +11,12 @@ from typing import Any
 
 import tomli_w
 
-from contack_env import ENCLOSED_END_OPTIONS
-
-from contack_env.atomic import atomic_path
+from agents.az.encoding import GAMES
 from agents.az.search import MODES
+from contack_env import ENCLOSED_END_OPTIONS
+from contack_env.atomic import atomic_path
+from contack_env.games import get_game
 
-GAMES = ("contack", "solitaire1", "solitaire2")
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "solitaire1": {"players": 1, "eval_opponents": ["greedy", "mcts:200"]},
     "solitaire2": {"players": 1, "eval_opponents": ["greedy", "mcts:200"]},
@@ -91,10 +91,10 @@ class AZConfig:
             raise ValueError(f"algorithm: this configuration is az's; got {self.algorithm!r}")
         if self.game not in GAMES:
             raise ValueError(f"game must be one of {', '.join(GAMES)} for --algorithm az; got {self.game!r}")
-        if self.game == "contack" and not 2 <= self.players <= 7:
-            raise ValueError(f"players: Contack is played by 2 to 7 players; got {self.players}")
-        if self.game != "contack" and self.players != 1:
-            raise ValueError(f"players: a solitaire is played by 1 player; got {self.players}")
+        try:
+            get_game(self.game).check_players(self.players)
+        except ValueError as err:
+            raise ValueError(f"players: {err}") from None
         if self.enclosed_end not in ENCLOSED_END_OPTIONS:
             raise ValueError(f"enclosed_end must be one of {', '.join(ENCLOSED_END_OPTIONS)}; got {self.enclosed_end!r}")
         if self.mode not in MODES:

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from agents.view import public_view
-from contack_env import GameState, new_game, new_solitaire1, new_solitaire2
+from contack_env import GameState
+from contack_env.games import RuleOptions, get_game
 
 from agents.az.evaluator import NetEvaluator
 from agents.az.network import AZNet
@@ -38,11 +39,8 @@ class GameSetup:
     max_considered: int = 16
 
     def new_state(self, rng: np.random.Generator) -> GameState:
-        if self.game == "contack":
-            return new_game(self.players, self.hands, self.enclosed_end, seed=rng, log=False)
-        if self.game == "solitaire1":
-            return new_solitaire1(rng, log=False)
-        return new_solitaire2(rng, log=False)
+        options = RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end)
+        return get_game(self.game).new_state(rng, self.players, options, log=False)  # type: ignore[return-value]
 
 
 @dataclass
@@ -112,8 +110,8 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
         values = terminal_values(state)
         n = num_seats(state)
         results.append(values)
-        if setup.game != "contack":
-            won.append(bool(state.won))  # type: ignore[attr-defined]
+        if n == 1:  # a solitaire: won or lost, besides the share of the tiles placed
+            won.append(bool(state.winners))
         for obs, actions, policy, mover in table.decisions:
             mask = np.zeros(encoder.num_actions, dtype=bool)
             mask[actions] = True

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from contack_env.atomic import TEMPORARY_PREFIX, atomic_path, open_atomic
+from contack_env.games import get_game
 from . import report
 from .config import AZConfig
 from agents.az.encoding import Encoder
@@ -109,7 +110,7 @@ class Learner:
         self.cfg = cfg
         self.encoder = Encoder(cfg.game)
         gather = None
-        if cfg.game == "contack":
+        if self.encoder.factored:
             from training.networks import action_feature_index
 
             gather = action_feature_index()
@@ -275,14 +276,19 @@ def _checkpoint(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int
     run.write_state({"iteration": it, "games": games, "wall_s": round(wall_s, 1)})
 
 
+def _alone(cfg: AZConfig) -> bool:
+    """Whether ``cfg.game`` is a solitaire: its agents play the deals alone, won or lost, and no seat shares them."""
+    return get_game(cfg.game).report == "solitaire"
+
+
 def _selfplay_stats(cfg: AZConfig, samples: Samples) -> dict[str, float]:
     out = {"selfplay/samples": float(len(samples)),
            "selfplay/decisions_per_game": len(samples) / max(1, len(samples.results))}
-    if cfg.game == "contack":
-        out["selfplay/value_seat0"] = float(np.mean([r[0] for r in samples.results]))
-    else:
+    if _alone(cfg):
         out["selfplay/win_rate"] = float(np.mean(samples.won))
         out["selfplay/tiles"] = float(np.mean([r[0] for r in samples.results])) * 36
+    else:
+        out["selfplay/value_seat0"] = float(np.mean([r[0] for r in samples.results]))
     return out
 
 
@@ -300,12 +306,13 @@ def _evaluate(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int, 
     rows = report.read_rows(run.eval_csv)
     new: list[dict[str, Any]] = []
     t = time.time()
-    if cfg.game == "contack":
+    if not _alone(cfg):
         count = -(-cfg.eval_games // cfg.players) * cfg.players
         for i, opponent in enumerate(cfg.eval_opponents):
             for name, spec in [("az", search)] + ([("az:0", alone)] if i == 0 else []):
-                ev = evaluate([spec] + [opponent] * (cfg.players - 1), count, seed, players=cfg.players,
-                              hands=cfg.hands, enclosed_end=cfg.enclosed_end, workers=cfg.workers)
+                ev = evaluate([spec] + [opponent] * (cfg.players - 1), count, seed, game=cfg.game,
+                              players=cfg.players, hands=cfg.hands, enclosed_end=cfg.enclosed_end,
+                              workers=cfg.workers)
                 new.append(report.row(it, games, name, opponent, ev.entries[0], time.time() - t))
     else:
         measured = {r["agent"] for r in rows}
@@ -317,7 +324,8 @@ def _evaluate(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int, 
         if r["agent"].startswith("az"):
             writer.add_scalar(f"eval/{r['agent']}_vs_{r['opponent']}".replace(":", "_"), r["win_rate"], it)
     report.write_rows(run.eval_csv, rows + new)
-    what = f"Contack, {cfg.players} players" if cfg.game == "contack" else cfg.game
-    fair = 1 / cfg.players if cfg.game == "contack" else None
+    alone = _alone(cfg)
+    what = cfg.game if alone else f"{get_game(cfg.game).title}, {cfg.players} players"
+    fair = None if alone else 1 / cfg.players
     report.draw_curve(run.eval_csv, run.curve, f"search-guided ({cfg.mode}) on {what}: {cfg.eval_games} "
-                      f"{'games' if cfg.game == 'contack' else 'deals'} an evaluation", fair)
+                      f"{'deals' if alone else 'games'} an evaluation", fair)
