@@ -38,6 +38,8 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from contack_env.games import GAME_NAMES
+
 from .base import Agent
 from .contactix_bots import TwoDistanceAgent
 from .greedy import GreedyAgent
@@ -49,7 +51,7 @@ AGENT_NAMES = ("random", "greedy", "lookahead", "mcts", "ppo", "az")
 SPEC_HELP = "random, greedy, lookahead, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH, az:PATH[:SIMS]"
 CONTACTIX_AGENT_NAMES = ("random", "two_distance", "mcts", "ppo")
 CONTACTIX_SPEC_HELP = "random, two_distance, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
-AGENT_GAMES = ("contack", "solitaire1", "solitaire2", "contactix")
+AGENT_GAMES = GAME_NAMES
 
 Factory = Callable[[str | None, np.random.Generator, str], Agent]
 """Makes an agent from the spec's argument, its generator and the game it is for."""
@@ -131,6 +133,29 @@ _CONTACTIX_FACTORIES: dict[str, Factory] = {
 }
 
 
+_GENERIC_FACTORIES: dict[str, Factory] = {
+    "random": _no_argument("random", lambda rng: RandomAgent(rng)),
+    "mcts": _mcts,
+}
+GENERIC_SPEC_HELP = "random, mcts[:ITERATIONS] (e.g. mcts:200)"
+
+_BUILTIN: dict[str, tuple[dict[str, Factory], str]] = {
+    "contack": (_FACTORIES, SPEC_HELP),
+    "solitaire1": (_FACTORIES, SPEC_HELP),
+    "solitaire2": (_FACTORIES, SPEC_HELP),
+    "contactix": (_CONTACTIX_FACTORIES, CONTACTIX_SPEC_HELP),
+}
+"""The bots of each game, with their help text. A game of the registry (``contack_env.games``) that has no bots
+of its own here gets the ones that need nothing but the game protocol: ``random`` and ``mcts``."""
+
+
+def builtin_agents(game: str) -> tuple[dict[str, Factory], str]:
+    """The built-in factories of ``game`` by name, and their help text; ``ValueError`` for an unknown game."""
+    if game not in AGENT_GAMES:
+        raise ValueError(f"agents are made for the games {', '.join(AGENT_GAMES)}; got {game!r}")
+    return _BUILTIN.get(game, (_GENERIC_FACTORIES, GENERIC_SPEC_HELP))
+
+
 def split_spec(spec: str) -> tuple[str, str | None]:
     """``"mcts:200"`` -> ``("mcts", "200")``; ``"greedy"`` -> ``("greedy", None)``."""
     name, sep, arg = spec.strip().partition(":")
@@ -145,12 +170,7 @@ def make_agent(
 
     Raises ``ValueError`` saying what is allowed for an unknown name or a bad argument.
     """
-    if game == "contactix":
-        factories = _CONTACTIX_FACTORIES
-    elif game in AGENT_GAMES:
-        factories = _FACTORIES
-    else:
-        raise ValueError(f"agents are made for the games {', '.join(AGENT_GAMES)}; got {game!r}")
+    factories, _ = builtin_agents(game)
     if not isinstance(spec, str):
         raise ValueError(f"an agent spec is a string ({spec_help(game)}); got {spec!r}")
     name, arg = split_spec(spec)
@@ -160,7 +180,7 @@ def make_agent(
         return factory(arg, rng, game)
     registration = registration_of(name)
     if registration is None or game not in registration.games:
-        where = " for contactix" if game == "contactix" else ""
+        where = "" if factories is _FACTORIES else f" for {game}"
         raise ValueError(f"unknown agent {spec!r}{where}; agents are: {spec_help(game)}")
     return registration.make(arg, rng, game)
 
@@ -171,7 +191,7 @@ def check_spec(spec: str, game: str = "contack", board_size: int | None = None, 
     For CON-TAC-TIX, ``board_size`` (and ``swap``) also check that an agent bound to one board, a trained
     policy, can play that game."""
     agent = make_agent(spec, 0, game)
-    if game == "contactix" and board_size is not None and hasattr(agent, "check_board"):
+    if board_size is not None and hasattr(agent, "check_board"):
         agent.check_board(board_size, swap)
     return spec.strip()
 
@@ -258,13 +278,13 @@ def registered_names(game: str = "contack") -> list[str]:
     for point in _entry_points():
         if point.name not in _REGISTERED and NAME_PATTERN.fullmatch(point.name):
             names.add(point.name)
-    builtin = _CONTACTIX_FACTORIES if game == "contactix" else _FACTORIES
+    builtin, _ = builtin_agents(game)
     return sorted(n for n in names if n not in builtin)
 
 
 def spec_help(game: str = "contack") -> str:
     """The specs ``game`` takes, the registered agents included (for messages and ``--help``)."""
-    text = CONTACTIX_SPEC_HELP if game == "contactix" else SPEC_HELP
+    _, text = builtin_agents(game)
     extra = registered_names(game)
     return f"{text}, {', '.join(extra)}" if extra else text
 

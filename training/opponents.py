@@ -17,7 +17,7 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from agents.base import Agent
-from agents.registry import CONTACTIX_SPEC_HELP, SPEC_HELP, check_spec, make_agent
+from agents.registry import check_spec, make_agent, spec_help
 from agents.view import public_view
 from contack_env.contactix.rules import ContactixState
 
@@ -77,7 +77,7 @@ class OpponentPool:
         if game not in POOL_GAMES:
             raise ValueError(f"an opponent pool is for the games {', '.join(POOL_GAMES)}; got {game!r}")
         self.game = game
-        allowed = (CONTACTIX_SPEC_HELP if game == "contactix" else SPEC_HELP).replace(", ppo:PATH", "")
+        allowed = spec_help(game).replace(", ppo:PATH", "")
         if not weights:
             raise ValueError(f"the opponent pool is empty: give at least one of {allowed}, self")
         for spec, w in weights.items():

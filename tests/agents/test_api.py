@@ -312,3 +312,18 @@ def test_an_installed_factory_with_games_is_offered_for_those_games_alone(tmp_pa
     finally:
         unregister("hexonly")
         sys.modules.pop("contack_hexonly", None)
+
+
+def test_a_game_without_bots_of_its_own_gets_the_generic_ones(monkeypatch):
+    # A game added to the registry of games plays random and mcts at once (they need only the game protocol);
+    # Contack's own bots are not offered for it.
+    import agents.registry as registry
+
+    monkeypatch.setattr(registry, "AGENT_GAMES", registry.AGENT_GAMES + ("mygame",))
+    factories, text = registry.builtin_agents("mygame")
+    assert set(factories) == {"random", "mcts"} and text.startswith("random, mcts")
+    with pytest.raises(ValueError, match=r"unknown agent 'greedy' for mygame; agents are: random, mcts"):
+        registry.make_agent("greedy", 0, game="mygame")
+    assert set(registry.builtin_agents("contack")[0]) >= {"greedy", "lookahead", "ppo", "az"}
+    with pytest.raises(ValueError, match="agents are made for the games contack, .*; got 'chess'"):
+        registry.builtin_agents("chess")

@@ -60,7 +60,7 @@ def test_play_game_refuses_an_illegal_move_and_needs_two_agents():
 
     with pytest.raises(IllegalMoveError, match=r"hole \(0, 0\) already holds a black peg"):
         play_game(ContactixState(3), [Cheat(0), Cheat(1)])
-    with pytest.raises(ValueError, match="contactix with 2 player.s. needs as many agents"):
+    with pytest.raises(ValueError, match="contactix with 2 players needs as many agents"):
         play_game(ContactixState(3), [Cheat(0)])
 
 
