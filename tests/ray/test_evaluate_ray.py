@@ -115,8 +115,11 @@ def test_ctrl_c_ends_a_ray_evaluation_in_one_line_and_leaves_no_process():
     args = ["evaluate", "--players", "2", "--agents", "mcts:200,greedy", "--games", "200", "--seed", "0", "--ray"]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore"}
     env.pop("RAY_ADDRESS", None)
+    # SIGINT's default action in the child, as a shell gives a foreground command: a suite run as a background
+    # job inherits it ignored, and Python keeps it so.
     proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, start_new_session=True)
+                            text=True, env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.time() + 240
         while not any(c.startswith("ray::_play_chunk") for c in _session(proc.pid).values()):

@@ -37,7 +37,8 @@ def _interrupt(args: list[str], ready, workers: int = 0, cwd: Path = ROOT, timeo
     and that nothing of the group is left, not even a defunct process."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore"}
     proc = subprocess.Popen(contack_command(*args), cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+                            preexec_fn=ctrl_c_as_at_a_terminal)
     try:
         deadline = time.time() + timeout
         while not ready() and time.time() < deadline:
@@ -64,6 +65,13 @@ def _interrupt(args: list[str], ready, workers: int = 0, cwd: Path = ROOT, timeo
         time.sleep(0.2)
     assert _group(proc.pid) == {}, "processes left behind"
     return proc.returncode, out, err
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """In the child, before the command starts: Ctrl-C's default action, as a shell gives a command it starts in
+    the foreground. A test suite run as a background job (``cmd &``) inherits SIGINT ignored, and Python keeps an
+    ignored SIGINT ignored: the command would never see the key."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _after(seconds: float):
