@@ -245,7 +245,6 @@ from __future__ import annotations
 import operator
 from typing import Any, Sequence
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
@@ -660,28 +659,12 @@ class raw_env(TurnBasedEnv, EzPickle):
 
         return game_record(self._require_game(), seed=self._episode_seed, agents=agents)
 
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='human', "
-                                  "'ansi' or 'rgb_array'")
-            return None
-        game = self._require_game()
-        if self.render_mode == "rgb_array":
-            from contack_env.render.image import render_rgb
-
-            return render_rgb(game)
+    def _text(self, game: ContackGame) -> str:
         from contack_env.render.text import render_text
 
-        text = render_text(game)
-        if self.render_mode == "human":
-            print(text, flush=True)
-            return None
-        return text
+        return render_text(game)
 
-    def close(self) -> None:
-        """Nothing to release: rendering opens no window."""
+    def _picture(self, game: ContackGame) -> np.ndarray:
+        from contack_env.render.image import render_rgb
 
-    def _require_game(self) -> ContackGame:
-        if self.game is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.game
+        return render_rgb(game)

@@ -19,6 +19,7 @@ import operator
 import warnings
 from typing import Any, Collection
 
+import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
@@ -68,13 +69,36 @@ class TurnBasedEnv(AECEnv):
     A subclass sets ``illegal_action``, ``render_mode`` and ``num_actions`` and implements ``_legal_code`` (the
     move an action stands for, None if it is illegal), ``_illegal_reason`` (why, for ``"raise"``), ``_play`` (the
     turn itself), ``_illegal_info`` (the offender's info when an illegal action ends the game) and
-    ``_forget_decision`` (drop what was cached for the decision that ended).
+    ``_forget_decision`` (drop what was cached for the decision that ended), and ``_text`` / ``_picture`` (the
+    game's text view and RGB picture, which ``render`` returns or prints as ``render_mode`` says).
     """
 
     illegal_action: str
     render_mode: str | None
     num_actions: int
     game: Any
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='human', "
+                                  "'ansi' or 'rgb_array'")
+            return None
+        game = self._require_game()
+        if self.render_mode == "rgb_array":
+            return self._picture(game)
+        text = self._text(game)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release: rendering opens no window."""
+
+    def _require_game(self) -> Any:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game
 
     def step(self, action: Any) -> None:
         try:
