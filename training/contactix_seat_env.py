@@ -34,7 +34,7 @@ import numpy as np
 from gymnasium import spaces
 
 from contack_env import contactix_v0
-from contack_env.contactix.rules import COLOUR_NAMES, check_size
+from contack_env.contactix.rules import COLOUR_NAMES, ContactixState, check_size
 
 from agents.features import contactix_input
 from .opponents import Opponent, OpponentPool
@@ -62,8 +62,8 @@ class ContactixSeatEnv(gymnasium.Env):
             raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)} (the game has no score); got {reward!r}")
         if illegal_action not in ("raise", "lose"):
             raise ValueError(f"illegal_action must be 'raise' or 'lose'; got {illegal_action!r}")
-        if getattr(pool, "game", "contack") != "contactix":
-            raise ValueError("the opponent pool holds Contack bots; make it with OpponentPool(..., game='contactix')")
+        if pool.game != ContactixState.game:
+            raise ValueError(f"the opponent pool holds {pool.game} bots; make it with OpponentPool(..., game='contactix')")
         self.board_size = n
         self.pool = pool
         self.reward_mode = reward

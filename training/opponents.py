@@ -5,9 +5,13 @@ episode that draws it plays one of the most recent ``keep`` snapshots, chosen un
 itself while no snapshot exists yet). Every choice is drawn from the generator the caller passes, so a seeded
 environment draws the same opponents in the same order.
 
-The same pool serves CON-TAC-TIX (``game="contactix"``, ``training.contactix_seat_env``): its bots are then the
-CON-TAC-TIX bots (``random``, ``two_distance``, ``mcts[:N]``), they see the state itself (the game has no hidden
-information), and a snapshot reads ``agents.features.contactix_input``.
+The pool is generic over the game protocol: ``game`` names the game whose bots the specs are (``agents.registry``),
+a bot sees the public view of the state (a plain copy in a game with nothing hidden, such as CON-TAC-TIX) and its
+move becomes an action through the environment's ``encode_move``, and a snapshot reads the environment's own
+observation. ``fresh_bots=True`` makes a new bot for every episode, seeded from the caller's generator
+(``training.contactix_seat_env`` uses it, so that a seeded environment replays the same game move for move);
+otherwise each bot keeps one generator for the pool's life (the streams the shipped Contack models were trained
+with).
 """
 
 from __future__ import annotations
@@ -19,17 +23,17 @@ import numpy as np
 from agents.base import Agent
 from agents.registry import check_spec, make_agent, spec_help
 from agents.view import public_view
-from contack_env.contactix.rules import ContactixState
+from contack_env.games import GAME_NAMES
 
-from agents.features import contactix_input, policy_input
+from agents.features import policy_input
 from agents.policy_file import PolicyNet
 
 SELF = "self"
-POOL_GAMES = ("contack", "contactix")
 
 
 class Opponent(Protocol):
-    """Chooses the action of the seat to move in a ``contack_v0.raw_env`` (or a ``contactix_v0.raw_env``)."""
+    """Chooses the action of the seat to move in a PettingZoo raw environment of the suite (``contack_v0``,
+    ``contactix_v0``): it reads ``env.game`` (the state), ``env.observe`` and ``env.encode_move``."""
 
     def choose(self, env: object, rng: np.random.Generator) -> int: ...
 
@@ -43,14 +47,8 @@ class BotOpponent:
     def choose(self, env: object, rng: np.random.Generator) -> int:
         game = env.game
         legal = game.legal_moves()
-        if isinstance(game, ContactixState):
-            # Perfect information: the bot gets a copy of the state, and its moves are already the actions.
-            return legal[0] if len(legal) == 1 else int(self.agent.act(game.clone(), legal))
-        if len(legal) == 1:
-            move = legal[0]
-        else:
-            move = self.agent.act(public_view(game), legal)
-        return env.encode_move(move)
+        move = legal[0] if len(legal) == 1 else self.agent.act(public_view(game), legal)
+        return int(env.encode_move(move))
 
 
 class PolicyOpponent:
@@ -61,22 +59,25 @@ class PolicyOpponent:
         self.deterministic = deterministic
 
     def choose(self, env: object, rng: np.random.Generator) -> int:
-        if isinstance(env.game, ContactixState):
-            return self.net.act(contactix_input(env.game), env.action_mask(), self.deterministic, rng)
         obs = env.observe(env.agent_selection)
-        x = policy_input(env.game, obs["observation"], self.net.meta.get("features", "none"))
+        # A policy's input is the observation flattened (CON-TAC-TIX's planes are (N, N, 4)), plus the features
+        # its file names (Contack's lookahead values).
+        x = policy_input(env.game, np.ravel(obs["observation"]), self.net.meta.get("features", "none"))
         return self.net.act(x, obs["action_mask"], self.deterministic, rng)
 
 
 class OpponentPool:
     """Opponents drawn by weight: ``{"greedy": 1, "lookahead": 1, "self": 2}``; ``keep`` snapshots of self.
 
-    ``game`` is ``"contack"`` or ``"contactix"``: the game whose bots the specs name."""
+    ``game``: the game whose bots the specs name; ``fresh_bots``: a new bot for every episode (module docstring)."""
 
-    def __init__(self, weights: dict[str, float], keep: int = 5, seed: int = 0, game: str = "contack") -> None:
-        if game not in POOL_GAMES:
-            raise ValueError(f"an opponent pool is for the games {', '.join(POOL_GAMES)}; got {game!r}")
+    def __init__(
+        self, weights: dict[str, float], keep: int = 5, seed: int = 0, game: str = "contack", fresh_bots: bool = False
+    ) -> None:
+        if game not in GAME_NAMES:
+            raise ValueError(f"an opponent pool is for one of the games {', '.join(GAME_NAMES)}; got {game!r}")
         self.game = game
+        self.fresh_bots = fresh_bots
         allowed = spec_help(game).replace(", ppo:PATH", "")
         if not weights:
             raise ValueError(f"the opponent pool is empty: give at least one of {allowed}, self")
@@ -134,10 +135,9 @@ class OpponentPool:
         return out
 
     def _bot(self, spec: str, rng: np.random.Generator) -> Opponent:
-        if self.game == "contactix":
-            # A fresh bot seeded from the caller's generator, so that a seeded CON-TAC-TIX environment replays
-            # the same game move for move (gymnasium's check_env tests it); making one costs next to nothing.
-            # Contack's bots keep one generator each, the streams its shipped models were trained with.
+        if self.fresh_bots:
+            # Seeded from the caller's generator, so that a seeded environment replays the same game move for move
+            # (gymnasium's check_env tests it); making a bot costs next to nothing.
             return BotOpponent(make_agent(spec, seed=int(rng.integers(2**63)), game=self.game))
         return self._bots[spec]
 
@@ -150,10 +150,10 @@ class OpponentPool:
 
     def _fallback(self, rng: np.random.Generator) -> Opponent:
         # Before the learner exists (the env is built before the model) 'self' plays uniformly at random.
-        if self.game == "contactix":
+        if self.fresh_bots:
             return self._bot("random", rng)
         if "random" not in self._bots:
-            self._bots["random"] = BotOpponent(make_agent("random", seed=0))
+            self._bots["random"] = BotOpponent(make_agent("random", seed=0, game=self.game))
         return self._bots["random"]
 
 

@@ -298,9 +298,14 @@ class raw_env(TurnBasedEnv, EzPickle):
             return SWAP
         return divmod(a, self.board_size)
 
-    def encode_move(self, move: Sequence[int] | str) -> int:
-        """The action of ``(r, c)``, or of ``"swap"`` (legal only when White may swap now)."""
+    def encode_move(self, move: int | Sequence[int] | str) -> int:
+        """The action of a move: a hole index as the rules and the bots give it (``r * N + c``; White's swap is
+        the hole of Black's first peg), ``(r, c)``, or ``"swap"`` (legal only when White may swap now)."""
         game = self._require_game()
+        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+            if not 0 <= move < self.num_actions:
+                raise ValueError(f"a hole index is 0..{self.num_actions - 1} on the {self.board_size}x{self.board_size} board; got {move}")
+            return int(move)
         if isinstance(move, str):
             if move != SWAP:
                 raise ValueError(f"a move is (r, c) or \"swap\"; got {move!r}")

@@ -222,6 +222,11 @@ def test_swap_through_the_env():
     assert mask.sum() == n * n and mask[cell_index(1, 3, n)] == 1  # every hole, and black's peg: the swap
     assert raw.decode_action(cell_index(1, 3, n)) == "swap" and raw.encode_move("swap") == cell_index(1, 3, n)
     assert raw.decode_action(cell_index(3, 1, n)) == (3, 1) and raw.encode_move((3, 1)) == cell_index(3, 1, n)
+    # A bot's move is a hole index (the swap: the hole of Black's first peg), and is its own action.
+    bot_moves = raw.game.legal_moves()
+    assert [raw.encode_move(m) for m in bot_moves] == list(bot_moves)
+    with pytest.raises(ValueError, match="a hole index is 0..24"):
+        raw.encode_move(n * n)
     env.step(cell_index(1, 3, n))
     assert env.agent_selection == "black"
     planes = env.observe("black")["observation"]

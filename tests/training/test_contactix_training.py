@@ -34,7 +34,7 @@ SMALL = dict(game="contactix", board_size=4, n_envs=2, n_steps=64, batch_size=64
 
 
 def _env(size=5, opponents="random,two_distance", illegal_action="raise", seed=0):
-    pool = OpponentPool(parse_weights(opponents), seed=seed, game="contactix")
+    pool = OpponentPool(parse_weights(opponents), seed=seed, game="contactix", fresh_bots=True)
     return ContactixSeatEnv(size, pool, illegal_action=illegal_action)
 
 
