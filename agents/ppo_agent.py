@@ -22,20 +22,17 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env.envs.actions import ActionLayout
 from contack_env.contactix.rules import ContactixState
 from contack_env.contack.figure import Move
-from contack_env.contack.multiplayer import ContackGame
-from contack_env.envs.observation import NUM_SLOTS, ObservationBuilder, hand_tiles
-from contack_env.contack.solitaire import Solitaire1, Solitaire2
-from contack_env.contack.state import GameState
-from .features import contactix_input, input_size, policy_input
+from contack_env.games import get_game
+from contack_env.protocol import State
+from .features import contactix_input, extra_size, policy_input
 from .policy_file import PolicyFileError, PolicyNet
 
 from .base import Agent
 
 
-class PPOAgent(Agent[GameState, Move]):
+class PPOAgent(Agent[State, Move]):
     """Plays a trained policy file; ``game`` (if given) must be the game the file was trained for."""
 
     name = "ppo"
@@ -46,50 +43,31 @@ class PPOAgent(Agent[GameState, Move]):
         self.path = path
         self.net = PolicyNet.load(path, game=game)
         self.game = self.net.meta.get("game", "contack")
+        spec = get_game(self.game)
+        if not spec.observer:
+            raise PolicyFileError(f"{path} is a policy for {self.game!r}; ppo agents of this kind play the games "
+                                  "with a state observer (Contack and the solitaires)")
+        self.observer = spec.make_observer()
+        self.features = self.net.meta.get("features", "none")
+        expected = self.observer.obs_size + extra_size(self.features)
+        if self.net.obs_size != expected:
+            raise PolicyFileError(
+                f"{path}: its input has {self.net.obs_size} values, {spec.title}'s with features={self.features!r} "
+                f"{expected}"
+            )
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
-        self._solitaire_env = None
 
-    def act(self, state: GameState, legal: Sequence[Move]) -> Move:
+    def act(self, state: State, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        obs, mask, layout = self._observe(state)
-        move = layout.decode(self.net.act(obs, mask, self.deterministic, self.rng))
+        if state.game != self.game:
+            raise PolicyFileError(f"{self.path} is a policy for {self.game!r}; it cannot play {state.game!r}")
+        obs, mask, layout = self.observer.observe_state(state)
+        move = layout.decode(self.net.act(policy_input(state, obs, self.features), mask, self.deterministic, self.rng))
         if move is None:  # cannot happen with a mask built from the legal moves; guards a wrong file
             raise RuntimeError(f"{self.path}: the policy chose an empty action")
         return move
-
-    def _observe(self, state: GameState) -> tuple[np.ndarray, np.ndarray, ActionLayout]:
-        if isinstance(state, ContackGame):
-            if self.game != "contack":
-                raise PolicyFileError(f"{self.path} is a policy for {self.game!r}; it cannot play Contack")
-            features = self.net.meta.get("features", "none")
-            if self.net.obs_size != input_size(features):
-                raise PolicyFileError(
-                    f"{self.path}: its input has {self.net.obs_size} values, Contack's with features={features!r} "
-                    f"{input_size(features)}"
-                )
-            seat = state.current_player
-            layout = ActionLayout(NUM_SLOTS, hand_tiles(state.hands[seat]), state.figure)
-            codes = state.legal_codes()
-            obs, mask = ObservationBuilder(state).observe(seat, layout.cells, codes)
-            return policy_input(state, obs, features), mask, layout
-        if isinstance(state, (Solitaire1, Solitaire2)):
-            env = self._solitaire(state)
-            return env.observe_state(state)
-        raise PolicyFileError(f"ppo agents play Contack and the solitaires, not {type(state).__name__}")
-
-    def _solitaire(self, state: GameState):
-        from contack_env.envs.solitaire_v0 import Solitaire1Env, Solitaire2Env
-
-        kind = "solitaire1" if isinstance(state, Solitaire1) else "solitaire2"
-        if self.game != kind:
-            raise PolicyFileError(f"{self.path} is a policy for {self.game!r}; it cannot play {kind}")
-        if self._solitaire_env is None:
-            self._solitaire_env = (Solitaire1Env if kind == "solitaire1" else Solitaire2Env)()
-            if self.net.obs_size != self._solitaire_env.observation_space.shape[0]:
-                raise PolicyFileError(f"{self.path}: its input size {self.net.obs_size} is not {kind}'s")
-        return self._solitaire_env
 
 
 class ContactixPPOAgent(Agent[ContactixState, int]):
@@ -135,7 +113,7 @@ class ContactixPPOAgent(Agent[ContactixState, int]):
             )
 
     def act(self, state: ContactixState, legal: Sequence[int]) -> int:
-        if not isinstance(state, ContactixState):
+        if state.game != ContactixState.game:
             raise PolicyFileError(f"{self.path} is a CON-TAC-TIX policy; it cannot play {type(state).__name__}")
         self.check_board(state.size, state.swap_rule)
         if len(legal) == 1:

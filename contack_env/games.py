@@ -81,6 +81,10 @@ class GameSpec:
     """Where its environments live, ``"module:attribute"`` (loaded on use: the registry does not import the RL stack)."""
     report: str = "scores"
     """The kind of evaluation report it gets (``REPORTS``)."""
+    observer: str = ""
+    """``"module:attribute"`` of a factory of its ``StateObserver`` (``contack_env.envs.conventions``): the
+    observation its environment gives, from a state alone; what trained policies and the search-guided network
+    read. Empty: none."""
 
     def new_state(
         self,
@@ -111,9 +115,20 @@ class GameSpec:
 
     def environment(self, index: int = 0) -> Any:
         """The environment module or class ``environments[index]`` names."""
-        module, _, attribute = self.environments[index].partition(":")
-        loaded = importlib.import_module(module)
-        return getattr(loaded, attribute) if attribute else loaded
+        return _load(self.environments[index])
+
+    def make_observer(self) -> Any:
+        """A new ``StateObserver`` of this game; ``ValueError`` if it has none."""
+        if not self.observer:
+            raise ValueError(f"{self.title} has no state observer")
+        return _load(self.observer)()
+
+
+def _load(target: str) -> Any:
+    # "module" or "module:attribute", imported on use: the registry does not import the RL stack.
+    module, _, attribute = target.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
 
 
 def _deal_contack(rng: np.random.Generator, players: int, options: RuleOptions, trace: bool, log: bool) -> State:
@@ -146,17 +161,19 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             "contack", "Contack", MIN_PLAYERS, MAX_PLAYERS, 4, ("hands", "enclosed_end"), _deal_contack,
             contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
-            ("contack_env.envs.contack_v0",),
+            ("contack_env.envs.contack_v0",), observer="contack_env.envs.observation:ContackObserver",
         ),
         GameSpec(
             "solitaire1", "Solitaire No. 1", 1, 1, 1, (), _deal_solitaire1,
             contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
             ("contack_env.envs.solitaire_v0:Solitaire1Env",), "solitaire",
+            observer="contack_env.envs.solitaire_v0:solitaire1_observer",
         ),
         GameSpec(
             "solitaire2", "Solitaire No. 2", 1, 1, 1, (), _deal_solitaire2,
             contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
             ("contack_env.envs.solitaire_v0:Solitaire2Env",), "solitaire",
+            observer="contack_env.envs.solitaire_v0:solitaire2_observer",
         ),
         GameSpec(
             "contactix", "CON-TAC-TIX", 2, 2, 2, ("board_size", "swap"), _deal_contactix,

@@ -75,3 +75,9 @@ class State(Protocol[MoveT]):
     def determinize(self, rng: np.random.Generator) -> "State[MoveT]":
         """A copy with the face-down tiles in a random order consistent with what is seen."""
         ...
+
+    def public_key(self) -> tuple:
+        """What became visible beyond the moves that led here (drawn tiles, new deals, new stack tops): two states
+        reached by the same moves are the same public state exactly when their keys are equal. A search over
+        sampled hidden tiles branches on it, as on the outcomes of a chance node."""
+        ...

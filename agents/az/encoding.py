@@ -15,60 +15,42 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env import MAX_PLAYERS, GameState
-from contack_env.envs.actions import ActionLayout
-from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_SIZE, ObservationBuilder, hand_tiles
+from contack_env.games import GAMES as ALL_GAMES
+from contack_env.games import get_game
+from contack_env.protocol import State
 
-GAMES = ("contack", "solitaire1", "solitaire2")
+GAMES = tuple(name for name, spec in ALL_GAMES.items() if spec.observer)
+"""The games the search-guided learner plays: those whose registry entry names a state observer."""
 
 
-def game_of(state: GameState) -> str:
+def game_of(state: State) -> str:
     """The game a state belongs to (``GAMES``); ``TypeError`` for any other state."""
     game = getattr(state, "game", None)
     if game not in GAMES:
-        raise TypeError(f"the search-guided agent plays Contack and the solitaires, not {type(state).__name__}")
+        raise TypeError(f"the search-guided agent plays {', '.join(GAMES)}, not {type(state).__name__}")
     return game
 
 
 class Encoder:
-    """Inputs and action indices of one game (``game``: one of ``GAMES``)."""
+    """Inputs and action indices of one game (``game``: one of ``GAMES``), from its state observer."""
 
     def __init__(self, game: str) -> None:
         if game not in GAMES:
             raise ValueError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
         self.game = game
+        spec = get_game(game)
+        self._observer = spec.make_observer()
         # Contack's observation lays out a row per action (hand slot x candidate cell): the network can score
         # every action from its own row (``training.networks.action_feature_index``); a solitaire's cannot.
-        self.factored = game == "contack"
-        if game == "contack":
-            self.obs_size, self.num_actions, self.seats = OBS_SIZE, NUM_ACTIONS, MAX_PLAYERS
-            self._env = None
-            # One builder per table size, re-attached to each state: making one builds its gather indices,
-            # which cost more than the observation itself.
-            self._builders: dict[int, ObservationBuilder] = {}
-        else:
-            from contack_env.envs.solitaire_v0 import Solitaire1Env, Solitaire2Env
+        self.factored = bool(self._observer.factored)
+        self.obs_size = int(self._observer.obs_size)
+        self.num_actions = int(self._observer.num_actions)
+        self.seats = spec.max_players
 
-            self._env = (Solitaire1Env if game == "solitaire1" else Solitaire2Env)()
-            self.obs_size = int(self._env.observation_space.shape[0])
-            self.num_actions = int(self._env.action_space.n)
-            self.seats = 1
-
-    def encode(self, state: GameState) -> tuple[np.ndarray, list[int]]:
+    def encode(self, state: State) -> tuple[np.ndarray, list[int]]:
         """The input at ``state`` (a decision) and the action index of each of ``state.legal_codes()``."""
-        codes = state.legal_codes()
-        if self._env is None:
-            seat = state.current_player
-            layout = ActionLayout(NUM_SLOTS, hand_tiles(state.hands[seat]), state.figure)  # type: ignore[attr-defined]
-            builder = self._builders.get(state.num_players)  # type: ignore[attr-defined]
-            if builder is None:
-                builder = self._builders[state.num_players] = ObservationBuilder(state)  # type: ignore[arg-type]
-            else:
-                builder.attach(state)  # type: ignore[arg-type]
-            obs, _ = builder.observe(seat, layout.cells, codes)
-        else:
-            obs, _, layout = self._env.observe_state(state)
-        return obs, [layout.encode_code(code) for code in codes]
+        obs, _, layout = self._observer.observe_state(state)
+        return obs, [layout.encode_code(code) for code in state.legal_codes()]
 
 
 def relative_to_absolute(values: Sequence[float], mover: int, players: int) -> list[float]:

@@ -37,7 +37,8 @@ from typing import Callable, Generator, Sequence
 import numpy as np
 
 from agents.view import determinize, public_view
-from contack_env import NUM_TILES, ContackGame, GameState, Solitaire1, Solitaire2
+from contack_env import NUM_TILES
+from contack_env.protocol import State
 
 MODES = ("gumbel", "visits")
 MARGIN_SCALE = 40.0
@@ -52,37 +53,29 @@ MAX_CONSIDERED = 8
 Evaluation = tuple[np.ndarray, list[float]]
 """The network's answer for one state: the logits of its legal codes (in ``legal_codes()`` order) and the value
 of every seat in table order."""
-Request = Generator[GameState, Evaluation, "SearchResult"]
+Request = Generator[State, Evaluation, "SearchResult"]
 
 
-def terminal_values(state: GameState) -> list[float]:
-    """Every seat's result at the end of a game, in [0, 1]: Contack ``sigmoid(m / MARGIN_SCALE)`` with ``m`` the
-    seat's final score minus the mean of the others' (the winner has the highest; heads-up the two sum to 1);
-    a solitaire the share of the 36 tiles placed (1 for a win)."""
-    if isinstance(state, ContackGame):
-        scores = state.scores
-        n = len(scores)
-        total = sum(scores)
-        return [1.0 / (1.0 + math.exp(-(s - (total - s) / (n - 1)) / MARGIN_SCALE)) for s in scores]
-    return [len(state.figure) / NUM_TILES]
+def terminal_values(state: State) -> list[float]:
+    """Every seat's result at the end of a game, in [0, 1]: with several seats ``sigmoid(m / MARGIN_SCALE)``,
+    ``m`` the seat's final score minus the mean of the others' (the winner has the highest; heads-up the two sum
+    to 1); a solitaire the share of the 36 tiles placed (1 for a win)."""
+    scores = state.scores
+    n = len(scores)
+    if n == 1:
+        return [len(state.figure) / NUM_TILES]  # type: ignore[attr-defined]
+    total = sum(scores)
+    return [1.0 / (1.0 + math.exp(-(s - (total - s) / (n - 1)) / MARGIN_SCALE)) for s in scores]
 
 
-def public_key(state: GameState) -> tuple:
-    """What a player sees of ``state`` beyond the moves that led to it: the hands (draws, new deals: every hand
-    is face up), Solitaire No. 1's drawn tile and discards, Solitaire No. 2's stack tops."""
-    figure = state.figure
-    last = figure.last
-    if isinstance(state, ContackGame):
-        return (state.done, state.hand_number, state.current_player, tuple(state.hands), state.forced_tile,
-                len(figure), None if last is None else figure.placed[last])
-    if isinstance(state, Solitaire1):
-        return (state.done, state.pile_pos, tuple(state.discard), state.forced_tile)
-    if isinstance(state, Solitaire2):
-        return (state.done, tuple(state.tops))
-    raise TypeError(f"no public key for {type(state).__name__}")
+def public_key(state: State) -> tuple:
+    """What a player sees of ``state`` beyond the moves that led to it (``contack_env.protocol.State.public_key``):
+    the hands (draws, new deals: every hand is face up), Solitaire No. 1's drawn tile and discards, Solitaire
+    No. 2's stack tops."""
+    return state.public_key()
 
 
-def num_seats(state: GameState) -> int:
+def num_seats(state: State) -> int:
     """The seats whose values the network gives at ``state`` (a solitaire's one player included)."""
     return state.num_players
 
@@ -92,7 +85,7 @@ class Node:
 
     __slots__ = ("codes", "mover", "logits", "prior", "value", "visits", "total", "children")
 
-    def __init__(self, state: GameState, evaluation: Evaluation) -> None:
+    def __init__(self, state: State, evaluation: Evaluation) -> None:
         logits, value = evaluation
         self.codes: list[int] = state.legal_codes()
         self.mover: int = state.current_player
@@ -167,7 +160,7 @@ class Search:
         self.max_considered = max(1, max_considered)
         self.c_visit, self.c_scale, self.c_puct = c_visit, c_scale, c_puct
 
-    def run(self, view: GameState) -> Request:
+    def run(self, view: State) -> Request:
         """The search from ``view`` (a public view at a decision) as a generator of evaluation requests."""
         if view.done:
             raise ValueError("the game is over: there is no decision to search")
@@ -184,7 +177,7 @@ class Search:
         return (yield from self._puct_root(root, view))
 
     # -- the root -------------------------------------------------------------------------------------------
-    def _gumbel_root(self, root: Node, view: GameState) -> Request:
+    def _gumbel_root(self, root: Node, view: State) -> Request:
         k = len(root.codes)
         g = self.rng.gumbel(size=k) if self.noise else np.zeros(k)
         m = min(self.max_considered, k, self.sims)
@@ -209,7 +202,7 @@ class Search:
         policy = _softmax(root.logits + root.sigma(self.c_visit, self.c_scale))
         return SearchResult(root.codes, choice, policy, float(root.completed_q()[choice]))
 
-    def _puct_root(self, root: Node, view: GameState) -> Request:
+    def _puct_root(self, root: Node, view: State) -> Request:
         if self.noise:
             k = len(root.codes)
             root.prior = (1 - DIRICHLET_SHARE) * root.prior + DIRICHLET_SHARE * self.rng.dirichlet([DIRICHLET_ALPHA] * k)
@@ -225,7 +218,7 @@ class Search:
         return SearchResult(root.codes, choice, policy, float((root.total.sum()) / n.sum()))
 
     # -- one simulation -------------------------------------------------------------------------------------
-    def _simulate(self, root: Node, view: GameState, first: int) -> Generator[GameState, Evaluation, None]:
+    def _simulate(self, root: Node, view: State, first: int) -> Generator[State, Evaluation, None]:
         state = determinize(view, self.rng)
         node, a = root, first
         path: list[tuple[Node, int]] = []
@@ -259,7 +252,7 @@ class Search:
         return int(np.argmax(q + u))
 
 
-def drive(request: Request, evaluate: Callable[[Sequence[GameState]], list[Evaluation]]) -> SearchResult:
+def drive(request: Request, evaluate: Callable[[Sequence[State]], list[Evaluation]]) -> SearchResult:
     """Run one search to its end, answering each request with ``evaluate`` (a batch of one)."""
     try:
         state = next(request)

@@ -131,6 +131,15 @@ class ContackGame(GameState):
         """The current hand's deck (the pile is its tail from ``pile_pos``)."""
         return self.decks[self.hand_number]
 
+    def public_key(self) -> tuple:
+        """What the table sees now beyond the moves that led here (``contack_env.protocol.State.public_key``):
+        the hand number, the seat to move, every hand (draws and new deals: hands are face up), the forced tile,
+        the figure's size and its last tile."""
+        figure = self.figure
+        last = figure.last
+        return (self.done, self.hand_number, self.current_player, tuple(self.hands), self.forced_tile,
+                len(figure), None if last is None else figure.placed[last])
+
     def clone(self) -> "ContackGame":
         other = ContackGame.__new__(ContackGame)
         self._copy_base(other)

@@ -89,6 +89,11 @@ class Solitaire1(SolitaireState):
         """The tile to place at the current decision (the player only chooses where)."""
         return split_code(self._codes[0])[0] if self._codes else None
 
+    def public_key(self) -> tuple:
+        """What the player sees beyond the moves that led here (``contack_env.protocol.State.public_key``): how
+        far the pile is drawn, the discards and the drawn tile."""
+        return (self.done, self.pile_pos, tuple(self.discard), self.forced_tile)
+
     def clone(self) -> "Solitaire1":
         other = Solitaire1.__new__(Solitaire1)
         self._copy_base(other)
@@ -203,6 +208,11 @@ class Solitaire2(SolitaireState):
             if s and s[-1] == tile:
                 return k
         raise ValueError(f"{TILE_NAMES[tile]} is not on top of a stack")
+
+    def public_key(self) -> tuple:
+        """What the player sees beyond the moves that led here (``contack_env.protocol.State.public_key``): the
+        stacks' tops."""
+        return (self.done, tuple(self.tops))
 
     def clone(self) -> "Solitaire2":
         other = Solitaire2.__new__(Solitaire2)

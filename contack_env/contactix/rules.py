@@ -353,6 +353,10 @@ class ContactixState:
         """Moves are their own codes: the hole index."""
         return code
 
+    def public_key(self) -> tuple:
+        """Nothing is hidden or drawn: the moves that led here say everything (``contack_env.protocol.State``)."""
+        return (self.done,)
+
     def public_view(self) -> "ContactixState":
         """A copy: CON-TAC-TIX hides nothing."""
         return self.clone()

@@ -11,17 +11,47 @@ once; each env card states it.
 - **The step** of the PettingZoo environments is ``TurnBasedEnv.step``: one place handles steps before ``reset``,
   the steps of agents that have left (``None``), actions that are no integer, illegal actions and
   ``render_mode="human"``; each game says only which moves are legal and how a turn is played.
+- **State observers** (``StateObserver``): the observation, mask and action layout an environment gives, computed
+  from a state alone (an agent's public view), so that a trained policy acts on a state exactly as it learned in
+  the environment. A game names its observer in the registry (``GameSpec.observer``).
 """
 
 from __future__ import annotations
 
 import operator
 import warnings
-from typing import Any, Collection
+from typing import Any, Collection, Protocol, Sequence
 
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
+
+class ActionCoding(Protocol):
+    """How a state's moves map to an environment's actions (``contack_env.envs.actions.ActionLayout``)."""
+
+    def encode_code(self, code: int) -> int:
+        """The action of a legal move code."""
+        ...
+
+    def decode(self, action: int) -> Any:
+        """The move of an action (None for an action that stands for no move)."""
+        ...
+
+
+class StateObserver(Protocol):
+    """The observation an environment gives the player to move, from a state alone (module docstring)."""
+
+    obs_size: int
+    """The length of the observation vector."""
+    num_actions: int
+    """The size of the action space."""
+    factored: bool
+    """The observation holds one row per action, from which a network can score each action (Contack)."""
+
+    def observe_state(self, state: Any) -> tuple[np.ndarray, np.ndarray, ActionCoding]:
+        """The observation of the player to move at ``state``, its action mask, and the action coding."""
+        ...
+
 
 MASK_DTYPE = np.int8
 """The dtype of every action mask."""

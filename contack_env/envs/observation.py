@@ -487,3 +487,28 @@ class ObservationBuilder:
         for i in points_at:
             src[i] = 0.0
         return obs, mask
+
+
+class ContackObserver:
+    """``contack_v0``'s observation and mask of the seat to move, from a ``ContackGame`` alone (a
+    ``contack_env.envs.conventions.StateObserver``): what a trained policy or network reads at a state."""
+
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
+    factored = True
+
+    def __init__(self) -> None:
+        # One builder per table size, re-attached to each state: making one builds its gather indices, which cost
+        # more than the observation itself.
+        self._builders: dict[int, ObservationBuilder] = {}
+
+    def observe_state(self, state: ContackGame) -> tuple[np.ndarray, np.ndarray, ActionLayout]:
+        seat = state.current_player
+        layout = ActionLayout(NUM_SLOTS, hand_tiles(state.hands[seat]), state.figure)
+        builder = self._builders.get(state.num_players)
+        if builder is None:
+            builder = self._builders[state.num_players] = ObservationBuilder(state)
+        else:
+            builder.attach(state)
+        obs, mask = builder.observe(seat, layout.cells, state.legal_codes())
+        return obs, mask, layout

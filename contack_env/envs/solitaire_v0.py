@@ -178,7 +178,10 @@ __all__ = [
     "REWARDS",
     "Solitaire1Env",
     "Solitaire2Env",
+    "SolitaireObserver",
     "register_envs",
+    "solitaire1_observer",
+    "solitaire2_observer",
 ]
 
 ENV_IDS = {"contack/Solitaire1-v0": "Solitaire1Env", "contack/Solitaire2-v0": "Solitaire2Env"}
@@ -665,3 +668,28 @@ def _discrete_action(action: Any, n: int) -> int:
         raise ValueError(f"an action is an integer 0..{n - 1} (a Python or numpy integer, as Discrete({n}) holds); "
                          f"got {action!r} ({type(action).__name__})")
     return int(action)
+
+
+class SolitaireObserver:
+    """A solitaire environment's observation and mask at a state of its solitaire (a
+    ``contack_env.envs.conventions.StateObserver``), through ``observe_state`` of one environment it keeps."""
+
+    factored = False
+
+    def __init__(self, env: "_SolitaireEnv") -> None:
+        self._env = env
+        self.obs_size = int(env.observation_space.shape[0])
+        self.num_actions = int(env.action_space.n)
+
+    def observe_state(self, state: GameState) -> tuple[np.ndarray, np.ndarray, ActionLayout]:
+        return self._env.observe_state(state)
+
+
+def solitaire1_observer() -> SolitaireObserver:
+    """Solitaire No. 1's observer (``GameSpec.observer``)."""
+    return SolitaireObserver(Solitaire1Env())
+
+
+def solitaire2_observer() -> SolitaireObserver:
+    """Solitaire No. 2's observer (``GameSpec.observer``)."""
+    return SolitaireObserver(Solitaire2Env())
