@@ -69,7 +69,7 @@ def summarize(records: Sequence[dict]) -> str:
     first = records[0]
     n = len(records)
     lines = []
-    if first["game"] == "contack":
+    if get_game(first["game"]).report == "scores":  # seats with scores; else a solitaire
         seats = first["players"]
         rules = first["rules"]
         lines.append(
