@@ -65,7 +65,7 @@ import numpy as np
 
 from contack_env.atomic import open_atomic
 from contack_env.contack.multiplayer import check_rules
-from contack_env.games import GAME_NAMES, RuleOptions, get_game
+from contack_env.games import GAMES, RuleOptions, get_game
 
 from contack_env.contactix.rules import DEFAULT_SIZE, check_size
 from contack_env.wording import plural
@@ -79,7 +79,6 @@ from .rating import Game, fit
 from .registry import Registration, check_spec, make_agent, register, registration_of, split_spec
 
 Z95 = 1.959963984540054
-GAMES = GAME_NAMES
 
 Entry = Union[str, Agent, Callable[[Any, Sequence[Any]], Any]]
 """What plays in an evaluation: a spec, an ``Agent`` or a function ``f(state, legal) -> move``."""

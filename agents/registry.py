@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from contack_env.games import GAME_NAMES
+from contack_env.games import GAMES
 
 from .base import Agent
 from .contactix_bots import TwoDistanceAgent
@@ -51,7 +51,6 @@ AGENT_NAMES = ("random", "greedy", "lookahead", "mcts", "ppo", "az")
 SPEC_HELP = "random, greedy, lookahead, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH, az:PATH[:SIMS]"
 CONTACTIX_AGENT_NAMES = ("random", "two_distance", "mcts", "ppo")
 CONTACTIX_SPEC_HELP = "random, two_distance, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
-AGENT_GAMES = GAME_NAMES
 
 Factory = Callable[[str | None, np.random.Generator, str], Agent]
 """Makes an agent from the spec's argument, its generator and the game it is for."""
@@ -151,8 +150,8 @@ of its own here gets the ones that need nothing but the game protocol: ``random`
 
 def builtin_agents(game: str) -> tuple[dict[str, Factory], str]:
     """The built-in factories of ``game`` by name, and their help text; ``ValueError`` for an unknown game."""
-    if game not in AGENT_GAMES:
-        raise ValueError(f"agents are made for the games {', '.join(AGENT_GAMES)}; got {game!r}")
+    if game not in GAMES:  # the registry as it is now: a game registered after this import counts
+        raise ValueError(f"agents are made for the games {', '.join(GAMES)}; got {game!r}")
     return _BUILTIN.get(game, (_GENERIC_FACTORIES, GENERIC_SPEC_HELP))
 
 
@@ -166,7 +165,7 @@ def make_agent(
     spec: str, seed: int | np.random.Generator | np.random.SeedSequence | None = None, game: str = "contack"
 ) -> Agent:
     """The agent ``spec`` names (``"greedy"``, ``"mcts:200"``, a registered name, ...) for ``game``
-    (``AGENT_GAMES``: Contack, a solitaire, or ``"contactix"``); its random choices flow from ``seed``.
+    (a game of the registry of games, ``contack_env.games.GAMES``); its random choices flow from ``seed``.
 
     Raises ``ValueError`` saying what is allowed for an unknown name or a bad argument.
     """
@@ -231,7 +230,7 @@ _REGISTERED: dict[str, Registration] = {}
 
 def register(name: str, factory: Callable[..., Any], games: Iterable[str] | None = None) -> None:
     """Make ``name`` (and ``name:ARG``) an agent spec in this process, for ``games`` (default: every game of
-    ``AGENT_GAMES``). ``factory(arg, rng, game)`` gets the spec's argument (None for a bare ``name``), a
+    ``contack_env.games.GAMES`` now). ``factory(arg, rng, game)`` gets the spec's argument (None for a bare ``name``), a
     ``numpy.random.Generator`` seeded for that game and seat, and the game's name; it returns an ``Agent``
     (or a function ``f(state, legal) -> move``), or raises ``ValueError`` saying why it cannot (a bad argument).
     Registering a name again replaces it; the built-in names are refused."""
@@ -241,10 +240,10 @@ def register(name: str, factory: Callable[..., Any], games: Iterable[str] | None
         raise ValueError(f"{name!r} is a built-in agent; choose another name")
     if not callable(factory):
         raise ValueError(f"the factory of agent {name!r} is a function factory(arg, rng, game); got {factory!r}")
-    chosen = AGENT_GAMES if games is None else (games,) if isinstance(games, str) else tuple(games)
-    unknown = [g for g in chosen if g not in AGENT_GAMES]
+    chosen = tuple(GAMES) if games is None else (games,) if isinstance(games, str) else tuple(games)
+    unknown = [g for g in chosen if g not in GAMES]
     if unknown or not chosen:
-        raise ValueError(f"games are some of {', '.join(AGENT_GAMES)}; got {list(chosen)!r}")
+        raise ValueError(f"games are some of {', '.join(GAMES)}; got {list(chosen)!r}")
     _REGISTERED[name] = Registration(name, factory, chosen)
 
 

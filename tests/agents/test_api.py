@@ -318,8 +318,9 @@ def test_a_game_without_bots_of_its_own_gets_the_generic_ones(monkeypatch):
     # A game added to the registry of games plays random and mcts at once (they need only the game protocol);
     # Contack's own bots are not offered for it.
     import agents.registry as registry
+    from contack_env.games import GAMES
 
-    monkeypatch.setattr(registry, "AGENT_GAMES", registry.AGENT_GAMES + ("mygame",))
+    monkeypatch.setitem(GAMES, "mygame", GAMES["contactix"])
     factories, text = registry.builtin_agents("mygame")
     assert set(factories) == {"random", "mcts"} and text.startswith("random, mcts")
     with pytest.raises(ValueError, match=r"unknown agent 'greedy' for mygame; agents are: random, mcts"):
