@@ -43,6 +43,10 @@ class GameSetup:
         return get_game(self.game).new_state(rng, self.players, options, log=False)  # type: ignore[return-value]
 
 
+SAMPLE_FIELDS = ("obs", "mask", "policy", "value", "seats")
+"""The arrays of ``Samples``, one row per sample, in the order its constructor takes them."""
+
+
 @dataclass
 class Samples:
     """Training samples as arrays, one row each, and what the games ended with."""
@@ -59,7 +63,7 @@ class Samples:
 
     @classmethod
     def concat(cls, parts: list[Samples]) -> Samples:
-        return cls(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("obs", "mask", "policy", "value", "seats")),
+        return cls(*(np.concatenate([getattr(p, k) for p in parts]) for k in SAMPLE_FIELDS),
                    results=[r for p in parts for r in p.results], won=[w for p in parts for w in p.won])
 
     def __len__(self) -> int:

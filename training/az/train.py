@@ -12,15 +12,18 @@ What a run writes in ``--out`` (default ``runs/train``, as for PPO):
     policy.npz           the latest network, weights only (``az:DIR/policy.npz``; agents.az.network)
     checkpoint.pt        the torch network and optimizer state with the iteration, written atomically (what
                          --resume loads, with ``torch.load(weights_only=True)``: no pickled objects)
+    buffer.npz           the sample buffer at that checkpoint (compressed arrays, read without pickle)
     state.json           iterations, self-play games and wall-clock seconds so far, after each checkpoint
     eval.csv             the periodic evaluations (training.az.report)
     learning_curve.png   eval.csv drawn
     tb/                  TensorBoard logs (``tensorboard --logdir DIR/tb``)
 
 ``--resume`` continues from the last checkpoint with the run's own config.toml (only ``--iterations`` is read,
-to extend a finished run). The sample buffer is not part of a checkpoint (it would be hundreds of megabytes):
-a resumed run refills it with fresh self-play, and its random streams restart from the seed and the iteration,
-so it is reproducible, not identical to an uninterrupted run. A new run refuses a folder holding a checkpoint.
+to extend a finished run). Every random stream restarts from the seed and the iteration, and the sample buffer
+comes back from ``buffer.npz``, so a resumed run trains exactly the network the uninterrupted run would have. A
+checkpoint without its buffer (a file removed to save space) still resumes: the buffer then refills from fresh
+self-play, reproducibly but not identically, and the run says so. A new run refuses a folder holding a
+checkpoint.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from contack_env.games import get_game
 from . import report
 from .config import AZConfig
 from agents.az.encoding import Encoder
-from .selfplay import GameSetup, Samples, SelfPlay
+from .selfplay import SAMPLE_FIELDS, GameSetup, Samples, SelfPlay
 
 EVAL_SEED_OFFSET = 1_000_000  # evaluation deals never coincide with self-play's
 
@@ -58,6 +61,7 @@ class AZRun:
         self.policy = os.path.join(out, "policy.npz")
         self.eval_policy = os.path.join(out, "eval_policy.npz")
         self.checkpoint = os.path.join(out, "checkpoint.pt")
+        self.buffer = os.path.join(out, "buffer.npz")
         self.state = os.path.join(out, "state.json")
         self.eval_csv = os.path.join(out, "eval.csv")
         self.curve = os.path.join(out, "learning_curve.png")
@@ -65,7 +69,8 @@ class AZRun:
 
     @property
     def own_files(self) -> tuple[str, ...]:
-        return (self.config, self.policy, self.eval_policy, self.checkpoint, self.state, self.eval_csv, self.curve)
+        return (self.config, self.policy, self.eval_policy, self.checkpoint, self.buffer, self.state, self.eval_csv,
+                self.curve)
 
     def read_state(self) -> dict[str, Any]:
         try:
@@ -123,7 +128,7 @@ class Learner:
         merged = samples if self.buffer is None else Samples.concat([self.buffer, samples])
         keep = self.cfg.buffer_size
         if len(merged) > keep:
-            merged = Samples(*(getattr(merged, k)[-keep:] for k in ("obs", "mask", "policy", "value", "seats")))
+            merged = Samples(*(getattr(merged, k)[-keep:] for k in SAMPLE_FIELDS))
         self.buffer = merged
 
     def train(self, new_samples: int, rng: np.random.Generator) -> dict[str, float]:
@@ -161,6 +166,28 @@ class Learner:
         with atomic_path(path) as tmp:
             torch.save({"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
                         "iteration": iteration, "games": games}, tmp)
+
+    def save_buffer(self, path: str, iteration: int) -> None:
+        """The sample buffer, compressed (the observations are mostly zeros), with the iteration it belongs to."""
+        buf = self.buffer
+        arrays = {k: getattr(buf, k) for k in SAMPLE_FIELDS} if buf is not None else {}
+        with open_atomic(path, "wb") as f:
+            np.savez_compressed(f, iteration=np.int64(iteration), **arrays)
+
+    def load_buffer(self, path: str, iteration: int) -> bool:
+        """Restore the buffer ``save_buffer`` wrote at ``iteration``; False (buffer left empty) if there is none,
+        or it belongs to another iteration."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if int(data["iteration"]) != iteration:
+                    return False
+                if SAMPLE_FIELDS[0] in data.files:
+                    self.buffer = Samples(*(data[k] for k in SAMPLE_FIELDS))
+                return True
+        except FileNotFoundError:
+            return False
+        except (OSError, KeyError, ValueError) as err:
+            raise AZTrainingError(f"{path} is damaged ({err}); remove it to resume with a refilled buffer") from None
 
     def load(self, path: str) -> tuple[int, int]:
         import torch
@@ -208,6 +235,9 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
     learner = Learner(cfg)
     if resume:
         start, games = learner.load(run.checkpoint)
+        if not learner.load_buffer(run.buffer, start):
+            print(f"contack train: {out} holds no sample buffer of iteration {start}; it refills from fresh self-play "
+                  "(the run goes on reproducibly, but not exactly as an uninterrupted run)", file=sys.stderr)
         run.remove_temporaries()
         state = run.read_state()
         rows = report.read_rows(run.eval_csv)
@@ -269,8 +299,10 @@ def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
 
 
 def _checkpoint(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int, wall_s: float) -> None:
-    # The policy file and the checkpoint first (each replaced atomically), the state last.
+    # The buffer, the policy file and the checkpoint first (each replaced atomically), the state last. A session
+    # killed between the buffer and the checkpoint leaves a buffer of a later iteration, which --resume ignores.
     net = learner.export(_meta(cfg, it, games))
+    learner.save_buffer(run.buffer, it)
     net.save(run.policy)
     learner.save(run.checkpoint, it, games)
     run.write_state({"iteration": it, "games": games, "wall_s": round(wall_s, 1)})

@@ -61,6 +61,27 @@ def test_the_same_seed_trains_the_same_network(tmp_path):
     assert all(np.array_equal(x, y) for x, y in zip(_weights(a), _weights(b)))
 
 
+def test_a_resumed_run_trains_exactly_the_network_of_an_uninterrupted_one(tmp_path, capsys):
+    cfg = dict(iterations=3, games_per_iteration=2, sims=2, workers=1, net_arch=[8], batch_size=8, eval_every=0,
+               hands=1, seed=7, checkpoint_every=1)
+    train(AZConfig(**cfg), str(tmp_path / "whole"), progress=False)
+    train(AZConfig(**{**cfg, "iterations": 2}), str(tmp_path / "cut"), progress=False)
+    with np.load(tmp_path / "cut" / "buffer.npz") as data:
+        assert int(data["iteration"]) == 2 and len(data["obs"]) > 0
+    train(None, str(tmp_path / "cut"), resume=True, progress=False, iterations=3)
+    assert "refills" not in capsys.readouterr().err
+    whole, cut = (AZNet.load(tmp_path / name / "policy.npz") for name in ("whole", "cut"))
+    assert all(np.array_equal(x, y) for x, y in zip(_weights(whole), _weights(cut)))
+
+    # without its buffer the run still resumes, from fresh self-play, and says so; the network then differs
+    train(AZConfig(**{**cfg, "iterations": 2}), str(tmp_path / "lost"), progress=False)
+    (tmp_path / "lost" / "buffer.npz").unlink()
+    train(None, str(tmp_path / "lost"), resume=True, progress=False, iterations=3)
+    assert "holds no sample buffer of iteration 2; it refills" in capsys.readouterr().err
+    lost = AZNet.load(tmp_path / "lost" / "policy.npz")
+    assert not all(np.array_equal(x, y) for x, y in zip(_weights(whole), _weights(lost)))
+
+
 def test_a_solitaire_run_over_worker_processes(tmp_path):
     cfg = AZConfig.from_dict(dict(game="solitaire2", iterations=1, games_per_iteration=4, sims=2, workers=2,
                                   parallel_games=2, net_arch=[8], batch_size=8, eval_every=0))
