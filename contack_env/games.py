@@ -81,6 +81,9 @@ class GameSpec:
     """Where its environments live, ``"module:attribute"`` (loaded on use: the registry does not import the RL stack)."""
     report: str = "scores"
     """The kind of evaluation report it gets (``REPORTS``)."""
+    web: str = ""
+    """Its adapter for the browser app, ``"module:attribute"`` (a ``contack_env.app.web_game.WebGame``, loaded on
+    use); empty: the app does not offer the game."""
 
     def new_state(
         self,
@@ -146,22 +149,22 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             "contack", "Contack", MIN_PLAYERS, MAX_PLAYERS, 4, ("hands", "enclosed_end"), _deal_contack,
             contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
-            ("contack_env.envs.contack_v0",),
+            ("contack_env.envs.contack_v0",), web="contack_env.app.web_contack:CONTACK",
         ),
         GameSpec(
             "solitaire1", "Solitaire No. 1", 1, 1, 1, (), _deal_solitaire1,
             contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
-            ("contack_env.envs.solitaire_v0:Solitaire1Env",), "solitaire",
+            ("contack_env.envs.solitaire_v0:Solitaire1Env",), "solitaire", web="contack_env.app.web_contack:SOLITAIRE1",
         ),
         GameSpec(
             "solitaire2", "Solitaire No. 2", 1, 1, 1, (), _deal_solitaire2,
             contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
-            ("contack_env.envs.solitaire_v0:Solitaire2Env",), "solitaire",
+            ("contack_env.envs.solitaire_v0:Solitaire2Env",), "solitaire", web="contack_env.app.web_contack:SOLITAIRE2",
         ),
         GameSpec(
             "contactix", "CON-TAC-TIX", 2, 2, 2, ("board_size", "swap"), _deal_contactix,
             contactix_records.FORMAT, contactix_records.game_record, contactix_render.render_text, _pegs_played,
-            ("contack_env.envs.contactix_v0",), "colours",
+            ("contack_env.envs.contactix_v0",), "colours", web="contack_env.app.web_contactix:CONTACTIX",
         ),
     )
 }
