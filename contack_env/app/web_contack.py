@@ -19,7 +19,9 @@ from contack_env.render.events import hand_texts
 
 from .web_game import Frame, record_agents
 
-__all__ = ["CONTACK", "SOLITAIRE1", "SOLITAIRE2", "ContackWeb", "Solitaire1Web", "Solitaire2Web", "TileGame", "tile_of"]
+__all__ = [
+    "CONTACK", "SOLITAIRE1", "SOLITAIRE2", "ContackWeb", "Solitaire1Web", "Solitaire2Web", "TileGame", "tile_of",
+]
 
 BOTS = ("random", "greedy", "lookahead", "mcts:50", "mcts:200", "mcts:1000")
 
@@ -35,7 +37,7 @@ class TileGame:
         out: dict[str, Any] = {
             "game": state.game,
             "done": state.done,
-            "figure": [{"tile": t, "x": xy[0], "y": xy[1]} for t, xy in ((t, cell_xy(c)) for c, t in fig.placed.items())],
+            "figure": [{"tile": t, "x": x, "y": y} for t, (x, y) in ((t, cell_xy(c)) for c, t in fig.placed.items())],
             "last": list(cell_xy(fig.last)) if fig.last is not None else None,
             # Every empty cell touching the figure: drawn faintly, so a click on one the rules forbid reaches the
             # server and is refused there, with the reason.
@@ -65,7 +67,9 @@ class TileGame:
 
     def log(self, state: Any, names: Sequence[str]) -> list[dict[str, Any]]:
         return [
-            {"hand": h + 1, "text": text} for h, events in enumerate(state.hand_events) for text in hand_texts(events, names)
+            {"hand": h + 1, "text": text}
+            for h, events in enumerate(state.hand_events)
+            for text in hand_texts(events, names)
         ]
 
     def play_frames(self, state: Any, move: Move, names: Sequence[str]) -> list[Frame]:

@@ -60,7 +60,11 @@ class ContactixWeb:
                 raise ValueError("illegal move: no swap now (the swap rule is off, or it is not White's first move)")
             return state.moves[0]
         cell = data.get("cell")
-        if not isinstance(cell, list) or len(cell) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in cell):
+        if (
+            not isinstance(cell, list)
+            or len(cell) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in cell)
+        ):
             raise ValueError(f"a move is a hole [row, column] or swap: true; got {cell!r}")
         r, c = cell
         if not (0 <= r < n and 0 <= c < n):
