@@ -85,6 +85,9 @@ class GameSpec:
     """``"module:attribute"`` of a factory of its ``StateObserver`` (``contack_env.envs.conventions``): the
     observation its environment gives, from a state alone; what trained policies and the search-guided network
     read. Empty: none."""
+    web: str = ""
+    """Its adapter for the browser app, ``"module:attribute"`` (a ``contack_env.app.web_game.WebGame``, loaded on
+    use); empty: the app does not offer the game."""
 
     def new_state(
         self,
@@ -162,23 +165,26 @@ GAMES: dict[str, GameSpec] = {
             "contack", "Contack", MIN_PLAYERS, MAX_PLAYERS, 4, ("hands", "enclosed_end"), _deal_contack,
             contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
             ("contack_env.envs.contack_v0",), observer="contack_env.envs.observation:ContackObserver",
+            web="contack_env.app.web_contack:CONTACK",
         ),
         GameSpec(
             "solitaire1", "Solitaire No. 1", 1, 1, 1, (), _deal_solitaire1,
             contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
             ("contack_env.envs.solitaire_v0:Solitaire1Env",), "solitaire",
             observer="contack_env.envs.solitaire_v0:solitaire1_observer",
+            web="contack_env.app.web_contack:SOLITAIRE1",
         ),
         GameSpec(
             "solitaire2", "Solitaire No. 2", 1, 1, 1, (), _deal_solitaire2,
             contack_records.FORMAT, contack_records.game_record, contack_text.render_text, _tiles_placed,
             ("contack_env.envs.solitaire_v0:Solitaire2Env",), "solitaire",
             observer="contack_env.envs.solitaire_v0:solitaire2_observer",
+            web="contack_env.app.web_contack:SOLITAIRE2",
         ),
         GameSpec(
             "contactix", "CON-TAC-TIX", 2, 2, 2, ("board_size", "swap"), _deal_contactix,
             contactix_records.FORMAT, contactix_records.game_record, contactix_render.render_text, _pegs_played,
-            ("contack_env.envs.contactix_v0",), "colours",
+            ("contack_env.envs.contactix_v0",), "colours", web="contack_env.app.web_contactix:CONTACTIX",
         ),
     )
 }

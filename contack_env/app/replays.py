@@ -3,28 +3,26 @@ through.
 
 A file is what ``contack simulate``, ``contack evaluate --records`` or the app's own download writes: one JSON
 object, an array of them, or JSON lines; ``contack-record/1`` (Contack and both solitaires) and
-``contactix-record/1`` records may be mixed. A record is replayed through the engine, every event checked,
-before any frame is made of it, so a page shows only games the rules allow.
+``contactix-record/1`` records may be mixed. A record is walked through the engine by the records' walker
+(``contack_env.records.walk``), every event checked, and a record that does not replay is refused whole, so a
+page shows only games the rules allow.
 
-Frames: the position after each hand's opening and after each placement (CON-TAC-TIX: after each move), with
-the events that led to it (draws, passes, discards, the end of a hand) in words. A placement that ends a hand
-before the last shows the finished hand, then the next hand's opening, as two frames.
+Frames: the opening position, then the position after each decision (a placement, a CON-TAC-TIX move), with the
+events that led to it (draws, passes, discards, the end of a hand) in words; the game's web adapter
+(``contack_env.app.web_game``) adds any it shows on the way (Contack: a placement that ends a hand before the
+last shows the finished hand, then the next hand's opening, as two frames).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from contack_env import ContackGame, GameState, Move, Solitaire1, Solitaire2, tile_id
-from contack_env.contactix.rules import ContactixState
-from contack_env.records.contactix import FORMAT as CONTACTIX_FORMAT
-from contack_env.records.contactix import replay as replay_contactix
-from contack_env.records import RecordError, codec_for, replay
+from contack_env.games import GAMES, GameSpec
+from contack_env.records import RecordError, codec_for, walk
 from contack_env.records import parse_records as read_text
+from contack_env.records.walker import EngineDriver, Setup
 
-from contack_env.render.events import event_text
-
-from .views import contactix_move_text, seat_names, state_json
+from .web_game import Frame, WebGame, record_agents, seat_names, web_game
 
 MAX_RECORDS = 5000
 
@@ -49,113 +47,62 @@ def parse_records(text: str) -> list[dict[str, Any]]:
 
 def summary(record: dict[str, Any], index: int) -> dict[str, Any]:
     """A line for the file's list of games, from the record's own fields (checked when the game is opened)."""
-    if record.get("format") == CONTACTIX_FORMAT:
-        moves = record.get("moves")
-        return {
-            "index": index,
-            "game": "contactix",
-            "title": f"CON-TAC-TIX {record.get('size')}x{record.get('size')}",
-            "agents": _agents(record, 2),
-            "result": f"{record.get('winner')} won" if record.get("winner") else "unfinished",
-            "seed": record.get("seed"),
-            "moves": len(moves) if isinstance(moves, list) else None,
-        }
-    game = record.get("game")
+    spec = _game_of(record)
+    if spec is not None and spec.web:
+        return {"index": index, "game": spec.name, **web_game(spec.name).summary(record)}
+    # Of no game this app shows: listed all the same; opening it says what is wrong.
+    game = record.get("game") if spec is None else spec.name
+    title = spec.title if spec is not None else "a record of no game" if game is None else f"unknown game {game!r}"
     players = record.get("players")
-    title = {"solitaire1": "Solitaire No. 1", "solitaire2": "Solitaire No. 2"}.get(str(game), f"Contack, {players} players")
-    scores = record.get("scores")
     return {
         "index": index,
         "game": game,
         "title": title,
-        "agents": _agents(record, players if isinstance(players, int) else 0),
-        "result": f"scores {scores}" if game == "contack" else ("won" if record.get("winners") else "lost"),
+        "agents": record_agents(record, players if isinstance(players, int) else 0),
+        "result": "?",
         "seed": record.get("seed"),
         "moves": None,
     }
 
 
-def _agents(record: dict[str, Any], seats: int) -> list[str]:
-    # The names are for reading only (replay ignores them): a list that does not fit the seats is not used.
-    agents = record.get("agents")
-    if isinstance(agents, list) and len(agents) == seats and all(isinstance(a, str) or a is None for a in agents):
-        return [a or "?" for a in agents]
-    return ["?"] * max(seats, 0)
+def _game_of(record: dict[str, Any]) -> GameSpec | None:
+    """The game of the registry a record is of, by its format (and its ``game`` where the format has several)."""
+    games = [spec for spec in GAMES.values() if spec.record_format == record.get("format")]
+    named = [spec for spec in games if spec.name == record.get("game")]
+    if named:
+        return named[0]
+    return games[0] if len(games) == 1 else None
 
 
 def frames(record: dict[str, Any]) -> dict[str, Any]:
     """The game of ``record``, checked by replaying it, as frames (module docstring); ``RecordError`` if it does
     not replay."""
-    if record.get("format") == CONTACTIX_FORMAT:
-        return _contactix_frames(record)
-    replay(record)  # raises RecordError naming the hand and event
-    return _contack_frames(record)
+    replay = walk(record, _Camera)
+    replay.run()  # raises RecordError naming where the record goes wrong
+    camera = replay.driver
+    assert isinstance(camera, _Camera)
+    return {"game": camera.game, "names": camera.names, "frames": camera.frames}
 
 
-def _contactix_frames(record: dict[str, Any]) -> dict[str, Any]:
-    final = replay_contactix(record)
-    names = seat_names("contactix", _agents(record, 2))
-    state = ContactixState(final.size, final.swap_rule)
-    out = [{"state": state_json(state), "events": [], "caption": "the empty board"}]
-    for move in final.moves:
-        text = contactix_move_text(state, move, names[state.current_player])
-        state.play(move)
-        out.append({"state": state_json(state), "events": [text], "caption": text})
-    return {"game": "contactix", "names": names, "frames": out}
+class _Camera(EngineDriver):
+    """The walker's driver for a replay: plays every decision on the engine, as ``EngineDriver`` does, through
+    the game's web adapter, which makes the frames."""
 
+    def __init__(self, record: dict[str, Any], setup: Setup) -> None:
+        super().__init__(record, setup)
+        self.game = setup.game
+        self.web: WebGame = web_game(setup.game)
+        self.names = seat_names(self.web, record_agents(record, self.state.num_players))
+        self.told = 0  # the log's entries already told by a frame
+        self.frames: list[dict[str, Any]] = []
+        self.add(Frame(self.state, self.web.state_json(self.state), self.web.opening))
 
-def _contack_frames(record: dict[str, Any]) -> dict[str, Any]:
-    game = record["game"]
-    hands = record["hands"]
-    decks = [[tile_id(name) for name in hand["deck"]] for hand in hands]
-    state: GameState
-    if game == "contack":
-        rules = record["rules"]
-        state = ContackGame(decks, record["players"], rules["hands"], rules["enclosed_end"])
-    elif game == "solitaire1":
-        state = Solitaire1(decks[0])
-    else:
-        state = Solitaire2(decks[0], hands[0]["cut"])
-    names = seat_names(game, _agents(record, record["players"]))
-    seen = [0]  # events of each hand already told
-    last_placer: list[int | None] = [None]
+    def play(self, move: Any) -> None:
+        for frame in self.web.play_frames(self.state, move, self.names):
+            self.add(frame)
 
-    def news(s: GameState) -> list[str]:
-        texts = []
-        for h, events in enumerate(s.hand_events):
-            if h >= len(seen):
-                seen.append(0)
-            for event in events[seen[h]:]:
-                if event.get("type") == "place":
-                    last_placer[0] = event.get("seat")
-                texts.append(event_text(event, names, went_out=last_placer[0]))
-            seen[h] = len(events)
-        return texts
-
-    def frame(s: GameState, caption: str, hand_over: bool = False) -> dict[str, Any]:
-        view = state_json(s)
-        if hand_over:  # the probe of a finished hand believes the game is over; it is not
-            view.update(legal=[], to_move=None, done=False, winners=[], hand_over=True)
-        return {"state": view, "events": news(s), "caption": caption}
-
-    out = [frame(state, "the opening")]
-    for h, hand in enumerate(hands):
-        for event in hand["events"]:
-            if event["type"] != "place":
-                continue
-            move = Move(tile_id(event["tile"]), *event["cell"])
-            if isinstance(state, ContackGame) and state.hand_number + 1 < state.num_hands:
-                # The engine deals the next hand inside play(); to show the finished hand, play the move on a copy
-                # that believes this hand is the last.
-                probe = state.clone()
-                probe.num_hands = probe.hand_number + 1
-                probe.play(move)
-                if probe.done:
-                    out.append(frame(probe, f"hand {h + 1} is over", hand_over=True))
-                    state.play(move)
-                    seen[h] = len(state.hand_events[h])
-                    out.append(frame(state, f"hand {h + 2}: the opening"))
-                    continue
-            state.play(move)
-            out.append(frame(state, f"{names[event['seat']]} placed {event['tile']}"))
-    return {"game": game, "names": names, "frames": out}
+    def add(self, frame: Frame) -> None:
+        log = self.web.log(frame.state, self.names)
+        events = [entry["text"] for entry in log[self.told:]]
+        self.told = len(log)
+        self.frames.append({"state": frame.view, "events": events, "caption": frame.caption})

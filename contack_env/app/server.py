@@ -46,21 +46,22 @@ from .models import ModelFolders
 from .replays import frames, parse_records, summary
 from .sessions import MAX_HANDS, MAX_MCTS, PERSON, GameSession, Rejected, parse_setup
 from .store import Store, StoreFull
+from .web_game import web_games
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024  # a move or a table setup is a few hundred bytes
-BOT_SPECS = {
-    "contack": ["random", "greedy", "lookahead", "mcts:50", "mcts:200", "mcts:1000"],
-    "contactix": ["random", "two_distance", "mcts:200", "mcts:1000"],
-}
 
 
 def bot_specs() -> dict[str, list[str]]:
-    """The bots a page offers: the built-in choices, then the agents of your own (``agents.register``, the
-    ``contack.agents`` entry points)."""
+    """The bots a page offers for each game: its web adapter's choices of the built-in agents, then the agents
+    of your own for that game (``agents.register``, the ``contack.agents`` entry points)."""
     from agents.registry import registered_names
 
-    return {game: specs + [n for n in registered_names(game) if n not in specs] for game, specs in BOT_SPECS.items()}
+    offered = {}
+    for game, web in web_games().items():
+        specs = list(web.bots)
+        offered[game] = specs + [n for n in registered_names(game) if n not in specs]
+    return offered
 
 
 @dataclass
@@ -90,7 +91,7 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
     async def options(request: Request) -> Response:
         return JSONResponse(
             {
-                "games": ["contack", "solitaire1", "solitaire2", "contactix"],
+                "games": list(web_games()),
                 "person": PERSON,
                 "bots": bot_specs(),
                 "models": [m.to_json() for m in folders.models()],

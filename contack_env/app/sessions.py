@@ -19,15 +19,14 @@ from agents.arena import new_state, seed_streams
 from agents.base import Agent
 from agents.registry import make_agent, mcts_budget, split_spec
 from agents.view import public_view
-from contack_env import ENCLOSED_END_OPTIONS, GameState, IllegalMoveError, Move
-from contack_env.contactix.rules import ContactixState, check_size
-from contack_env.games import GAME_NAMES, GAMES
+from contack_env import ENCLOSED_END_OPTIONS
+from contack_env.contactix.rules import check_size
+from contack_env.games import GAMES
+from contack_env.protocol import State
 from contack_env.wording import plural
 
 from .models import ModelFolders
-from contack_env.render.events import hand_texts
-
-from .views import contactix_move_text, seat_names, state_json, tile_of
+from .web_game import WebGame, seat_names, web_game, web_games
 
 PERSON = "person"
 MAX_HANDS = 9  # the rules play 3; a cap keeps one table from holding the server for long
@@ -62,8 +61,9 @@ def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None
     if not isinstance(data, dict):
         raise Rejected(400, "a table is a JSON object: {game, seats, ...}")
     game = data.get("game", "contack")
-    if game not in GAMES:
-        raise Rejected(400, f"game is one of {', '.join(GAME_NAMES)}; got {game!r}")
+    offered = web_games()
+    if game not in offered:
+        raise Rejected(400, f"game is one of {', '.join(offered)}; got {game!r}")
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise Rejected(400, "seats is a list with one entry per seat: 'person' or an agent spec such as 'greedy'")
@@ -144,12 +144,13 @@ class GameSession:
     """One open game (module docstring)."""
 
     setup: Setup
-    state: GameState | ContactixState
+    state: State
     agents: dict[int, Agent]
     names: list[str]
+    web: WebGame
+    """The game's adapter (``contack_env.app.web_game``): its JSON, its moves and its log."""
     version: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    contactix_log: list[str] = field(default_factory=list)
 
     @classmethod
     def create(cls, setup: Setup, resolved: list[str | None]) -> "GameSession":
@@ -158,7 +159,8 @@ class GameSession:
         state = new_state(setup.game, len(setup.seats), streams[0], setup.hands, setup.enclosed_end,
                           board_size=setup.board_size, swap=setup.swap)
         agents = _make_agents(setup, resolved, streams)
-        return cls(setup, state, agents, seat_names(setup.game, setup.seats))
+        web = web_game(setup.game)
+        return cls(setup, state, agents, seat_names(web, setup.seats), web)
 
     # -- what the page sees ----------------------------------------------------------------------------------
     @property
@@ -170,16 +172,6 @@ class GameSession:
         return self.to_move is not None and self.setup.seats[self.to_move] is None
 
     def to_json(self) -> dict[str, Any]:
-        if isinstance(self.state, ContactixState):
-            view = state_json(self.state)
-            log = [{"hand": 1, "text": t} for t in self.contactix_log]
-        else:
-            view = state_json(public_view(self.state))
-            log = [
-                {"hand": h + 1, "text": text}
-                for h, events in enumerate(self.state.hand_events)
-                for text in hand_texts(events, self.names)
-            ]
         s = self.setup
         return {
             "version": self.version,
@@ -191,8 +183,8 @@ class GameSession:
                 for name, spec in zip(self.names, s.seats)
             ],
             "person_to_move": self.person_to_move,
-            "state": view,
-            "log": log,
+            "state": self.web.state_json(public_view(self.state)),
+            "log": self.web.log(self.state, self.names),
         }
 
     def record(self) -> dict[str, Any]:
@@ -222,49 +214,14 @@ class GameSession:
             raise Rejected(409, "the game is over")
         if not self.person_to_move:
             raise Rejected(409, f"it is {self.names[self.state.current_player]}'s turn, a bot's, not a person's")
-        if isinstance(self.state, ContactixState):
-            self._contactix_move(data)
-            return
         try:
-            tile = tile_of(data.get("tile"))
-            x, y = data.get("x"), data.get("y")
-            if any(isinstance(v, bool) or not isinstance(v, int) for v in (x, y)):
-                raise ValueError(f"a cell is two whole numbers x, y; got {x!r}, {y!r}")
-            self.state.play(Move(tile, x, y))
-        except IllegalMoveError as err:
-            raise Rejected(400, f"illegal move: {_short(str(err))}") from None
+            move = self.web.parse_move(self.state, data)
         except ValueError as err:
             raise Rejected(400, str(err)) from None
-        self.version += 1
-
-    def _contactix_move(self, data: dict[str, Any]) -> None:
-        state = self.state
-        assert isinstance(state, ContactixState)
-        n = state.size
-        if data.get("swap") is True:
-            if not state.can_swap:
-                raise Rejected(400, "illegal move: no swap now (the swap rule is off, or it is not White's first move)")
-            move = state.moves[0]
-        else:
-            cell = data.get("cell")
-            if (
-                not isinstance(cell, list)
-                or len(cell) != 2
-                or any(isinstance(v, bool) or not isinstance(v, int) for v in cell)
-            ):
-                raise Rejected(400, f"a move is a hole [row, column] or swap: true; got {cell!r}")
-            r, c = cell
-            if not (0 <= r < n and 0 <= c < n):
-                raise Rejected(400, f"illegal move: hole ({r}, {c}) is off the {n}x{n} board")
-            move = r * n + c
-            if state.is_swap(move):
-                raise Rejected(400, "illegal move: that hole holds black's first peg; send swap: true to take it over")
-        text = contactix_move_text(state, move, self.names[state.current_player])
         try:
-            state.play(move)
-        except IllegalMoveError as err:
-            raise Rejected(400, f"illegal move: {err}") from None
-        self.contactix_log.append(text)
+            self.state.play(move)
+        except ValueError as err:  # the engine's IllegalMoveError, saying why
+            raise Rejected(400, f"illegal move: {_short(str(err))}") from None
         self.version += 1
 
     def bot_decision(self) -> Any:
@@ -277,14 +234,12 @@ class GameSession:
         return agent.act(public_view(self.state), self.state.legal_moves())
 
     def apply_bot(self, move: Any) -> None:
-        if isinstance(self.state, ContactixState):
-            self.contactix_log.append(contactix_move_text(self.state, move, self.names[self.state.current_player]))
         self.state.play(move)
         self.version += 1
 
 
 def _short(message: str) -> str:
-    # The engine lists every legal move after its reason; the page highlights them already.
+    # Contack's engine lists every legal move after its reason; the page highlights them already.
     head, sep, _ = message.partition("; ")
     return head if sep else message
 

@@ -364,7 +364,7 @@ def test_only_the_loopback_host_names_are_answered_when_serving_on_loopback():
 @pytest.mark.parametrize("game", ["contack", "solitaire1", "solitaire2", "contactix"])
 def test_every_bot_the_page_offers_plays_a_whole_game_of_every_game(client, game):
     options = client.get("/api/options").json()
-    specs = options["bots"]["contactix" if game == "contactix" else "contack"]
+    specs = options["bots"][game]
     specs = [s for s in specs if not s.startswith("mcts:") or s == "mcts:50"] + [
         f"ppo:{m['name']}" for m in options["models"] if m["game"] == game and m["players"] in (None, 1, 2)
     ]

@@ -46,9 +46,8 @@ function seatCount() {
 }
 
 function seatChoices(g) {
-  const kind = g === "contactix" ? "contactix" : "contack";
   const list = [["person", "person (you)"]];
-  for (const spec of options.bots[kind]) list.push([spec, spec]);
+  for (const spec of options.bots[g]) list.push([spec, spec]);
   const size = parseInt($("board-size").value, 10);
   for (const m of options.models) {
     if (m.game !== g) continue;
