@@ -17,10 +17,17 @@ from contack_env import ENCLOSED_END_OPTIONS
 from contack_env.atomic import atomic_path
 from contack_env.games import get_game
 
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "solitaire1": {"players": 1, "eval_opponents": ["greedy", "mcts:200"]},
-    "solitaire2": {"players": 1, "eval_opponents": ["greedy", "mcts:200"]},
-}
+SOLITAIRE_DEFAULTS: dict[str, Any] = {"players": 1, "eval_opponents": ["greedy", "mcts:200"]}
+"""The settings a solitaire (a game of one player) takes when its configuration leaves them out."""
+
+
+def game_defaults(game: Any) -> dict[str, Any]:
+    """The defaults that replace the field defaults (the heads-up Contack run's) for ``game``."""
+    try:
+        solitaire = get_game(game).max_players == 1
+    except ValueError:
+        return {}  # AZConfig.check names the games
+    return copy.deepcopy(SOLITAIRE_DEFAULTS) if solitaire else {}
 
 
 @dataclass
@@ -149,7 +156,7 @@ class AZConfig:
         if unknown:
             raise ValueError(f"{source}: unknown setting(s) for --algorithm az: {', '.join(unknown)}; settings are: "
                              f"{', '.join(sorted(known))}")
-        defaults = copy.deepcopy(GAME_DEFAULTS.get(values.get("game", "contack"), {}))
+        defaults = game_defaults(values.get("game", "contack"))
         return cls(**{**defaults, **values})
 
 
