@@ -118,17 +118,18 @@ class GameSpec:
 
     def environment(self, index: int = 0) -> Any:
         """The environment module or class ``environments[index]`` names."""
-        return _load(self.environments[index])
+        return load_target(self.environments[index])
 
     def make_observer(self) -> Any:
         """A new ``StateObserver`` of this game; ``ValueError`` if it has none."""
         if not self.observer:
             raise ValueError(f"{self.title} has no state observer")
-        return _load(self.observer)()
+        return load_target(self.observer)()
 
 
-def _load(target: str) -> Any:
-    # "module" or "module:attribute", imported on use: the registry does not import the RL stack.
+def load_target(target: str) -> Any:
+    """The module ``"module"`` or the attribute ``"module:attribute"`` names, imported now: the registry names a
+    game's environments, observer and web adapter this way, so that importing it does not import the RL stack."""
     module, _, attribute = target.partition(":")
     loaded = importlib.import_module(module)
     return getattr(loaded, attribute) if attribute else loaded
@@ -191,7 +192,7 @@ GAMES: dict[str, GameSpec] = {
 """Every game, by name."""
 
 GAME_NAMES = tuple(GAMES)
-__all__ = ["ENCLOSED_END_OPTIONS", "GAMES", "GAME_NAMES", "REPORTS", "GameSpec", "RuleOptions", "get_game"]
+__all__ = ["ENCLOSED_END_OPTIONS", "GAMES", "GAME_NAMES", "REPORTS", "GameSpec", "RuleOptions", "get_game", "load_target"]
 
 
 def get_game(name: str) -> GameSpec:

@@ -9,11 +9,10 @@ named (``seat_names``) and the agents a record names (``record_agents``).
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
 
-from contack_env.games import GAMES, get_game
+from contack_env.games import GAMES, get_game, load_target
 
 __all__ = ["Frame", "WebGame", "record_agents", "seat_names", "web_game", "web_games"]
 
@@ -73,8 +72,7 @@ def web_game(name: str) -> WebGame:
     spec = get_game(name)
     if not spec.web:
         raise ValueError(f"{spec.title} is not offered in the browser app (its GameSpec names no web adapter)")
-    module, _, attribute = spec.web.partition(":")
-    return getattr(importlib.import_module(module), attribute)  # type: ignore[no-any-return]
+    return load_target(spec.web)  # type: ignore[no-any-return]
 
 
 def web_games() -> dict[str, WebGame]:
