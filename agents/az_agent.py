@@ -20,6 +20,7 @@ from contack_env import GameState, Move
 from contack_env.contack.figure import code_to_move
 from agents.az.encoding import game_of
 from agents.az.evaluator import NetEvaluator
+from agents.az.horizon import horizon_for
 from agents.az.network import AZNet
 from agents.az.search import MAX_CONSIDERED, Search, SearchResult, drive
 from agents.policy_file import PolicyFileError
@@ -46,6 +47,7 @@ class AZAgent(Agent):
         self.sims = sims
         self.mode = str(self.net.meta.get("mode", "gumbel"))
         self.max_considered = int(self.net.meta.get("max_considered", MAX_CONSIDERED))
+        self.horizon = horizon_for(self.net.horizon)
         self.rng = np.random.default_rng(seed)
         self.evaluate = NetEvaluator(self.net)
 
@@ -53,7 +55,8 @@ class AZAgent(Agent):
         """The search's result at ``state`` (a public view at a decision)."""
         if game_of(state) != self.net.game:
             raise PolicyFileError(f"{self.path} is a network for {self.net.game!r}; it cannot play {game_of(state)!r}")
-        return drive(Search(self.sims, self.rng, self.mode, max_considered=self.max_considered).run(state), self.evaluate)
+        search = Search(self.sims, self.rng, self.mode, max_considered=self.max_considered, horizon=self.horizon)
+        return drive(search.run(state), self.evaluate)
 
     def act(self, state: GameState, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:

@@ -18,6 +18,9 @@ environment, its snapshots and ``ppo:PATH`` compute it by one function.
 
 from __future__ import annotations
 
+import math
+from typing import Sequence
+
 import numpy as np
 
 from .lookahead import LookaheadAgent
@@ -25,6 +28,7 @@ from contack_env.envs.actions import ActionLayout
 from contack_env.contactix.rules import ContactixState
 from contack_env.envs.contactix_v0 import observation_planes
 from contack_env.contack.multiplayer import ContackGame
+from contack_env.contack.state import GameState
 from contack_env.contack.figure import split_code
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_SIZE, hand_tiles
 
@@ -67,6 +71,38 @@ def policy_input(game: ContackGame, obs: np.ndarray, features: str) -> np.ndarra
         return obs
     check(features)
     return np.concatenate([obs, lookahead_values(game)])
+
+
+AZ_FEATURES = ("none", "lookahead")
+"""The extra inputs a search-guided network (``agents.az.encoding``) may take: ``lookahead`` appends two blocks
+of one value per action (``judgement_blocks``); ``none`` appends nothing."""
+AZ_BLOCKS = 2
+"""The per-action blocks ``lookahead`` appends to a search-guided network's input."""
+
+
+def check_az(features: str) -> None:
+    if features not in AZ_FEATURES:
+        raise ValueError(f"features must be one of {', '.join(AZ_FEATURES)}; got {features!r}")
+
+
+def judgement_blocks(state: GameState, codes: Sequence[int], actions: Sequence[int], num_actions: int) -> np.ndarray:
+    """``lookahead``'s judgement of each legal move of ``state`` as ``2 * num_actions`` values: first, at each legal
+    move's action ``actions[i]`` (``codes[i]``'s), ``tanh(v / 50)`` of the bot's value ``v``
+    (``LookaheadAgent.value``); then 1 at the action of the move the bot plays (its highest value, ties to the
+    first in ``codes``). Illegal actions read 0 in both blocks. In Contack ``v`` is in points; a solitaire's values
+    (hundreds for every tile kept placeable) saturate the first block, and the second carries the bot's choice.
+
+    Like the observation, it reads only what the player sees: the bot never looks at the face-down order."""
+    out = np.zeros(AZ_BLOCKS * num_actions, dtype=np.float32)
+    best, best_value = -1, -math.inf
+    for code, action in zip(codes, actions):
+        value = _JUDGE.value(state, code)
+        out[action] = math.tanh(value / LOOKAHEAD_SCALE)
+        if value > best_value:
+            best, best_value = action, value
+    if best >= 0:
+        out[num_actions + best] = 1.0
+    return out
 
 
 def contactix_input(state: ContactixState, colour: int | None = None) -> np.ndarray:

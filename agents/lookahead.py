@@ -101,6 +101,16 @@ class LookaheadAgent(Agent[GameState, Move]):
                 best = i
         return legal[best]
 
+    def value(self, state: GameState, code: int) -> float:
+        """The bot's judgement of the legal move ``code`` at ``state`` (higher is better; it plays the highest):
+        ``move_value`` in Contack, the solitaire value (module docstring) in a solitaire."""
+        tile, cell = split_code(code)
+        if isinstance(state, ContackGame):
+            return self.move_value(state, tile, cell)
+        if isinstance(state, (Solitaire1, Solitaire2)):
+            return self._solitaire_value(state, tile, cell)
+        raise TypeError(f"lookahead plays ContackGame, Solitaire1 and Solitaire2; got {type(state).__name__}")
+
     def move_value(self, state: ContackGame, tile: int, cell: int) -> float:
         """The value of placing ``tile`` on cell index ``cell`` for the seat to move (see the module docstring)."""
         seat = state.current_player

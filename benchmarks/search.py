@@ -51,16 +51,18 @@ def positions(game: str, players: int, count: int, seed: int) -> list[GameState]
 
 
 def az_sims_per_s(path: str | None, views: list[GameState], seconds: float, seed: int) -> float:
+    from agents.az.horizon import horizon_for
     from agents.az.search import Search, drive
 
     evaluate, mode = _evaluator(path)
+    horizon = horizon_for(evaluate.net.horizon)
     rng = np.random.default_rng(seed)
     sims = 64
     done = 0
     start = time.perf_counter()
     while True:
         for view in views:
-            drive(Search(sims, rng, mode).run(view), evaluate)
+            drive(Search(sims, rng, mode, horizon=horizon).run(view), evaluate)
             done += sims
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:

@@ -5,6 +5,10 @@ values; every hand is face up, the pile's order is never in it), a solitaire's `
 legal moves map to the environments' action indices, so the policy has one logit per action (105 for Contack,
 21 and 147 for the solitaires) and a move's logit is the one at its action.
 
+With ``features="lookahead"`` (``agents.features.judgement_blocks``) the input goes on with two values per action:
+the ``lookahead`` bot's judgement of each legal move and its choice, so that the network starts from the bot's
+judgement and learns how far to trust it. The network file says which (``meta["features"]``).
+
 Values are per seat, relative to the seat to move: output ``r`` is the value of seat ``(mover + r) % n``. Contack
 has up to 7 seats (a smaller table reads the first ``n``); a solitaire has one.
 """
@@ -15,6 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
+from agents.features import AZ_BLOCKS, check_az, judgement_blocks
 from contack_env.games import GAMES as ALL_GAMES
 from contack_env.games import get_game
 from contack_env.protocol import State
@@ -32,25 +37,41 @@ def game_of(state: State) -> str:
 
 
 class Encoder:
-    """Inputs and action indices of one game (``game``: one of ``GAMES``), from its state observer."""
+    """Inputs and action indices of one game (``game``: one of ``GAMES``), from its state observer, with the extra
+    inputs ``features`` names (``agents.features.AZ_FEATURES``)."""
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, features: str = "none") -> None:
         if game not in GAMES:
             raise ValueError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
+        check_az(features)
         self.game = game
+        self.features = features
         spec = get_game(game)
         self._observer = spec.make_observer()
         # Contack's observation lays out a row per action (hand slot x candidate cell): the network can score
         # every action from its own row (``training.networks.action_feature_index``); a solitaire's cannot.
         self.factored = bool(self._observer.factored)
-        self.obs_size = int(self._observer.obs_size)
+        self.observation_size = int(self._observer.obs_size)
         self.num_actions = int(self._observer.num_actions)
+        self.blocks = AZ_BLOCKS if features == "lookahead" else 0
+        self.obs_size = self.observation_size + self.blocks * self.num_actions
         self.seats = spec.max_players
 
     def encode(self, state: State) -> tuple[np.ndarray, list[int]]:
         """The input at ``state`` (a decision) and the action index of each of ``state.legal_codes()``."""
         obs, _, layout = self._observer.observe_state(state)
-        return obs, [layout.encode_code(code) for code in state.legal_codes()]
+        codes = state.legal_codes()
+        actions = [layout.encode_code(code) for code in codes]
+        if self.blocks:
+            obs = np.concatenate([obs, judgement_blocks(state, codes, actions, self.num_actions)])  # type: ignore[arg-type]
+        return obs, actions
+
+    def extra_index(self) -> np.ndarray:
+        """``(num_actions, blocks)`` input indices: row ``a`` holds action ``a``'s extra inputs (for a factored
+        network's per-action rows); ``blocks`` is 0 without features."""
+        start = self.observation_size
+        return np.array([[start + b * self.num_actions + a for b in range(self.blocks)]
+                         for a in range(self.num_actions)], dtype=np.int64).reshape(self.num_actions, self.blocks)
 
 
 def relative_to_absolute(values: Sequence[float], mover: int, players: int) -> list[float]:

@@ -8,6 +8,8 @@ import numpy as np
 
 from contack_env import GameState
 
+from agents.policy_file import PolicyFileError
+
 from .encoding import Encoder, relative_to_absolute
 from .network import AZNet
 from .search import Evaluation, num_seats
@@ -18,7 +20,10 @@ class NetEvaluator:
 
     def __init__(self, net: AZNet) -> None:
         self.net = net
-        self.encoder = Encoder(net.game)
+        self.encoder = Encoder(net.game, net.features)
+        if net.obs_size != self.encoder.obs_size:
+            raise PolicyFileError(f"the network reads {net.obs_size} inputs, but {net.game} with features "
+                                  f"{net.features!r} gives {self.encoder.obs_size}")
 
     def __call__(self, states: Sequence[GameState]) -> list[Evaluation]:
         encoded = [self.encoder.encode(s) for s in states]

@@ -7,16 +7,18 @@ The network: a trunk of fully connected layers over the input (``agents.az.encod
   ``training.networks`` (one small network shared by every action, fed with what the action places where and
   with a projection of the trunk), so that what is learned about one placement carries over to the others;
 - a value head: one hidden layer, then one sigmoid per seat (relative to the seat to move), each the seat's
-  expected result in [0, 1] (``agents.az.search.terminal_values``).
+  expected result in [0, 1] (``agents.az.horizon``).
 
 The file is a numpy ``.npz`` of arrays only (trunk ``w0``, ``b0``, ...; head ``wa``, ``ba``; scorer ``s_*``;
 value ``vw0``, ``vb0``, ``vw1``, ``vb1``) and one JSON string ``meta``::
 
     {"format": "contack-az/1", "game": "contack", "activation": "relu", "obs_size": 787, "num_actions": 105,
-     "seats": 7, "players": 2, "sims": 32, "iterations": 120, "config": {...}}
+     "seats": 7, "players": 2, "features": "lookahead", "horizon": "hand", "sims": 32, "iterations": 120, "config": {...}}
 
 read with ``numpy.load(allow_pickle=False)``: loading one cannot run code. ``sims`` is the search budget the
-agent uses when its spec gives none (``az:PATH``).
+agent uses when its spec gives none (``az:PATH``); ``features`` the extra inputs after the observation
+(``agents.az.encoding``; ``none`` when absent); ``horizon`` what the values are (``agents.az.horizon``; ``game``
+when absent).
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from agents.az.horizon import HORIZONS
+from agents.features import AZ_FEATURES
 from agents.policy_file import PolicyFileError
 from contack_env.atomic import open_atomic
 
@@ -68,6 +72,16 @@ class AZNet:
     @property
     def game(self) -> str:
         return str(self.meta.get("game", "contack"))
+
+    @property
+    def horizon(self) -> str:
+        """What its values are (``agents.az.horizon.HORIZONS``; ``game`` in older files)."""
+        return str(self.meta.get("horizon", "game"))
+
+    @property
+    def features(self) -> str:
+        """The extra inputs the network reads (``agents.features.AZ_FEATURES``; ``none`` in older files)."""
+        return str(self.meta.get("features", "none"))
 
     def forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Logits ``(n, num_actions)`` and per-seat values ``(n, seats)`` for a batch of inputs ``(n, obs_size)``."""
@@ -128,6 +142,12 @@ class AZNet:
         if meta.get("format") != FORMAT:
             hint = " (a ppo policy file: play it as ppo:PATH)" if meta.get("format") == "contack-policy/1" else ""
             raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}{hint}")
+        if meta.get("features", "none") not in AZ_FEATURES:
+            raise PolicyFileError(f"{path}: features is {meta.get('features')!r}; this version reads "
+                                  f"{', '.join(AZ_FEATURES)}")
+        if meta.get("horizon", "game") not in HORIZONS:
+            raise PolicyFileError(f"{path}: horizon is {meta.get('horizon')!r}; this version reads "
+                                  f"{', '.join(HORIZONS)}")
         if game is not None and meta.get("game") != game:
             raise PolicyFileError(f"{path} is a network for {meta.get('game')!r}; it cannot play {game!r}")
         try:

@@ -8,9 +8,10 @@ became visible (``public_key``: a drawn tile, a new deal, a new stack top), so t
 make branch the tree like chance nodes, and the network, which sees only public information, is evaluated once
 per node. An edge's value averages over the outcomes the simulations met.
 
-**Values per seat (max^n).** A leaf's value is the network's value for every seat; a finished game's is
-``terminal_values``. Backing up, each edge adds the value of the seat that chose it, so every seat plays for
-itself and any table size (2-7 players) works; a solitaire has one seat.
+**Values per seat (max^n).** A leaf's value is the network's value for every seat; a state past the search's
+horizon (``agents.az.horizon``: the end of the game, or of the current hand) has the value the horizon gives
+it. Backing up, each edge adds the value of the seat that chose it, so every seat plays for itself and any
+table size (2-7 players) works; a solitaire has one seat.
 
 **Selection.** ``mode="gumbel"`` (Gumbel AlphaZero, Danihelka et al. 2022): at the root, the ``max_considered``
 moves with the highest ``g + logit`` (``g`` Gumbel noise when ``noise`` is on, else 0) are searched by
@@ -37,12 +38,11 @@ from typing import Callable, Generator, Sequence
 import numpy as np
 
 from agents.view import determinize, public_view
-from contack_env import NUM_TILES
 from contack_env.protocol import State
 
+from .horizon import Horizon, horizon_for
+
 MODES = ("gumbel", "visits")
-MARGIN_SCALE = 40.0
-"""Points of margin over the others' mean that take a seat's final value from 0.5 to about 0.73."""
 C_VISIT = 50.0
 C_SCALE = 0.1
 C_PUCT = 1.25
@@ -54,18 +54,6 @@ Evaluation = tuple[np.ndarray, list[float]]
 """The network's answer for one state: the logits of its legal codes (in ``legal_codes()`` order) and the value
 of every seat in table order."""
 Request = Generator[State, Evaluation, "SearchResult"]
-
-
-def terminal_values(state: State) -> list[float]:
-    """Every seat's result at the end of a game, in [0, 1]: with several seats ``sigmoid(m / MARGIN_SCALE)``,
-    ``m`` the seat's final score minus the mean of the others' (the winner has the highest; heads-up the two sum
-    to 1); a solitaire the share of the 36 tiles placed (1 for a win)."""
-    scores = state.scores
-    n = len(scores)
-    if n == 1:
-        return [len(state.figure) / NUM_TILES]  # type: ignore[attr-defined]
-    total = sum(scores)
-    return [1.0 / (1.0 + math.exp(-(s - (total - s) / (n - 1)) / MARGIN_SCALE)) for s in scores]
 
 
 def public_key(state: State) -> tuple:
@@ -148,6 +136,7 @@ class Search:
         c_visit: float = C_VISIT,
         c_scale: float = C_SCALE,
         c_puct: float = C_PUCT,
+        horizon: Horizon | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
@@ -159,6 +148,8 @@ class Search:
         self.noise = noise
         self.max_considered = max(1, max_considered)
         self.c_visit, self.c_scale, self.c_puct = c_visit, c_scale, c_puct
+        self.horizon = horizon or horizon_for("game")
+        self._base = None
 
     def run(self, view: State) -> Request:
         """The search from ``view`` (a public view at a decision) as a generator of evaluation requests."""
@@ -167,7 +158,8 @@ class Search:
         # Redact again: a caller that passes the real state still gets a search that cannot depend on the
         # face-down order (determinize shuffles the order it is given, so that order must carry no information).
         view = public_view(view)
-        root = Node(view, (yield view))
+        self._base = self.horizon.start(view)
+        root = self._node(view, (yield view))
         k = len(root.codes)
         if self.sims == 0 or k == 1:
             logits = root.logits + (self.rng.gumbel(size=k) if self.noise and k > 1 else 0.0)
@@ -225,8 +217,8 @@ class Search:
         while True:
             state.play_code(node.codes[a])
             path.append((node, a))
-            if state.done:
-                values = terminal_values(state)
+            if self.horizon.over(state, self._base):
+                values = self.horizon.result(state, self._base)
                 break
             children = node.children[a]
             if children is None:
@@ -234,13 +226,17 @@ class Search:
             key = public_key(state)
             child = children.get(key)
             if child is None:
-                child = children[key] = Node(state, (yield state))
+                child = children[key] = self._node(state, (yield state))
                 values = child.value
                 break
             node, a = child, self._select(child)
         for node, a in path:
             node.visits[a] += 1
             node.total[a] += values[node.mover]
+
+    def _node(self, state: State, evaluation: Evaluation) -> Node:
+        logits, values = evaluation
+        return Node(state, (logits, self.horizon.leaf(state, self._base, values)))
 
     def _select(self, node: Node) -> int:
         n = node.visits

@@ -2,8 +2,9 @@
 evaluation requests answered in one batch; and the split of a round of games over worker processes or Ray tasks.
 
 Every decision with more than one legal move becomes a training sample: the network's input at it (the seat
-to move's public view), the search's policy target over the actions, and, once the game is over, every seat's
-result (``search.terminal_values``) relative to the seat that moved. Decisions with one legal move are played
+to move's public view), the search's policy target over the actions, and, once the game has passed the
+decision's horizon (``agents.az.horizon``: the end of the game, or of the hand), every seat's value there seen
+from the decision, relative to the seat that moved. Decisions with one legal move are played
 at once (they teach nothing). The search runs with its noise on (Gumbel noise, or Dirichlet noise and a draw in
 proportion to the visits), so the games vary.
 """
@@ -23,7 +24,8 @@ from contack_env.games import RuleOptions, get_game
 
 from agents.az.evaluator import NetEvaluator
 from agents.az.network import AZNet
-from agents.az.search import Search, SearchResult, num_seats, terminal_values
+from agents.az.horizon import horizon_for, terminal_values
+from agents.az.search import Search, SearchResult, num_seats
 
 
 @dataclass
@@ -37,6 +39,7 @@ class GameSetup:
     sims: int = 16
     mode: str = "gumbel"
     max_considered: int = 16
+    horizon: str = "game"
 
     def new_state(self, rng: np.random.Generator) -> GameState:
         options = RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end)
@@ -78,12 +81,16 @@ class _Table:
         self.view: GameState | None = None
         self.search: Any = None
         self.request: GameState | None = None
-        self.decisions: list[tuple[np.ndarray, list[int], np.ndarray, int]] = []
+        self.pending: list[tuple[np.ndarray, list[int], np.ndarray, int, Any]] = []
+        """Decisions whose horizon the game has not passed yet: input, actions, policy target, mover, base."""
+        self.decisions: list[tuple[np.ndarray, list[int], np.ndarray, int, list[float]]] = []
+        """Decisions with their values (table order)."""
 
 
 def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSequence, parallel: int = 16) -> Samples:
     """Play ``games`` self-play games, ``parallel`` at a time, and return their samples."""
     rng = np.random.default_rng(seed)
+    horizon = horizon_for(setup.horizon)
     evaluate = NetEvaluator(net)
     encoder = evaluate.encoder
     rows: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "policy", "value", "seats")}
@@ -96,27 +103,40 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
         """Play forced moves, then start the search of the next decision; False once the game is over."""
         state = table.state
         while not state.done and len(state.legal_codes()) == 1:
-            state.play_code(state.legal_codes()[0])
+            play(table, state.legal_codes()[0])
         if state.done:
             return False
         table.view = public_view(state)
-        table.search = Search(setup.sims, rng, setup.mode, noise=True, max_considered=setup.max_considered).run(table.view)
+        table.search = Search(setup.sims, rng, setup.mode, noise=True, max_considered=setup.max_considered,
+                              horizon=horizon).run(table.view)
         table.request = next(table.search)
         return True
 
+    def play(table: _Table, code: int) -> None:
+        """Play a move; the decisions whose horizon it passes get their values."""
+        state = table.state
+        state.play_code(code)
+        still = []
+        for obs, actions, policy, mover, base in table.pending:
+            if horizon.over(state, base):
+                table.decisions.append((obs, actions, policy, mover, horizon.result(state, base)))
+            else:
+                still.append((obs, actions, policy, mover, base))
+        table.pending = still
+
     def record(table: _Table, result: SearchResult) -> None:
-        obs, actions = encoder.encode(table.view)
-        table.decisions.append((obs, actions, result.policy, table.view.current_player))
-        table.state.play_code(result.code)
+        view = table.view
+        obs, actions = encoder.encode(view)
+        table.pending.append((obs, actions, result.policy, view.current_player, horizon.start(view)))
+        play(table, result.code)
 
     def finish(table: _Table) -> None:
         state = table.state
-        values = terminal_values(state)
         n = num_seats(state)
-        results.append(values)
+        results.append(terminal_values(state))
         if n == 1:  # a solitaire: won or lost, besides the share of the tiles placed
             won.append(bool(state.winners))
-        for obs, actions, policy, mover in table.decisions:
+        for obs, actions, policy, mover, values in table.decisions:
             mask = np.zeros(encoder.num_actions, dtype=bool)
             mask[actions] = True
             target = np.zeros(encoder.num_actions, dtype=np.float32)

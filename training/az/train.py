@@ -113,13 +113,13 @@ class Learner:
 
         torch.manual_seed(cfg.seed)
         self.cfg = cfg
-        self.encoder = Encoder(cfg.game)
+        self.encoder = enc = Encoder(cfg.game, cfg.features)
         gather = None
-        if self.encoder.factored:
+        if enc.factored:
             from training.networks import action_feature_index
 
-            gather = action_feature_index()
-        enc = self.encoder
+            # Each action's row: what it places where, then its extra inputs (the lookahead judgement).
+            gather = np.concatenate([action_feature_index(), enc.extra_index()], axis=1)
         self.model = AZModel(enc.obs_size, enc.num_actions, enc.seats, list(cfg.net_arch), cfg.activation, gather)
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
         self.buffer: Samples | None = None
@@ -222,7 +222,7 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
     if resume:
         if not os.path.exists(run.checkpoint):
             raise AZTrainingError(f"nothing to resume in {out}: no checkpoint.pt (start the run without --resume)")
-        cfg = AZConfig.load(run.config)
+        cfg = AZConfig.load(run.config, written_by_a_run=True)
         if iterations is not None:
             cfg.iterations = iterations
             cfg.check()
@@ -256,7 +256,8 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
-    setup = GameSetup(cfg.game, cfg.players, cfg.hands, cfg.enclosed_end, cfg.sims, cfg.mode, cfg.max_considered)
+    setup = GameSetup(cfg.game, cfg.players, cfg.hands, cfg.enclosed_end, cfg.sims, cfg.mode, cfg.max_considered,
+                      cfg.horizon)
     started = time.time()
     writer = SummaryWriter(run.tensorboard)
     selfplay = SelfPlay(cfg.workers, cfg.parallel_games, cfg.ray)
@@ -293,7 +294,8 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
 
 
 def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
-    return {"game": cfg.game, "players": cfg.players, "sims": cfg.play_sims, "mode": cfg.mode,
+    return {"game": cfg.game, "players": cfg.players, "features": cfg.features, "horizon": cfg.horizon,
+            "sims": cfg.play_sims, "mode": cfg.mode,
             "max_considered": cfg.max_considered,
             "iterations": iteration, "selfplay_games": games, "config": cfg.to_dict()}
 

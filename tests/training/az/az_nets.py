@@ -8,19 +8,20 @@ from training.az.model import AZModel
 from agents.az.network import AZNet
 
 
-def random_net(game: str = "contack", seed: int = 0, **meta) -> AZNet:
-    """A freshly initialised network (random trunk and value head: non-uniform values, near-uniform policy)."""
+def random_net(game: str = "contack", seed: int = 0, features: str = "none", **meta) -> AZNet:
+    """A freshly initialised network (random trunk and value head: non-uniform values, near-uniform policy) that
+    reads ``features``; ``meta`` goes into its file (``horizon="hand"``, ``sims``, ...)."""
     torch.manual_seed(seed)
-    enc = Encoder(game)
+    enc = Encoder(game, features)
     gather = None
-    if game == "contack":
+    if enc.factored:
         from training.networks import action_feature_index
 
-        gather = action_feature_index()
+        gather = np.concatenate([action_feature_index(), enc.extra_index()], axis=1)
     model = AZModel(enc.obs_size, enc.num_actions, enc.seats, [32, 32], gather=gather)
     with torch.no_grad():  # a policy that prefers some moves, so that the tests see it matter
         model.head.weight.normal_(0, 0.5)
-    return model.export({"game": game, **meta})
+    return model.export({"game": game, "features": features, **meta})
 
 
 def uniform_net(game: str = "contack") -> AZNet:

@@ -19,6 +19,9 @@ def nets(tmp_path_factory):
     for game in ("contack", "solitaire1", "solitaire2"):
         paths[game] = str(folder / f"{game}.npz")
         random_net(game, seed=1, sims=3).save(paths[game])
+        # the lookahead judgement as extra inputs, the values of the current hand
+        paths[game, "lookahead"] = str(folder / f"{game}_lookahead.npz")
+        random_net(game, seed=1, features="lookahead", horizon="hand", sims=3).save(paths[game, "lookahead"])
     return paths
 
 
@@ -38,13 +41,17 @@ def _play_out(state, agent):
 def test_az_plays_only_legal_moves_at_every_table_size(nets, players):
     agent = make_agent(f"az:{nets['contack']}:2", seed=players)
     assert _play_out(new_game(players, num_hands=1, seed=players, log=False), agent) > 0
+    # with the lookahead inputs and the hand horizon, over hands that end and are dealt again
+    agent = make_agent(f"az:{nets['contack', 'lookahead']}:4", seed=players)
+    assert _play_out(new_game(players, num_hands=2, seed=players, log=False), agent) > 0
 
 
 @pytest.mark.parametrize("game,deal", [("solitaire1", new_solitaire1), ("solitaire2", new_solitaire2)])
 def test_az_plays_only_legal_moves_in_the_solitaires(nets, game, deal):
     for sims in (0, 3):
-        agent = make_agent(f"az:{nets[game]}:{sims}", seed=1, game=game)
-        assert _play_out(deal(5, log=False), agent) > 0
+        for path in (nets[game], nets[game, "lookahead"]):
+            agent = make_agent(f"az:{path}:{sims}", seed=1, game=game)
+            assert _play_out(deal(5, log=False), agent) > 0
 
 
 def test_a_network_file_round_trips(tmp_path):
@@ -89,6 +96,19 @@ def test_bad_files_and_games_are_refused_clearly(nets, tmp_path):
         make_agent(f"az:{text}")
     with pytest.raises(ValueError, match="az needs the path"):
         make_agent("az")
+    # a file from a later version (inputs or values this one does not know), and inputs that do not fit the game
+    for key, value, message in (("features", "hints", "features is 'hints'; this version reads none, lookahead"),
+                                ("horizon", "turn", "horizon is 'turn'; this version reads game, hand")):
+        net = AZNet.load(nets["contack"])
+        net.meta[key] = value
+        net.save(tmp_path / "later.npz")
+        with pytest.raises(PolicyFileError, match=message):
+            make_agent(f"az:{tmp_path / 'later.npz'}")
+    net = AZNet.load(nets["contack"])
+    net.meta["features"] = "lookahead"
+    net.save(tmp_path / "short.npz")
+    with pytest.raises(PolicyFileError, match="the network reads 787 inputs, but contack with features 'lookahead' gives 997"):
+        make_agent(f"az:{tmp_path / 'short.npz'}")
 
 
 def test_az_takes_part_in_an_evaluation(nets):

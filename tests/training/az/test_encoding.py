@@ -1,11 +1,14 @@
 """What the search-guided network sees: the environments' observations, whatever order states come in."""
 
 import numpy as np
+import pytest
 
 from contack_env import new_game, new_solitaire2
 from contack_env.envs.observation import observation_vector
 from contack_env.envs.solitaire_v0 import Solitaire2Env
 from agents.az.encoding import Encoder, relative_to_absolute
+from agents.lookahead import LookaheadAgent
+from contack_env.contack.figure import move_to_code, split_code
 
 
 def test_contack_inputs_are_the_reference_observation_across_interleaved_games_and_table_sizes():
@@ -39,3 +42,46 @@ def test_solitaire_inputs_and_actions_are_the_environments():
 
 def test_relative_values_come_back_in_table_order():
     assert relative_to_absolute([0.9, 0.2, 0.4], mover=1, players=3) == [0.4, 0.9, 0.2]
+
+
+def _judged(state, encoder):
+    obs, actions = encoder.encode(state)
+    base = encoder.observation_size
+    return obs[:base], obs[base:base + encoder.num_actions], obs[base + encoder.num_actions:], actions
+
+
+def test_lookahead_inputs_are_the_bots_judgement_of_each_legal_move_and_its_choice():
+    plain, judged = Encoder("contack"), Encoder("contack", "lookahead")
+    bot = LookaheadAgent()
+    assert judged.obs_size == plain.obs_size + 2 * judged.num_actions
+    for players in (2, 4):
+        game = new_game(players, seed=players, log=False)
+        checked = 0
+        while not game.done:
+            obs, values, choice, actions = _judged(game, judged)
+            assert np.array_equal(obs, plain.encode(game)[0])
+            codes = game.legal_codes()
+            illegal = np.ones(judged.num_actions, dtype=bool)
+            illegal[actions] = False
+            assert not values[illegal].any() and not choice[illegal].any()
+            for code, action in zip(codes, actions):
+                tile, cell = split_code(code)
+                assert values[action] == pytest.approx(np.tanh(bot.move_value(game, tile, cell) / 50.0), abs=1e-6)
+            move = bot.act(game, game.legal_moves())
+            assert choice.sum() == 1 and choice[actions[codes.index(move_to_code(move))]] == 1
+            checked += len(codes) > 1
+            game.play_code(codes[(checked * 7) % len(codes)])
+        assert checked > 5
+
+
+def test_lookahead_inputs_in_a_solitaire_mark_the_bots_choice():
+    judged = Encoder("solitaire2", "lookahead")
+    bot = LookaheadAgent()
+    state = new_solitaire2(4, log=False)
+    while not state.done:
+        _, values, choice, actions = _judged(state, judged)
+        codes = state.legal_codes()
+        move = bot.act(state, state.legal_moves())
+        assert choice.sum() == 1 and choice[actions[codes.index(move_to_code(move))]] == 1
+        assert (values[actions] > 0).all()  # the solitaire values are positive
+        state.play_code(codes[-1])

@@ -7,7 +7,8 @@ from az_nets import random_net, uniform_net
 from agents.view import public_view
 from contack_env import new_game, new_solitaire2
 from agents.az.evaluator import NetEvaluator
-from agents.az.search import Search, drive, terminal_values
+from agents.az.horizon import terminal_values
+from agents.az.search import Search, drive
 
 
 class _Drew(Exception):

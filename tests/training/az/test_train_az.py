@@ -52,6 +52,31 @@ def test_a_short_run_writes_its_network_checkpoint_curve_and_config_and_resumes(
     assert "already holds a run" in capsys.readouterr().err
 
 
+def test_a_run_from_before_the_lookahead_inputs_and_the_hand_horizon_resumes_as_it_began(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main([*TINY, "--features", "none", "--horizon", "game", "--eval-every", "0", "--out", str(out)]) == 0
+    config = out / "config.toml"
+    lines = config.read_text().splitlines()
+    older = "\n".join(line for line in lines if not line.startswith(("features", "horizon"))) + "\n"
+    config.write_text(older)
+    (tmp_path / "given.toml").write_text(older)
+    assert main(["--resume", "--out", str(out), "--iterations", "3", "--progress", "off"]) == 0
+    net = AZNet.load(out / "policy.npz")
+    assert (net.meta["iterations"], net.features, net.horizon) == (3, "none", "game")
+    # a configuration given to a new run takes today's defaults for what it leaves out
+    given = AZConfig.load(str(tmp_path / "given.toml"))
+    assert (given.features, given.horizon) == ("lookahead", "hand")
+
+
+def test_contack_defaults_to_the_lookahead_inputs_and_the_hand_horizon_a_solitaire_to_neither():
+    contack = AZConfig.from_dict({})
+    assert (contack.features, contack.horizon, contack.players) == ("lookahead", "hand", 2)
+    for game in ("solitaire1", "solitaire2"):
+        solitaire = AZConfig.from_dict({"game": game})
+        assert (solitaire.features, solitaire.horizon, solitaire.players) == ("none", "game", 1)
+        assert AZConfig.from_dict({"game": game, "features": "lookahead"}).features == "lookahead"
+
+
 def test_the_same_seed_trains_the_same_network(tmp_path):
     cfg = dict(iterations=1, games_per_iteration=2, sims=2, workers=1, net_arch=[8], batch_size=8, eval_every=0,
                hands=1, seed=5)
@@ -112,6 +137,8 @@ def test_resuming_needs_a_checkpoint(tmp_path):
     (["--ray"], "--ray: setting(s) of --algorithm az"),
     (["--algorithm", "az", "--game", "contactix"], "game must be one of contack, solitaire1, solitaire2"),
     (["--algorithm", "az", "--mode", "best"], "mode must be one of gumbel, visits"),
+    (["--algorithm", "az", "--features", "hints"], "features must be one of none, lookahead"),
+    (["--algorithm", "az", "--horizon", "turn"], "horizon must be one of game, hand"),
     (["--algorithm", "az", "--eval-opponents", "nobody"], "unknown agent"),
 ])
 def test_bad_options_are_refused_with_a_message(tmp_path, capsys, argv, message):

@@ -1,0 +1,105 @@
+"""How far the search-guided agent looks and what its values mean: the whole game, or the hand at hand.
+
+``game`` (every game): a seat's value is its result at the end of the game (``terminal_values``): in Contack
+``sigmoid(m / 40)`` of its final margin over the others' mean, in a solitaire the share of the tiles placed.
+Three hands of Contack are a long way to see: the value of a position mixes what the players can still make of
+this hand with the luck of the deals to come, which no move changes.
+
+``hand`` (Contack; a game whose states have no ``hand_number``, or a solitaire, reads it as ``game``): what ``mcts`` plays for. The search stops at the
+end of the current hand, and a seat's value is its result over the rest of that hand,
+``sigmoid(u / HAND_SCALE)`` with ``u`` its points from the decision to the hand's end (the hand's penalties
+included) minus the mean of the others' (the same quantity as ``agents.mcts``' reward, scale 20). The network
+learns the value of the rest of a hand from where it is, which no later deal blurs, and the search adds the
+points already made on its way to a leaf: the value of a leaf for the root is ``sigmoid((u_path + m) / HAND_SCALE)``
+with ``u_path`` the margin made from the root to the leaf and ``m = HAND_SCALE * logit(v)`` the rest the network
+expects. The training targets are the hand results measured from every decision.
+
+A ``Horizon`` is asked at the root (``start``) for what it must remember (the hand and the scores there) and then
+whether a simulation's state is past it (``over``), what a state past it is worth to every seat (``result``), and
+what the network's values at a leaf are worth from the root (``leaf``): values in [0, 1], in table order.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from contack_env.protocol import State
+
+HORIZONS = ("game", "hand")
+HAND_SCALE = 20.0
+"""Points of hand margin (over the others' mean) that take a seat's hand value from 0.5 to about 0.73."""
+MARGIN_SCALE = 40.0
+"""Points of final margin over the others' mean that take a seat's game value from 0.5 to about 0.73."""
+_EPS = 1e-6
+
+
+def terminal_values(state: State) -> list[float]:
+    """Every seat's result at the end of a game, in [0, 1]: with several seats ``sigmoid(m / MARGIN_SCALE)``,
+    ``m`` the seat's final score minus the mean of the others' (the winner has the highest; heads-up the two sum
+    to 1); a solitaire the share of the 36 tiles placed (1 for a win)."""
+    scores = state.scores
+    n = len(scores)
+    if n == 1:
+        from contack_env import NUM_TILES
+
+        return [len(state.figure) / NUM_TILES]  # type: ignore[attr-defined]
+    return _squash(_margins(scores), MARGIN_SCALE)
+
+
+class Horizon:
+    """The whole game (``per_hand=False``) or the current hand (``per_hand=True``; module docstring): a game
+    whose states have no ``hand_number``, or with one seat, is searched to its end either way."""
+
+    def __init__(self, per_hand: bool) -> None:
+        self.per_hand = per_hand
+        self.name = "hand" if per_hand else "game"
+
+    def start(self, view: State) -> Any:
+        """What the horizon remembers of the root ``view``: its hand and scores, or None (the whole game)."""
+        hand = getattr(view, "hand_number", None)
+        if not self.per_hand or hand is None or view.num_players < 2:
+            return None
+        return hand, list(view.scores)
+
+    def over(self, state: State, base: Any) -> bool:
+        """Whether ``state`` is past the horizon of the root that gave ``base``."""
+        return state.done or (base is not None and state.hand_number != base[0])  # type: ignore[attr-defined]
+
+    def result(self, state: State, base: Any) -> list[float]:
+        """Every seat's value at ``state`` (past the horizon), seen from the root that gave ``base``."""
+        if base is None:
+            return terminal_values(state)
+        return _squash(_made(state, base), HAND_SCALE)
+
+    def leaf(self, state: State, base: Any, values: Sequence[float]) -> list[float]:
+        """The network's ``values`` at ``state`` (each seat's, from ``state`` on), seen from the root."""
+        if base is None:
+            return list(values)
+        return [1.0 / (1.0 + math.exp(-(u / HAND_SCALE + _logit(v)))) for u, v in zip(_made(state, base), values)]
+
+
+def horizon_for(name: str) -> Horizon:
+    """The horizon ``name`` (one of ``HORIZONS``)."""
+    if name not in HORIZONS:
+        raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}; got {name!r}")
+    return Horizon(per_hand=name == "hand")
+
+
+def _made(state: State, base: Any) -> list[float]:
+    return _margins([s - b for s, b in zip(state.scores, base[1])])
+
+
+def _margins(points: Sequence[float]) -> list[float]:
+    n = len(points)
+    total = sum(points)
+    return [p - (total - p) / (n - 1) for p in points]
+
+
+def _squash(margins: Sequence[float], scale: float) -> list[float]:
+    return [1.0 / (1.0 + math.exp(-m / scale)) for m in margins]
+
+
+def _logit(v: float) -> float:
+    v = min(max(float(v), _EPS), 1.0 - _EPS)
+    return math.log(v / (1.0 - v))
