@@ -157,8 +157,10 @@ class Learner:
         return {"loss/policy": float(totals[0]), "loss/value": float(totals[1]), "train/steps": float(steps)}
 
     def export(self, meta: dict[str, Any]) -> Any:
+        """The numpy network; its file says the game, inputs and horizon it was built for, and ``meta``."""
         self.model.eval()
-        return self.model.export(meta)
+        cfg = self.cfg
+        return self.model.export({"game": cfg.game, "features": cfg.features, "horizon": cfg.horizon, **meta})
 
     def save(self, path: str, iteration: int, games: int) -> None:
         import torch
