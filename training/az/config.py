@@ -42,8 +42,8 @@ def game_defaults(game: Any) -> dict[str, Any]:
 
 @dataclass
 class AZConfig:
-    """What ``contack train --algorithm az`` does (``docs/training.md``). The defaults train the shipped heads-up
-    model (``models/README.md``)."""
+    """What ``contack train --algorithm az`` does (``docs/training.md``). The shipped models' commands and
+    configurations are in ``models/README.md``."""
 
     algorithm: str = "az"
     """az (this configuration; ppo is training.config)."""
