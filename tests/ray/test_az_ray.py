@@ -34,7 +34,7 @@ def _weights(net):
 def test_a_round_on_ray_gives_the_samples_of_worker_processes(cluster):
     cfg = AZConfig(**TINY)
     net = Learner(cfg).export({"game": "contack"})
-    setup = GameSetup("contack", 2, 1, "1939", 2)
+    setup = GameSetup("contack", 2, 1, "1939", 2, horizon=cfg.horizon)
     processes, on_ray = SelfPlay(2, 2), SelfPlay(2, 2, ray=True)
     try:  # a fresh SeedSequence each: a round spawns its children from it
         a = processes.round(net, setup, 5, np.random.SeedSequence([3, 0]))

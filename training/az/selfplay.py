@@ -89,6 +89,9 @@ class _Table:
 
 def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSequence, parallel: int = 16) -> Samples:
     """Play ``games`` self-play games, ``parallel`` at a time, and return their samples."""
+    if setup.horizon != net.horizon:
+        # The value targets would mean one thing and the network's values, which the search uses, another.
+        raise ValueError(f"the setup's horizon is {setup.horizon!r} but the network's values are for {net.horizon!r}")
     rng = np.random.default_rng(seed)
     horizon = horizon_for(setup.horizon)
     evaluate = NetEvaluator(net)

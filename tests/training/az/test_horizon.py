@@ -7,7 +7,7 @@ import pytest
 from az_nets import random_net
 
 from agents.az.evaluator import NetEvaluator
-from agents.az.horizon import HAND_SCALE, MARGIN_SCALE, horizon_for
+from agents.az.horizon import HAND_SCALE, horizon_for
 from agents.az.search import Search, drive
 from agents.view import public_view
 from contack_env import new_game, new_solitaire2
@@ -97,14 +97,55 @@ def test_a_hand_horizon_search_never_asks_for_a_state_of_the_next_hand():
     assert searched >= 10
 
 
-def test_hand_horizon_self_play_values_a_one_hand_game_by_its_margin_at_the_hand_scale():
-    # In a game of one hand, the first decision's target is the final margin (the scores start at 0), squashed at
-    # HAND_SCALE, where the game's result squashes the same margin at MARGIN_SCALE.
-    net = random_net()
-    for seed in range(3):
-        samples = play(net, GameSetup("contack", players=2, hands=1, sims=4, horizon="hand"), 1, seed, parallel=1)
-        own_first = _logit(float(samples.value[0, 0])) * HAND_SCALE
-        margins = [_logit(v) * MARGIN_SCALE for v in samples.results[0]]
-        assert min(abs(own_first - m) for m in margins) < 1e-3
-        # Heads-up, the two seats' hand values sum to 1 at every decision.
+class _WatchedSetup(GameSetup):
+    """A setup whose game notes every move: the seat to move, its choices, and the scores and hand around it."""
+
+    def new_state(self, rng):
+        state = super().new_state(rng)
+        self.moves = []
+        play_code = state.play_code
+
+        def watched(code):
+            before = (state.current_player, len(state.legal_codes()), list(state.scores), state.hand_number)
+            play_code(code)
+            self.moves.append((*before, list(state.scores), state.hand_number, state.done))
+
+        state.play_code = watched
+        return state
+
+
+def _hand_targets(moves, players):
+    """Each decision's value target from the game's moves alone: the seats' points from the decision to the end
+    of its hand, each less the mean of the others', squashed at HAND_SCALE, from the mover's seat on."""
+    targets = []
+    for i, (mover, choices, before, hand, *_) in enumerate(moves):
+        if choices < 2:
+            continue  # a forced move is not a decision
+        end = next(after for _, _, _, h, after, hand_after, done in moves[i:] if done or hand_after != h)
+        gained = [e - b for e, b in zip(end, before)]
+        margins = [g - (sum(gained) - g) / (players - 1) for g in gained]
+        targets.append([_sigmoid(margins[(mover + r) % players] / HAND_SCALE) for r in range(players)])
+    return targets
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_hand_horizon_self_play_values_each_decision_by_the_rest_of_its_hand(players):
+    # Two hands, so that the second hand's decisions are measured from their own scores; three seats, so that a
+    # value given to the wrong seat shows.
+    net = random_net(horizon="hand")
+    setup = _WatchedSetup("contack", players=players, hands=2, sims=4, horizon="hand")
+    samples = play(net, setup, 1, 5, parallel=1)
+    assert {hand for *_, hand, _, _, _ in setup.moves} == {0, 1}
+    expected = _hand_targets(setup.moves, players)
+    assert len(expected) == len(samples.value)
+    assert np.allclose(samples.value[:, :players], expected, atol=1e-5)
+    assert np.all(samples.value[:, players:] == 0)
+    if players == 2:  # heads-up, the two seats' hand values sum to 1 at every decision
         assert np.allclose(samples.value[:, 0] + samples.value[:, 1], 1.0, atol=1e-5)
+
+
+def test_self_play_refuses_a_network_whose_values_have_another_horizon():
+    net = random_net()
+    other = "game" if net.horizon == "hand" else "hand"
+    with pytest.raises(ValueError, match="horizon"):
+        play(net, GameSetup("contack", players=2, hands=1, sims=4, horizon=other), 1, 0, parallel=1)
