@@ -48,6 +48,7 @@ class AZAgent(Agent):
         self.mode = str(self.net.meta.get("mode", "gumbel"))
         self.max_considered = int(self.net.meta.get("max_considered", MAX_CONSIDERED))
         self.horizon = horizon_for(self.net.horizon)
+        self.rollout = self.net.rollout
         self.rng = np.random.default_rng(seed)
         self.evaluate = NetEvaluator(self.net)
 
@@ -55,7 +56,8 @@ class AZAgent(Agent):
         """The search's result at ``state`` (a public view at a decision)."""
         if game_of(state) != self.net.game:
             raise PolicyFileError(f"{self.path} is a network for {self.net.game!r}; it cannot play {game_of(state)!r}")
-        search = Search(self.sims, self.rng, self.mode, max_considered=self.max_considered, horizon=self.horizon)
+        search = Search(self.sims, self.rng, self.mode, max_considered=self.max_considered, horizon=self.horizon,
+                        rollout=self.rollout)
         return drive(search.run(state), self.evaluate)
 
     def act(self, state: GameState, legal: Sequence[Move]) -> Move:

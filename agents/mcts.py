@@ -43,13 +43,13 @@ import numpy as np
 from contack_env.contack.tiles import NUM_TILES
 
 from .base import Agent
+from .playout import GREEDY, Uniforms, greedy_playout
 
 DEFAULT_BUDGET = 200
 MAX_BUDGET = 1_000_000
 EXPLORATION = 0.7
-ROLLOUT_GREEDY = 0.8
+ROLLOUT_GREEDY = GREEDY
 REWARD_SCALE = 20.0
-_BLOCK = 4096
 
 
 class _Node:
@@ -82,12 +82,7 @@ class MCTSAgent(Agent[Any, Any]):
         self.exploration = exploration
         self.rollout_greedy = rollout_greedy
         self.reward_scale = reward_scale
-        self._uniforms: list[float] = []
-
-    def _uniform(self) -> float:
-        if not self._uniforms:
-            self._uniforms = self.rng.random(_BLOCK).tolist()
-        return self._uniforms.pop()
+        self._uniform = Uniforms(self.rng)
 
     def act(self, state: Any, legal: Sequence[Any]) -> Any:
         if len(legal) == 1:
@@ -150,25 +145,8 @@ class MCTSAgent(Agent[Any, Any]):
         return root
 
     def greedy_playout(self, state: Any) -> None:
-        """Play ``state`` (a Contack game or solitaire) out: with probability ``rollout_greedy`` the move that
-        scores the most now (ties to the first in code order), else a uniform one."""
-        uniform = self._uniform
-        greedy = self.rollout_greedy
-        while not state.done:
-            codes = state.legal_codes()
-            if len(codes) == 1:
-                code = codes[0]
-            elif uniform() < greedy:
-                figure = state.figure
-                code = codes[0]
-                best = -1
-                for c in codes:
-                    p = figure.points_for_code(c)
-                    if p > best:
-                        best, code = p, c
-            else:
-                code = codes[int(uniform() * len(codes))]
-            state.play_code(code)
+        """Play ``state`` (a Contack game or solitaire) out with ``agents.playout.greedy_playout``."""
+        greedy_playout(state, self.rollout_greedy, self._uniform)
 
 
 class Rollout:

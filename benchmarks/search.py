@@ -62,7 +62,7 @@ def az_sims_per_s(path: str | None, views: list[GameState], seconds: float, seed
     start = time.perf_counter()
     while True:
         for view in views:
-            drive(Search(sims, rng, mode, horizon=horizon).run(view), evaluate)
+            drive(Search(sims, rng, mode, horizon=horizon, rollout=evaluate.net.rollout).run(view), evaluate)
             done += sims
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:

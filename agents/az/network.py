@@ -13,12 +13,12 @@ The file is a numpy ``.npz`` of arrays only (trunk ``w0``, ``b0``, ...; head ``w
 value ``vw0``, ``vb0``, ``vw1``, ``vb1``) and one JSON string ``meta``::
 
     {"format": "contack-az/1", "game": "contack", "activation": "relu", "obs_size": 787, "num_actions": 105,
-     "seats": 7, "players": 2, "features": "lookahead", "horizon": "hand", "sims": 32, "iterations": 120, "config": {...}}
+     "seats": 7, "players": 2, "features": "lookahead", "horizon": "hand", "rollout": 0.0, "sims": 32, "iterations": 120, "config": {...}}
 
 read with ``numpy.load(allow_pickle=False)``: loading one cannot run code. ``sims`` is the search budget the
 agent uses when its spec gives none (``az:PATH``); ``features`` the extra inputs after the observation
 (``agents.az.encoding``; ``none`` when absent); ``horizon`` what the values are (``agents.az.horizon``; ``game``
-when absent).
+when absent); ``rollout`` the playouts' share of the search's leaf values (``agents.az.search``; 0 when absent).
 """
 
 from __future__ import annotations
@@ -77,6 +77,11 @@ class AZNet:
     def horizon(self) -> str:
         """What its values are (``agents.az.horizon.HORIZONS``; ``game`` in older files)."""
         return str(self.meta.get("horizon", "game"))
+
+    @property
+    def rollout(self) -> float:
+        """The playouts' share of a leaf's value in its search (``agents.az.search``; 0 in older files)."""
+        return float(self.meta.get("rollout", 0.0))
 
     @property
     def features(self) -> str:
@@ -148,6 +153,9 @@ class AZNet:
         if meta.get("horizon", "game") not in HORIZONS:
             raise PolicyFileError(f"{path}: horizon is {meta.get('horizon')!r}; this version reads "
                                   f"{', '.join(HORIZONS)}")
+        rollout = meta.get("rollout", 0.0)
+        if isinstance(rollout, bool) or not isinstance(rollout, (int, float)) or not 0.0 <= rollout <= 1.0:
+            raise PolicyFileError(f"{path}: rollout is {rollout!r}; it is a share from 0 to 1")
         if game is not None and meta.get("game") != game:
             raise PolicyFileError(f"{path} is a network for {meta.get('game')!r}; it cannot play {game!r}")
         try:

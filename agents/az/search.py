@@ -13,6 +13,14 @@ horizon (``agents.az.horizon``: the end of the game, or of the current hand) has
 it. Backing up, each edge adds the value of the seat that chose it, so every seat plays for itself and any
 table size (2-7 players) works; a solitaire has one seat.
 
+**Rollouts (``rollout``, AlphaGo's lambda).** With ``rollout > 0`` a new node's values mix the network's with
+the result of one greedy playout to the horizon (``agents.playout``: 80% the move that scores the most, as
+``mcts`` plays out): ``(1 - rollout) * network + rollout * playout``. The playout starts from the simulation's
+determinization (the root's from one of its own), so it reads nothing hidden either. In the solitaires, where
+a revealed stack top or drawn tile makes nearly every simulation's leaf a new node, the playout is the search's
+only look past the next move; in Contack the network's value of the rest of a hand is worth more than a playout
+(``docs/training.md``).
+
 **Selection.** ``mode="gumbel"`` (Gumbel AlphaZero, Danihelka et al. 2022): at the root, the ``max_considered``
 moves with the highest ``g + logit`` (``g`` Gumbel noise when ``noise`` is on, else 0) are searched by
 sequential halving, each round keeping the better half by ``g + logit + sigma(q)``; the move played is the best
@@ -37,6 +45,7 @@ from typing import Callable, Generator, Sequence
 
 import numpy as np
 
+from agents.playout import GREEDY, Uniforms, greedy_playout
 from agents.view import determinize, public_view
 from contack_env.protocol import State
 
@@ -137,11 +146,13 @@ class Search:
         c_scale: float = C_SCALE,
         c_puct: float = C_PUCT,
         horizon: Horizon | None = None,
+        rollout: float = 0.0,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
         if isinstance(sims, bool) or not isinstance(sims, int) or sims < 0:
             raise ValueError(f"sims is a whole number of simulations, 0 or more; got {sims!r}")
+        check_rollout(rollout)
         self.sims = sims
         self.rng = rng
         self.mode = mode
@@ -149,6 +160,8 @@ class Search:
         self.max_considered = max(1, max_considered)
         self.c_visit, self.c_scale, self.c_puct = c_visit, c_scale, c_puct
         self.horizon = horizon or horizon_for("game")
+        self.rollout = float(rollout)
+        self._uniform = Uniforms(rng)
         self._base = None
 
     def run(self, view: State) -> Request:
@@ -159,7 +172,7 @@ class Search:
         # face-down order (determinize shuffles the order it is given, so that order must carry no information).
         view = public_view(view)
         self._base = self.horizon.start(view)
-        root = self._node(view, (yield view))
+        root = self._node(view, (yield view), determinize(view, self.rng) if self.rollout else None)
         k = len(root.codes)
         if self.sims == 0 or k == 1:
             logits = root.logits + (self.rng.gumbel(size=k) if self.noise and k > 1 else 0.0)
@@ -234,9 +247,17 @@ class Search:
             node.visits[a] += 1
             node.total[a] += values[node.mover]
 
-    def _node(self, state: State, evaluation: Evaluation) -> Node:
+    def _node(self, state: State, evaluation: Evaluation, playout: State | None = None) -> Node:
+        """The node of ``state`` (evaluated); with rollouts, ``playout`` (default: ``state`` itself, which the
+        simulation no longer needs) is played out to the horizon for its share of the values."""
         logits, values = evaluation
-        return Node(state, (logits, self.horizon.leaf(state, self._base, values)))
+        node = Node(state, (logits, self.horizon.leaf(state, self._base, values)))
+        if self.rollout:
+            played = state if playout is None else playout
+            greedy_playout(played, GREEDY, self._uniform, lambda s: self.horizon.over(s, self._base))
+            result = self.horizon.result(played, self._base)
+            node.value = [(1.0 - self.rollout) * v + self.rollout * r for v, r in zip(node.value, result)]
+        return node
 
     def _select(self, node: Node) -> int:
         n = node.visits
@@ -246,6 +267,12 @@ class Search:
         q = np.where(n > 0, node.total / np.maximum(n, 1), node.value[node.mover])
         u = self.c_puct * node.prior * math.sqrt(max(n.sum(), 1.0)) / (1.0 + n)
         return int(np.argmax(q + u))
+
+
+def check_rollout(rollout: float) -> None:
+    """Raise ``ValueError`` unless ``rollout`` is a share in [0, 1]."""
+    if isinstance(rollout, bool) or not isinstance(rollout, (int, float)) or not 0.0 <= rollout <= 1.0:
+        raise ValueError(f"rollout is the playouts' share of a leaf's value, 0 to 1; got {rollout!r}")
 
 
 def drive(request: Request, evaluate: Callable[[Sequence[State]], list[Evaluation]]) -> SearchResult:

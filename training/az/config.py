@@ -20,13 +20,15 @@ from contack_env.atomic import atomic_path
 from contack_env.games import get_game
 
 SOLITAIRE_DEFAULTS: dict[str, Any] = {"players": 1, "eval_opponents": ["greedy", "mcts:200"], "features": "none",
-                                      "horizon": "game"}
+                                      "horizon": "game", "rollout": 0.5}
 """The settings a solitaire (a game of one player) takes when its configuration leaves them out: no lookahead
 inputs (the bot wins 0.015 of Solitaire No. 2's deals, docs/baselines.md: its judgement is little to start from),
-and the game as the horizon (a solitaire is one hand)."""
+the game as the horizon (a solitaire is one hand), and half of each leaf's value from a playout (a new stack top
+or drawn tile makes nearly every leaf a new node, so the playout is the search's one look further:
+docs/training.md)."""
 
 
-LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game"}
+LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollout": 0.0}
 """Settings added after the first runs, with the value that repeats a run whose configuration predates them (a
 run folder's ``config.toml`` without them resumes as it began)."""
 
@@ -75,6 +77,8 @@ class AZConfig:
     """Self-play and the evaluations on a Ray cluster: RAY_ADDRESS's, else a local one (the [rllib] extra); the same results as worker processes."""
     parallel_games: int = 16
     """Games each worker plays side by side, their network evaluations batched."""
+    rollout: float = 0.0
+    """The share of a leaf's value that one greedy playout to the horizon gives, the network's the rest (0: the network alone; AlphaGo's lambda; a solitaire's default 0.5)."""
     features: str = "lookahead"
     """Extra network inputs: none, or lookahead (the lookahead bot's judgement of every legal move and its choice)."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
@@ -140,6 +144,8 @@ class AZConfig:
         for name in ("learning_rate", "sample_reuse", "value_weight"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
+        if isinstance(self.rollout, bool) or not isinstance(self.rollout, (int, float)) or not 0 <= self.rollout <= 1:
+            raise ValueError(f"rollout must be a share from 0 to 1; got {self.rollout!r}")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be 0 or more; got {self.weight_decay}")
         if not self.net_arch or any(w < 1 for w in self.net_arch):

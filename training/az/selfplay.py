@@ -40,6 +40,7 @@ class GameSetup:
     mode: str = "gumbel"
     max_considered: int = 16
     horizon: str = "game"
+    rollout: float = 0.0
 
     def new_state(self, rng: np.random.Generator) -> GameState:
         options = RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end)
@@ -111,7 +112,7 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
             return False
         table.view = public_view(state)
         table.search = Search(setup.sims, rng, setup.mode, noise=True, max_considered=setup.max_considered,
-                              horizon=horizon).run(table.view)
+                              horizon=horizon, rollout=setup.rollout).run(table.view)
         table.request = next(table.search)
         return True
 

@@ -160,7 +160,8 @@ class Learner:
         """The numpy network; its file says the game, inputs and horizon it was built for, and ``meta``."""
         self.model.eval()
         cfg = self.cfg
-        return self.model.export({"game": cfg.game, "features": cfg.features, "horizon": cfg.horizon, **meta})
+        return self.model.export({"game": cfg.game, "features": cfg.features, "horizon": cfg.horizon,
+                                  "rollout": cfg.rollout, **meta})
 
     def save(self, path: str, iteration: int, games: int) -> None:
         import torch
@@ -259,7 +260,7 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
     from tqdm import tqdm
 
     setup = GameSetup(cfg.game, cfg.players, cfg.hands, cfg.enclosed_end, cfg.sims, cfg.mode, cfg.max_considered,
-                      cfg.horizon)
+                      cfg.horizon, cfg.rollout)
     started = time.time()
     writer = SummaryWriter(run.tensorboard)
     selfplay = SelfPlay(cfg.workers, cfg.parallel_games, cfg.ray)
@@ -297,6 +298,7 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
 
 def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
     return {"game": cfg.game, "players": cfg.players, "features": cfg.features, "horizon": cfg.horizon,
+            "rollout": cfg.rollout,
             "sims": cfg.play_sims, "mode": cfg.mode,
             "max_considered": cfg.max_considered,
             "iterations": iteration, "selfplay_games": games, "config": cfg.to_dict()}

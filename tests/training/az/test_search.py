@@ -93,8 +93,8 @@ def _reordered(game, rng):
     return other
 
 
-@pytest.mark.parametrize("mode", ["gumbel", "visits"])
-def test_changing_the_hidden_order_leaves_the_search_unchanged(mode):
+@pytest.mark.parametrize("mode,rollout", [("gumbel", 0.0), ("visits", 0.0), ("gumbel", 0.5)])
+def test_changing_the_hidden_order_leaves_the_search_unchanged(mode, rollout):
     evaluate = NetEvaluator(random_net(seed=1))
     game = new_game(3, seed=11, log=False)
     rng = np.random.default_rng(2)
@@ -102,7 +102,8 @@ def test_changing_the_hidden_order_leaves_the_search_unchanged(mode):
         game.play_code(game.legal_codes()[0])
     other = _reordered(game, rng)
     assert other.decks != game.decks and game.pile_size > 0 and len(game.legal_codes()) > 1
-    first, second = (drive(Search(40, np.random.default_rng(7), mode).run(g), evaluate) for g in (game, other))
+    first, second = (drive(Search(40, np.random.default_rng(7), mode, rollout=rollout).run(g), evaluate)
+                     for g in (game, other))
     assert first.code == second.code
     assert np.array_equal(first.policy, second.policy) and first.value == second.value
     # ... while the real future differs: the same move draws differently in the two orders
@@ -115,7 +116,8 @@ def test_changing_the_hidden_order_leaves_the_search_unchanged(mode):
     assert futures[0] != futures[1] or other.decks[game.hand_number + 1] != game.decks[game.hand_number + 1]
 
 
-def test_changing_solitaire2s_buried_tiles_leaves_the_search_unchanged():
+@pytest.mark.parametrize("rollout", [0.0, 0.5])
+def test_changing_solitaire2s_buried_tiles_leaves_the_search_unchanged(rollout):
     evaluate = NetEvaluator(random_net("solitaire2", seed=4))
     game = new_solitaire2(3, log=False)
     other = game.clone()
@@ -128,9 +130,36 @@ def test_changing_solitaire2s_buried_tiles_leaves_the_search_unchanged():
         shuffled = shuffled[k:]
     other.stacks = stacks
     assert other.stacks != game.stacks
-    first, second = (drive(Search(24, np.random.default_rng(5)).run(g), evaluate) for g in (game, other))
+    first, second = (drive(Search(24, np.random.default_rng(5), rollout=rollout).run(g), evaluate)
+                     for g in (game, other))
     assert (first.code, first.value) == (second.code, second.value)
     assert np.array_equal(first.policy, second.policy)
+
+
+def test_with_rollouts_a_leaf_is_worth_the_mix_of_the_network_and_a_playout_to_the_end():
+    # A solitaire's playout ends the deal, worth the share of the 36 tiles placed; the root's value (sims=0)
+    # is (1 - rollout) * the network's + rollout * that share.
+    evaluate = NetEvaluator(random_net("solitaire2", seed=4))
+    shares = set()
+    for seed in range(8):
+        game = new_solitaire2(seed, log=False)
+        if game.done:
+            continue
+        network = evaluate([public_view(game)])[0][1][0]
+        for rollout in (0.5, 1.0):
+            value = drive(Search(0, np.random.default_rng(seed), rollout=rollout).run(game), evaluate).value
+            placed = (value - (1 - rollout) * network) / rollout * 36
+            assert placed == pytest.approx(round(placed), abs=1e-6)
+            assert len(game.figure) <= round(placed) <= 36
+            shares.add(round(placed))
+        assert drive(Search(0, np.random.default_rng(seed)).run(game), evaluate).value == pytest.approx(network)
+    assert len(shares) > 1  # the playouts end in different places
+
+
+def test_a_rollout_is_a_share_from_0_to_1():
+    for bad in (-0.1, 1.5, True, "half"):
+        with pytest.raises(ValueError, match="rollout is the playouts' share"):
+            Search(4, np.random.default_rng(0), rollout=bad)
 
 
 def test_the_gumbel_search_spends_at_most_its_budget_and_returns_a_distribution():

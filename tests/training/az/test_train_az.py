@@ -57,23 +57,23 @@ def test_a_run_from_before_the_lookahead_inputs_and_the_hand_horizon_resumes_as_
     assert main([*TINY, "--features", "none", "--horizon", "game", "--eval-every", "0", "--out", str(out)]) == 0
     config = out / "config.toml"
     lines = config.read_text().splitlines()
-    older = "\n".join(line for line in lines if not line.startswith(("features", "horizon"))) + "\n"
+    older = "\n".join(line for line in lines if not line.startswith(("features", "horizon", "rollout"))) + "\n"
     config.write_text(older)
     (tmp_path / "given.toml").write_text(older)
     assert main(["--resume", "--out", str(out), "--iterations", "3", "--progress", "off"]) == 0
     net = AZNet.load(out / "policy.npz")
-    assert (net.meta["iterations"], net.features, net.horizon) == (3, "none", "game")
+    assert (net.meta["iterations"], net.features, net.horizon, net.rollout) == (3, "none", "game", 0.0)
     # a configuration given to a new run takes today's defaults for what it leaves out
     given = AZConfig.load(str(tmp_path / "given.toml"))
     assert (given.features, given.horizon) == ("lookahead", "hand")
 
 
-def test_contack_defaults_to_the_lookahead_inputs_and_the_hand_horizon_a_solitaire_to_neither():
+def test_contack_defaults_to_the_lookahead_inputs_and_the_hand_horizon_a_solitaire_to_neither_but_playouts():
     contack = AZConfig.from_dict({})
-    assert (contack.features, contack.horizon, contack.players) == ("lookahead", "hand", 2)
+    assert (contack.features, contack.horizon, contack.players, contack.rollout) == ("lookahead", "hand", 2, 0.0)
     for game in ("solitaire1", "solitaire2"):
         solitaire = AZConfig.from_dict({"game": game})
-        assert (solitaire.features, solitaire.horizon, solitaire.players) == ("none", "game", 1)
+        assert (solitaire.features, solitaire.horizon, solitaire.players, solitaire.rollout) == ("none", "game", 1, 0.5)
         assert AZConfig.from_dict({"game": game, "features": "lookahead"}).features == "lookahead"
 
 
