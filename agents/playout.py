@@ -16,6 +16,11 @@ GREEDY = 0.8
 """The share of greedy moves in a playout (``mcts``' default, and the ``az`` search's)."""
 
 
+def is_share(value: object) -> bool:
+    """Whether ``value`` is a number from 0 to 1 (a playout's share of a leaf's value; not a bool)."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and 0.0 <= value <= 1.0
+
+
 class Uniforms:
     """Uniform draws in [0, 1) from ``rng``, taken a block at a time (a numpy call per draw costs more than the
     playout's own work)."""

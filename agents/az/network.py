@@ -33,6 +33,7 @@ import numpy as np
 
 from agents.az.horizon import HORIZONS
 from agents.features import AZ_FEATURES
+from agents.playout import is_share
 from agents.policy_file import PolicyFileError
 from contack_env.atomic import open_atomic
 
@@ -154,7 +155,7 @@ class AZNet:
             raise PolicyFileError(f"{path}: horizon is {meta.get('horizon')!r}; this version reads "
                                   f"{', '.join(HORIZONS)}")
         rollout = meta.get("rollout", 0.0)
-        if isinstance(rollout, bool) or not isinstance(rollout, (int, float)) or not 0.0 <= rollout <= 1.0:
+        if not is_share(rollout):
             raise PolicyFileError(f"{path}: rollout is {rollout!r}; it is a share from 0 to 1")
         if game is not None and meta.get("game") != game:
             raise PolicyFileError(f"{path} is a network for {meta.get('game')!r}; it cannot play {game!r}")

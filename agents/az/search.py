@@ -45,7 +45,7 @@ from typing import Callable, Generator, Sequence
 
 import numpy as np
 
-from agents.playout import GREEDY, Uniforms, greedy_playout
+from agents.playout import GREEDY, Uniforms, greedy_playout, is_share
 from agents.view import determinize, public_view
 from contack_env.protocol import State
 
@@ -271,7 +271,7 @@ class Search:
 
 def check_rollout(rollout: float) -> None:
     """Raise ``ValueError`` unless ``rollout`` is a share in [0, 1]."""
-    if isinstance(rollout, bool) or not isinstance(rollout, (int, float)) or not 0.0 <= rollout <= 1.0:
+    if not is_share(rollout):
         raise ValueError(f"rollout is the playouts' share of a leaf's value, 0 to 1; got {rollout!r}")
 
 

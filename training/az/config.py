@@ -14,6 +14,7 @@ import tomli_w
 from agents.az.encoding import GAMES
 from agents.az.horizon import HORIZONS
 from agents.features import AZ_FEATURES
+from agents.playout import is_share
 from agents.az.search import MODES
 from contack_env import ENCLOSED_END_OPTIONS
 from contack_env.atomic import atomic_path
@@ -144,7 +145,7 @@ class AZConfig:
         for name in ("learning_rate", "sample_reuse", "value_weight"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
-        if isinstance(self.rollout, bool) or not isinstance(self.rollout, (int, float)) or not 0 <= self.rollout <= 1:
+        if not is_share(self.rollout):
             raise ValueError(f"rollout must be a share from 0 to 1; got {self.rollout!r}")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be 0 or more; got {self.weight_decay}")
