@@ -93,7 +93,7 @@ def _reordered(game, rng):
     return other
 
 
-@pytest.mark.parametrize("mode,rollout", [("gumbel", 0.0), ("visits", 0.0), ("gumbel", 0.5)])
+@pytest.mark.parametrize("mode,rollout", [("gumbel", 0.0), ("visits", 0.0), ("gumbel", 0.5), ("gumbel", 1.0)])
 def test_changing_the_hidden_order_leaves_the_search_unchanged(mode, rollout):
     evaluate = NetEvaluator(random_net(seed=1))
     game = new_game(3, seed=11, log=False)
@@ -116,7 +116,7 @@ def test_changing_the_hidden_order_leaves_the_search_unchanged(mode, rollout):
     assert futures[0] != futures[1] or other.decks[game.hand_number + 1] != game.decks[game.hand_number + 1]
 
 
-@pytest.mark.parametrize("rollout", [0.0, 0.5])
+@pytest.mark.parametrize("rollout", [0.0, 0.5, 1.0])
 def test_changing_solitaire2s_buried_tiles_leaves_the_search_unchanged(rollout):
     evaluate = NetEvaluator(random_net("solitaire2", seed=4))
     game = new_solitaire2(3, log=False)
@@ -154,6 +154,30 @@ def test_with_rollouts_a_leaf_is_worth_the_mix_of_the_network_and_a_playout_to_t
             shares.add(round(placed))
         assert drive(Search(0, np.random.default_rng(seed)).run(game), evaluate).value == pytest.approx(network)
     assert len(shares) > 1  # the playouts end in different places
+
+
+def test_with_every_leaf_played_out_the_networks_values_play_no_part_and_it_is_asked_less():
+    # rollout 1: a new node is worth its playout alone, so the network is asked for a node's policy only when a
+    # simulation comes back to choose a move there (and for the root's).
+    net = NetEvaluator(random_net("solitaire2", seed=4))
+    calls = {}
+
+    def counting(name, flip):
+        def evaluate(states):
+            calls[name] = calls.get(name, 0) + len(states)
+            return [(logits, [1.0 - v for v in values] if flip else values) for logits, values in net(states)]
+        return evaluate
+
+    game = next(g for g in (new_solitaire2(seed, log=False) for seed in range(20)) if len(g.legal_codes()) >= 6)
+    results = {}
+    for name, rollout, flip in (("played", 1.0, False), ("flipped", 1.0, True), ("mixed", 0.5, False)):
+        results[name] = drive(Search(48, np.random.default_rng(3), max_considered=16, rollout=rollout).run(game),
+                              counting(name, flip))
+    played, flipped = results["played"], results["flipped"]
+    assert (played.code, played.value) == (flipped.code, flipped.value)
+    assert np.array_equal(played.policy, flipped.policy)
+    assert calls["played"] == calls["flipped"] < calls["mixed"] <= 49
+    assert calls["played"] >= 1  # the root's
 
 
 def test_a_rollout_is_a_share_from_0_to_1():
