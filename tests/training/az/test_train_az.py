@@ -10,6 +10,7 @@ from training.az.config import AZConfig
 from agents.az.network import AZNet
 from training.az.train import AZTrainingError, Learner, train
 from training.train import main
+from contack_env import new_game
 
 TINY = ["--algorithm", "az", "--iterations", "2", "--games-per-iteration", "2", "--sims", "2", "--play-sims", "2",
         "--workers", "1", "--net-arch", "16", "--batch-size", "16", "--eval-every", "2", "--eval-games", "2",
@@ -158,3 +159,33 @@ def test_ray_without_ray_installed_says_how_to_install_it(tmp_path, capsys, monk
         "contack train: --ray needs Ray, an optional extra: pip install -c constraints-rllib.txt -e '.[rllib]'"
     ]
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("features", ["none", "lookahead"])
+def test_the_numpy_network_computes_what_the_torch_network_trained(features):
+    # The numpy forward reads only the first layer's rows that meet a nonzero input; on real observations
+    # (mostly zeros) and on dense inputs it must give the torch model's logits and values.
+    import torch
+
+    from agents.az.encoding import Encoder
+    from training.az.model import AZModel
+    from training.networks import action_feature_index
+
+    torch.manual_seed(3)
+    enc = Encoder("contack", features)
+    gather = np.concatenate([action_feature_index(), enc.extra_index()], axis=1) if enc.factored else None
+    model = AZModel(enc.obs_size, enc.num_actions, enc.seats, [64, 32], gather=gather)
+    net = model.export({"game": "contack", "features": features})
+    game = new_game(3, seed=4, log=False)
+    observations = []
+    for _ in range(5):
+        observations.append(enc.encode(game)[0])
+        game.play_code(game.legal_codes()[-1])
+    dense = np.random.default_rng(0).normal(size=(2, enc.obs_size)).astype(np.float32)
+    for batch in (np.stack(observations), np.stack(observations[:1]), dense, np.zeros((1, enc.obs_size), np.float32)):
+        assert (batch == 0).any(axis=0).any() or batch is dense
+        logits, values = net.forward(batch)
+        with torch.no_grad():
+            want_logits, want_values = model(torch.as_tensor(batch))
+        assert np.allclose(logits, want_logits.numpy(), atol=1e-5)
+        assert np.allclose(values, torch.sigmoid(want_values).numpy(), atol=1e-6)
