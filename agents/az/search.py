@@ -84,14 +84,13 @@ class Node:
 
     __slots__ = ("codes", "mover", "logits", "prior", "value", "visits", "total", "children")
 
-    def __init__(self, state: State, evaluation: Evaluation | None, value: list[float] | None = None) -> None:
+    def __init__(self, state: State, evaluation: Evaluation | None) -> None:
         self.codes: list[int] = state.legal_codes()
         self.mover: int = state.current_player
-        if evaluation is None:  # values known without the network (a playout); the policy comes when needed
-            assert value is not None
-            self.value = value
-            self.logits = self.prior = None
-        else:
+        self.logits: np.ndarray | None = None
+        self.prior: np.ndarray | None = None
+        self.value: list[float] = []
+        if evaluation is not None:  # else the caller sets the values (a playout's) and the policy comes when needed
             logits, self.value = evaluation
             self.evaluated(logits)
         k = len(self.codes)
@@ -276,7 +275,7 @@ class Search:
 
     def _played_node(self, state: State) -> Node:
         """A new node valued by a greedy playout of ``state`` alone (``rollout`` 1), its policy not yet asked for."""
-        node = Node(state, None, value=[])  # its codes and mover before the playout moves on
+        node = Node(state, None)  # its codes and mover, read before the playout moves the state on
         greedy_playout(state, GREEDY, self._uniform, lambda s: self.horizon.over(s, self._base))
         node.value = self.horizon.result(state, self._base)
         return node
