@@ -88,7 +88,9 @@ def _one_clean_line(code: int, err: str, message: str) -> None:
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_in_evaluate(workers):
-    code, out, err = _interrupt(["evaluate", "--agents", "mcts:300,random", "--games", "60", "--seed", "1",
+    # Far more games than 7 s can play (60 games of mcts:300 against random once took 8 s, and ended before
+    # the key): the command must still be running when Ctrl-C comes.
+    code, out, err = _interrupt(["evaluate", "--agents", "mcts:3000,random", "--games", "600", "--seed", "1",
                                  "--workers", workers], _after(6), workers=int(workers) if workers != "1" else 0)
     _one_clean_line(code, err, "contack evaluate: interrupted; nothing was written")
 
