@@ -10,7 +10,7 @@ from app_helpers import MODELS
 
 from contack_env.app import create_app
 
-SLOW = "mcts:3000"  # about a second a decision on one core
+SLOW = "mcts:20000"  # the most the app allows: about 2 s a decision on one core (3000, 0.3 s, raced the other game)
 
 
 async def _session() -> None:
