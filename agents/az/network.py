@@ -93,14 +93,13 @@ class AZNet:
         """Logits ``(n, num_actions)`` and per-seat values ``(n, seats)`` for a batch of inputs ``(n, obs_size)``."""
         x = np.asarray(obs, dtype=np.float32)
         act = self._act
-        for i, (w, b) in enumerate(self.trunk):
-            if i == 0:
-                # The inputs are mostly zeros (one-hot tiles and cells): the rows of the first layer's weights that
-                # meet a nonzero input are all that count, and reading only them is most of a small batch's time.
-                cols = np.flatnonzero(x.any(axis=0))
-                x = act(x[:, cols] @ w[cols] + b)
-            else:
-                x = act(x @ w + b)
+        (w, b), *rest = self.trunk
+        # The inputs are mostly zeros (one-hot tiles and cells): the rows of the first layer's weights that meet a
+        # nonzero input are all that count, and reading only them is most of a small batch's time.
+        cols = np.flatnonzero(x.any(axis=0))
+        x = act(x[:, cols] @ w[cols] + b)
+        for w, b in rest:
+            x = act(x @ w + b)
         w, b = self.head
         logits = x @ w + b
         sc = self.scorer

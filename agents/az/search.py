@@ -267,18 +267,20 @@ class Search:
         logits, values = evaluation
         node = Node(state, (logits, self.horizon.leaf(state, self._base, values)))
         if self.rollout:
-            played = state if playout is None else playout
-            greedy_playout(played, GREEDY, self._uniform, lambda s: self.horizon.over(s, self._base))
-            result = self.horizon.result(played, self._base)
+            result = self._playout(state if playout is None else playout)
             node.value = [(1.0 - self.rollout) * v + self.rollout * r for v, r in zip(node.value, result)]
         return node
 
     def _played_node(self, state: State) -> Node:
         """A new node valued by a greedy playout of ``state`` alone (``rollout`` 1), its policy not yet asked for."""
         node = Node(state, None)  # its codes and mover, read before the playout moves the state on
-        greedy_playout(state, GREEDY, self._uniform, lambda s: self.horizon.over(s, self._base))
-        node.value = self.horizon.result(state, self._base)
+        node.value = self._playout(state)
         return node
+
+    def _playout(self, state: State) -> list[float]:
+        """Every seat's result of one greedy playout of ``state`` (played on) to the horizon."""
+        greedy_playout(state, GREEDY, self._uniform, lambda s: self.horizon.over(s, self._base))
+        return self.horizon.result(state, self._base)
 
     def _select(self, node: Node) -> int:
         n = node.visits

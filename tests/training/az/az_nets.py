@@ -11,6 +11,12 @@ from agents.az.network import AZNet
 def random_net(game: str = "contack", seed: int = 0, features: str = "none", **meta) -> AZNet:
     """A freshly initialised network (random trunk and value head: non-uniform values, near-uniform policy) that
     reads ``features``; ``meta`` goes into its file (``horizon="hand"``, ``sims``, ...)."""
+    return random_model(game, seed, features).export({"game": game, "features": features, **meta})
+
+
+def random_model(game: str = "contack", seed: int = 0, features: str = "none",
+                 arch: tuple[int, ...] = (32, 32)) -> AZModel:
+    """The torch model behind ``random_net`` (its trunk ``arch``), before export."""
     torch.manual_seed(seed)
     enc = Encoder(game, features)
     gather = None
@@ -18,10 +24,10 @@ def random_net(game: str = "contack", seed: int = 0, features: str = "none", **m
         from training.networks import action_feature_index
 
         gather = np.concatenate([action_feature_index(), enc.extra_index()], axis=1)
-    model = AZModel(enc.obs_size, enc.num_actions, enc.seats, [32, 32], gather=gather)
+    model = AZModel(enc.obs_size, enc.num_actions, enc.seats, list(arch), gather=gather)
     with torch.no_grad():  # a policy that prefers some moves, so that the tests see it matter
         model.head.weight.normal_(0, 0.5)
-    return model.export({"game": game, "features": features, **meta})
+    return model
 
 
 def uniform_net(game: str = "contack") -> AZNet:

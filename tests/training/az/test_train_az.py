@@ -166,15 +166,12 @@ def test_the_numpy_network_computes_what_the_torch_network_trained(features):
     # The numpy forward reads only the first layer's rows that meet a nonzero input; on real observations
     # (mostly zeros) and on dense inputs it must give the torch model's logits and values.
     import torch
+    from az_nets import random_model
 
     from agents.az.encoding import Encoder
-    from training.az.model import AZModel
-    from training.networks import action_feature_index
 
-    torch.manual_seed(3)
     enc = Encoder("contack", features)
-    gather = np.concatenate([action_feature_index(), enc.extra_index()], axis=1) if enc.factored else None
-    model = AZModel(enc.obs_size, enc.num_actions, enc.seats, [64, 32], gather=gather)
+    model = random_model("contack", 3, features, (64, 32))
     net = model.export({"game": "contack", "features": features})
     game = new_game(3, seed=4, log=False)
     observations = []
