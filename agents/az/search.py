@@ -33,10 +33,14 @@ priors when ``noise`` is on, the most visited move played (a draw in proportion 
 the visit counts as the policy target. ``sigma(q) = (c_visit + max N) * c_scale * q`` over the completed
 values rescaled to [0, 1] within the node, as in ``mctx``.
 
-**Batching.** ``Search.run`` is a generator: it yields each state whose network evaluation it needs and
-receives ``(logits of the legal codes, per-seat values)``. ``drive`` answers one search at a time;
-``training.az.selfplay`` runs many games' searches side by side and answers them in one batch. ``sims=0``
-plays the network's policy alone (one evaluation, no search).
+**Batching.** ``Search.run`` is a generator: it yields a list of states whose network evaluations it needs and
+receives their ``(logits of the legal codes, per-seat values)``, in order. A round of sequential halving sends
+one simulation down each root move still considered; these go through disjoint subtrees (a simulation's first
+move is given, and nothing below the root is shared), so they run side by side and their leaves are evaluated
+in one batch, with the decisions of running them one after another (up to the order in which playouts draw
+their random numbers). ``drive`` answers one search; ``training.az.selfplay`` runs many games' searches side by
+side and answers all their requests in one batch. ``sims=0`` plays the network's policy alone (one
+evaluation, no search).
 """
 
 from __future__ import annotations
@@ -64,7 +68,9 @@ MAX_CONSIDERED = 8
 Evaluation = tuple[np.ndarray, list[float]]
 """The network's answer for one state: the logits of its legal codes (in ``legal_codes()`` order) and the value
 of every seat in table order."""
-Request = Generator[State, Evaluation, "SearchResult"]
+Request = Generator[list[State], list[Evaluation], "SearchResult"]
+"""A search: it yields batches of states to evaluate, receives their evaluations, and returns its result."""
+Simulation = Generator[State, Evaluation, None]
 
 
 def public_key(state: State) -> tuple:
@@ -80,47 +86,54 @@ def num_seats(state: State) -> int:
 
 
 class Node:
-    """A public state at a decision: its legal codes, the network's logits and values, and edge statistics."""
+    """A public state at a decision: its legal codes, the network's logits and values, and edge statistics.
+
+    The per-move numbers are plain lists: a node has a handful of moves, where numpy's cost per call would
+    outweigh the arithmetic."""
 
     __slots__ = ("codes", "mover", "logits", "prior", "value", "visits", "total", "children")
 
     def __init__(self, state: State, evaluation: Evaluation | None) -> None:
         self.codes: list[int] = state.legal_codes()
         self.mover: int = state.current_player
-        self.logits: np.ndarray | None = None
-        self.prior: np.ndarray | None = None
+        self.logits: list[float] | None = None
+        self.prior: list[float] | None = None
         self.value: list[float] = []
         if evaluation is not None:  # else the caller sets the values (a playout's) and the policy comes when needed
             logits, self.value = evaluation
             self.evaluated(logits)
         k = len(self.codes)
-        self.visits = np.zeros(k)
-        self.total = np.zeros(k)
+        self.visits: list[int] = [0] * k
+        self.total: list[float] = [0.0] * k
         self.children: list[dict[tuple, Node] | None] = [None] * k
 
-    def evaluated(self, logits: np.ndarray) -> None:
+    def evaluated(self, logits: Sequence[float]) -> None:
         """Take the network's ``logits`` of the legal codes (the node's policy)."""
-        self.logits = np.asarray(logits, dtype=np.float64)
+        self.logits = [float(x) for x in logits]
         self.prior = _softmax(self.logits)
 
-    def completed_q(self) -> np.ndarray:
+    def completed_q(self) -> list[float]:
         """The mover's value of each edge: the mean for a visited edge, else the mixed value (Danihelka et al.,
         appendix D): the network's value averaged with the prior-weighted values of the visited edges."""
-        n = self.visits
-        seen = n > 0
         own = self.value[self.mover]
-        if not seen.any():
-            return np.full(len(n), own)
-        q = np.where(seen, self.total / np.maximum(n, 1), 0.0)
-        weight = self.prior[seen].sum()
-        mixed = (own + n.sum() * (self.prior[seen] * q[seen]).sum() / max(weight, 1e-12)) / (1.0 + n.sum())
-        return np.where(seen, q, mixed)
+        count = sum(self.visits)
+        if not count:
+            return [own] * len(self.visits)
+        weight = weighted = 0.0
+        for p, n, t in zip(self.prior, self.visits, self.total):  # type: ignore[arg-type]
+            if n:
+                weight += p
+                weighted += p * t / n
+        mixed = (own + count * weighted / max(weight, 1e-12)) / (1.0 + count)
+        return [t / n if n else mixed for n, t in zip(self.visits, self.total)]
 
-    def sigma(self, c_visit: float, c_scale: float) -> np.ndarray:
+    def sigma(self, c_visit: float, c_scale: float) -> list[float]:
+        """``sigma(completed q)``: the completed values rescaled to [0, 1] within the node, times
+        ``(c_visit + max N) * c_scale``."""
         q = self.completed_q()
-        lo, hi = q.min(), q.max()
-        q = (q - lo) / max(hi - lo, 1e-8)
-        return (c_visit + self.visits.max()) * c_scale * q
+        lo = min(q)
+        scale = (c_visit + max(self.visits)) * c_scale / max(max(q) - lo, 1e-8)
+        return [(x - lo) * scale for x in q]
 
 
 @dataclass
@@ -181,11 +194,11 @@ class Search:
         # face-down order (determinize shuffles the order it is given, so that order must carry no information).
         view = public_view(view)
         self._base = self.horizon.start(view)
-        root = self._node(view, (yield view), determinize(view, self.rng) if self.rollout else None)
+        root = self._node(view, (yield [view])[0], determinize(view, self.rng) if self.rollout else None)
         k = len(root.codes)
         if self.sims == 0 or k == 1:
-            logits = root.logits + (self.rng.gumbel(size=k) if self.noise and k > 1 else 0.0)
-            return SearchResult(root.codes, int(np.argmax(logits)), root.prior, float(root.value[root.mover]))
+            logits = np.asarray(root.logits) + (self.rng.gumbel(size=k) if self.noise and k > 1 else 0.0)
+            return SearchResult(root.codes, int(np.argmax(logits)), np.asarray(root.prior), float(root.value[root.mover]))
         if self.mode == "gumbel":
             return (yield from self._gumbel_root(root, view))
         return (yield from self._puct_root(root, view))
@@ -193,9 +206,9 @@ class Search:
     # -- the root -------------------------------------------------------------------------------------------
     def _gumbel_root(self, root: Node, view: State) -> Request:
         k = len(root.codes)
-        g = self.rng.gumbel(size=k) if self.noise else np.zeros(k)
+        g = (self.rng.gumbel(size=k) if self.noise else np.zeros(k)) + np.asarray(root.logits)  # g + logit
         m = min(self.max_considered, k, self.sims)
-        remaining = list(np.argsort(-(g + root.logits), kind="stable")[:m])
+        remaining = list(np.argsort(-g, kind="stable")[:m])
         phases = max(1, math.ceil(math.log2(m)))
         used = 0
         for phase in range(phases):
@@ -203,36 +216,40 @@ class Search:
             if phase == phases - 1:  # the last round spends what is left
                 per = max(per, (self.sims - used) // len(remaining))
             for _ in range(per):
-                for a in remaining:
-                    if used == self.sims:
-                        break
-                    yield from self._simulate(root, view, int(a))
-                    used += 1
+                firsts = remaining[: self.sims - used]
+                yield from _side_by_side([self._simulate(root, view, int(a)) for a in firsts])
+                used += len(firsts)
             if len(remaining) > 1:
-                score = g + root.logits + root.sigma(self.c_visit, self.c_scale)
+                score = g + root.sigma(self.c_visit, self.c_scale)
                 remaining = sorted(remaining, key=lambda a: -score[a])[: max(1, math.ceil(len(remaining) / 2))]
-        score = g + root.logits + root.sigma(self.c_visit, self.c_scale)
+        sigma = np.asarray(root.sigma(self.c_visit, self.c_scale))
+        score = g + sigma
         choice = int(max(remaining, key=lambda a: score[a]))
-        policy = _softmax(root.logits + root.sigma(self.c_visit, self.c_scale))
-        return SearchResult(root.codes, choice, policy, float(root.completed_q()[choice]))
+        logits = np.asarray(root.logits) + sigma
+        policy = np.exp(logits - logits.max())
+        return SearchResult(root.codes, choice, policy / policy.sum(), float(root.completed_q()[choice]))
 
     def _puct_root(self, root: Node, view: State) -> Request:
         if self.noise:
             k = len(root.codes)
-            root.prior = (1 - DIRICHLET_SHARE) * root.prior + DIRICHLET_SHARE * self.rng.dirichlet([DIRICHLET_ALPHA] * k)
-        for _ in range(self.sims):
-            yield from self._simulate(root, view, self._select(root))
-        n = root.visits
+            noise = self.rng.dirichlet([DIRICHLET_ALPHA] * k)
+            root.prior = list((1 - DIRICHLET_SHARE) * np.asarray(root.prior) + DIRICHLET_SHARE * noise)
+        for _ in range(self.sims):  # one at a time: each simulation's first move depends on the last one's values
+            yield from _side_by_side([self._simulate(root, view, self._select(root))])
+        n = np.asarray(root.visits, dtype=np.float64)
+        total = np.asarray(root.total)
         policy = n / n.sum()
         if self.noise:
             choice = int(self.rng.choice(len(n), p=policy))
         else:
-            q = root.total / np.maximum(n, 1)
+            q = total / np.maximum(n, 1)
             choice = int(max(range(len(n)), key=lambda a: (n[a], q[a])))
-        return SearchResult(root.codes, choice, policy, float((root.total.sum()) / n.sum()))
+        return SearchResult(root.codes, choice, policy, float(total.sum() / n.sum()))
 
     # -- one simulation -------------------------------------------------------------------------------------
-    def _simulate(self, root: Node, view: State, first: int) -> Generator[State, Evaluation, None]:
+    def _simulate(self, root: Node, view: State, first: int) -> Simulation:
+        """One simulation that starts with the root's move ``first``: it yields the state it needs evaluated, if
+        any, and backs its values up the path."""
         state = determinize(view, self.rng)
         node, a = root, first
         path: list[tuple[Node, int]] = []
@@ -283,13 +300,17 @@ class Search:
         return self.horizon.result(state, self._base)
 
     def _select(self, node: Node) -> int:
+        """The move a simulation takes below the root (the first of equals)."""
         n = node.visits
         if self.mode == "gumbel":
-            improved = _softmax(node.logits + node.sigma(self.c_visit, self.c_scale))
-            return int(np.argmax(improved - n / (1.0 + n.sum())))
-        q = np.where(n > 0, node.total / np.maximum(n, 1), node.value[node.mover])
-        u = self.c_puct * node.prior * math.sqrt(max(n.sum(), 1.0)) / (1.0 + n)
-        return int(np.argmax(q + u))
+            improved = _softmax([x + s for x, s in zip(node.logits, node.sigma(self.c_visit, self.c_scale))])  # type: ignore[arg-type]
+            count = 1.0 + sum(n)
+            scores = [p - v / count for p, v in zip(improved, n)]
+        else:
+            own = node.value[node.mover]
+            c = self.c_puct * math.sqrt(max(sum(n), 1))
+            scores = [(t / v if v else own) + c * p / (1.0 + v) for p, v, t in zip(node.prior, n, node.total)]  # type: ignore[arg-type]
+        return scores.index(max(scores))
 
 
 def check_rollout(rollout: float) -> None:
@@ -299,15 +320,36 @@ def check_rollout(rollout: float) -> None:
 
 
 def drive(request: Request, evaluate: Callable[[Sequence[State]], list[Evaluation]]) -> SearchResult:
-    """Run one search to its end, answering each request with ``evaluate`` (a batch of one)."""
+    """Run one search to its end, answering each of its batches with ``evaluate``."""
     try:
-        state = next(request)
+        states = next(request)
         while True:
-            state = request.send(evaluate([state])[0])
+            states = request.send(evaluate(states))
     except StopIteration as stop:
         return stop.value
 
 
-def _softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max())
-    return e / e.sum()
+def _side_by_side(simulations: list[Simulation]) -> Generator[list[State], list[Evaluation], None]:
+    """Run ``simulations`` (through disjoint subtrees) together: one batch of requests at a time."""
+    asking = []
+    for simulation in simulations:
+        try:
+            asking.append((simulation, next(simulation)))
+        except StopIteration:
+            pass
+    while asking:
+        answers = yield [state for _, state in asking]
+        still = []
+        for (simulation, _), answer in zip(asking, answers):
+            try:
+                still.append((simulation, simulation.send(answer)))
+            except StopIteration:
+                pass
+        asking = still
+
+
+def _softmax(x: list[float]) -> list[float]:
+    top = max(x)
+    e = [math.exp(v - top) for v in x]
+    total = sum(e)
+    return [v / total for v in e]

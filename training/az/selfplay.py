@@ -161,9 +161,11 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
                 tables.append(table)
             else:
                 finish(table)
-        answers = evaluate([t.request for t in tables])
+        answers = evaluate([state for t in tables for state in t.request])
         still: list[_Table] = []
-        for table, answer in zip(tables, answers):
+        start = 0
+        for table in tables:
+            answer, start = answers[start : start + len(table.request)], start + len(table.request)
             try:
                 table.request = table.search.send(answer)
             except StopIteration as stop:

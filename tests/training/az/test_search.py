@@ -8,7 +8,7 @@ from agents.view import public_view
 from contack_env import new_game, new_solitaire2
 from agents.az.evaluator import NetEvaluator
 from agents.az.horizon import terminal_values
-from agents.az.search import Search, drive
+from agents.az.search import MAX_CONSIDERED, Search, drive
 
 
 class _Drew(Exception):
@@ -197,7 +197,10 @@ def test_the_gumbel_search_spends_at_most_its_budget_and_returns_a_distribution(
     game = next(g for seed in range(100) for g in _positions(2, seed) if len(g.legal_codes()) >= 6)
     result = drive(Search(20, np.random.default_rng(0), "gumbel").run(game), counting)
     # the root's evaluation, then at most one per simulation (a simulation that ends the game asks for none)
-    assert 10 <= len(calls) <= 21
+    assert 10 <= sum(calls) <= 21
+    # the root alone first; then each round of sequential halving asks for its leaves together, one per move
+    # still considered (8 at first), never more
+    assert calls[0] == 1 and 1 < max(calls[1:]) <= MAX_CONSIDERED
     assert np.isclose(result.policy.sum(), 1.0) and (result.policy >= 0).all()
     assert result.choice in range(len(result.codes))
 
