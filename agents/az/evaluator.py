@@ -27,7 +27,7 @@ class NetEvaluator:
 
     def __call__(self, states: Sequence[GameState]) -> list[Evaluation]:
         encoded = [self.encoder.encode(s) for s in states]
-        logits, values = self.net.forward(np.stack([obs for obs, _ in encoded]))
+        logits, values = self.net.forward(np.stack([obs for obs, _ in encoded]), [actions for _, actions in encoded])
         out = []
         for b, (state, (_, actions)) in enumerate(zip(states, encoded)):
             seats = num_seats(state)

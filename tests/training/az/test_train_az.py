@@ -174,15 +174,23 @@ def test_the_numpy_network_computes_what_the_torch_network_trained(features):
     model = random_model("contack", 3, features, (64, 32))
     net = model.export({"game": "contack", "features": features})
     game = new_game(3, seed=4, log=False)
-    observations = []
+    observations, legal = [], []
     for _ in range(5):
-        observations.append(enc.encode(game)[0])
+        obs, actions = enc.encode(game)
+        observations.append(obs)
+        legal.append(actions)
         game.play_code(game.legal_codes()[-1])
     dense = np.random.default_rng(0).normal(size=(2, enc.obs_size)).astype(np.float32)
-    for batch in (np.stack(observations), np.stack(observations[:1]), dense, np.zeros((1, enc.obs_size), np.float32)):
+    for batch, actions in ((np.stack(observations), legal), (np.stack(observations[:1]), legal[:1]),
+                           (dense, [[0, 7, 104], [3]]), (np.zeros((1, enc.obs_size), np.float32), [[5, 6]])):
         assert (batch == 0).any(axis=0).any() or batch is dense
         logits, values = net.forward(batch)
         with torch.no_grad():
             want_logits, want_values = model(torch.as_tensor(batch))
         assert np.allclose(logits, want_logits.numpy(), atol=1e-5)
         assert np.allclose(values, torch.sigmoid(want_values).numpy(), atol=1e-6)
+        # told the legal actions, it scores those alone (the search's fast path), with the same logits there
+        some_logits, some_values = net.forward(batch, actions)
+        for b, legal_b in enumerate(actions):
+            assert np.allclose(some_logits[b, legal_b], want_logits.numpy()[b, legal_b], atol=1e-5)
+        assert np.allclose(some_values, torch.sigmoid(want_values).numpy(), atol=1e-6)
