@@ -72,6 +72,7 @@ from contack_env.wording import plural
 
 from .arena import new_state, play_game, seed_streams
 from .base import Agent
+from .blas import one_thread_for_workers
 from .function_agent import as_agent, display_name
 from .progress import mode_of, reporter
 from .rating import DESCRIPTION as RATING_DESCRIPTION
@@ -345,6 +346,7 @@ def _run(
                 bar.update(1)
         else:
             ctx = multiprocessing.get_context("spawn")
+            one_thread_for_workers()
             # Small chunks: games of search agents take long, and an idle worker at the end wastes the others.
             chunk = max(1, min(8, len(jobs) // (workers * 16)))
             with ctx.Pool(workers, initializer=_ignore_interrupts) as pool:

@@ -11,13 +11,13 @@ proportion to the visits), so the games vary.
 
 from __future__ import annotations
 
-import os
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from agents.blas import one_thread_for_workers
 from agents.view import public_view
 from contack_env import GameState
 from contack_env.games import RuleOptions, get_game
@@ -214,10 +214,7 @@ class SelfPlay:
         elif workers > 1:
             import multiprocessing
 
-            # Each worker runs small matrix products: more than one BLAS thread per process only contends for
-            # the cores (a batch of 64 was ten times slower with the default threads on a busy 2-core machine).
-            for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-                os.environ.setdefault(var, "1")  # read by numpy when a spawned worker imports it
+            one_thread_for_workers()
             # The workers run numpy alone (the network's forward pass): they never import torch.
             self._pool = multiprocessing.get_context("spawn").Pool(workers)
 
