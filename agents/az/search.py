@@ -148,6 +148,9 @@ class SearchResult:
     """The policy target over ``codes`` (sums to 1)."""
     value: float
     """The search's value of the root for the seat to move."""
+    values: list[float]
+    """Every seat's value (table order) of the move played: the mean of the values the simulations through it
+    backed up (the root's own values when none went through it)."""
 
     @property
     def code(self) -> int:
@@ -185,6 +188,7 @@ class Search:
         self.rollout = float(rollout)
         self._uniform = Uniforms(rng)
         self._base = None
+        self._seat_totals: list[list[float]] = []
 
     def run(self, view: State) -> Request:
         """The search from ``view`` (a public view at a decision) as a generator of evaluation requests."""
@@ -196,9 +200,11 @@ class Search:
         self._base = self.horizon.start(view)
         root = self._node(view, (yield [view])[0], determinize(view, self.rng) if self.rollout else None)
         k = len(root.codes)
+        self._seat_totals = [[0.0] * len(root.value) for _ in range(k)]  # per root move, every seat's backed-up sum
         if self.sims == 0 or k == 1:
             logits = np.asarray(root.logits) + (self.rng.gumbel(size=k) if self.noise and k > 1 else 0.0)
-            return SearchResult(root.codes, int(np.argmax(logits)), np.asarray(root.prior), float(root.value[root.mover]))
+            return SearchResult(root.codes, int(np.argmax(logits)), np.asarray(root.prior), float(root.value[root.mover]),
+                                list(root.value))
         if self.mode == "gumbel":
             return (yield from self._gumbel_root(root, view))
         return (yield from self._puct_root(root, view))
@@ -227,7 +233,8 @@ class Search:
         choice = int(max(remaining, key=lambda a: score[a]))
         logits = np.asarray(root.logits) + sigma
         policy = np.exp(logits - logits.max())
-        return SearchResult(root.codes, choice, policy / policy.sum(), float(root.completed_q()[choice]))
+        return SearchResult(root.codes, choice, policy / policy.sum(), float(root.completed_q()[choice]),
+                            self._values_of(root, choice))
 
     def _puct_root(self, root: Node, view: State) -> Request:
         if self.noise:
@@ -244,7 +251,12 @@ class Search:
         else:
             q = total / np.maximum(n, 1)
             choice = int(max(range(len(n)), key=lambda a: (n[a], q[a])))
-        return SearchResult(root.codes, choice, policy, float(total.sum() / n.sum()))
+        return SearchResult(root.codes, choice, policy, float(total.sum() / n.sum()), self._values_of(root, choice))
+
+    def _values_of(self, root: Node, a: int) -> list[float]:
+        """Every seat's mean backed-up value through the root's move ``a`` (the root's values if none)."""
+        n = root.visits[a]
+        return [t / n for t in self._seat_totals[a]] if n else list(root.value)
 
     # -- one simulation -------------------------------------------------------------------------------------
     def _simulate(self, root: Node, view: State, first: int) -> Simulation:
@@ -277,6 +289,9 @@ class Search:
         for node, a in path:
             node.visits[a] += 1
             node.total[a] += values[node.mover]
+        totals = self._seat_totals[first]
+        for seat, v in enumerate(values):
+            totals[seat] += v
 
     def _node(self, state: State, evaluation: Evaluation, playout: State | None = None) -> Node:
         """The node of ``state`` (evaluated); with rollouts, ``playout`` (default: ``state`` itself, which the

@@ -29,7 +29,7 @@ or drawn tile makes nearly every leaf a new node, so the playout is the search's
 docs/training.md)."""
 
 
-LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollout": 0.0}
+LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollout": 0.0, "value_from_search": 0.0}
 """Settings added after the first runs, with the value that repeats a run whose configuration predates them (a
 run folder's ``config.toml`` without them resumes as it began)."""
 
@@ -80,6 +80,8 @@ class AZConfig:
     """Games each worker plays side by side, their network evaluations batched."""
     rollout: float = 0.0
     """The share of a leaf's value that one greedy playout to the horizon gives, the network's the rest (0: the network alone; AlphaGo's lambda; a solitaire's default 0.5)."""
+    value_from_search: float = 0.0
+    """The share of each value target that is the search's value of the move played, the result reached the rest (0: the result alone)."""
     features: str = "lookahead"
     """Extra network inputs: none, or lookahead (the lookahead bot's judgement of every legal move and its choice)."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
@@ -145,8 +147,9 @@ class AZConfig:
         for name in ("learning_rate", "sample_reuse", "value_weight"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
-        if not is_share(self.rollout):
-            raise ValueError(f"rollout must be a share from 0 to 1; got {self.rollout!r}")
+        for name in ("rollout", "value_from_search"):
+            if not is_share(getattr(self, name)):
+                raise ValueError(f"{name} must be a share from 0 to 1; got {getattr(self, name)!r}")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be 0 or more; got {self.weight_decay}")
         if not self.net_arch or any(w < 1 for w in self.net_arch):

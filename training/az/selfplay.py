@@ -41,6 +41,8 @@ class GameSetup:
     max_considered: int = 16
     horizon: str = "game"
     rollout: float = 0.0
+    value_from_search: float = 0.0
+    """The share of a value target that is the search's value of the move played (the rest: the result)."""
 
     def new_state(self, rng: np.random.Generator) -> GameState:
         options = RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end)
@@ -81,9 +83,10 @@ class _Table:
         self.state = state
         self.view: GameState | None = None
         self.search: Any = None
-        self.request: GameState | None = None
-        self.pending: list[tuple[np.ndarray, list[int], np.ndarray, int, Any]] = []
-        """Decisions whose horizon the game has not passed yet: input, actions, policy target, mover, base."""
+        self.request: list[GameState] = []
+        self.pending: list[tuple[np.ndarray, list[int], np.ndarray, int, Any, list[float]]] = []
+        """Decisions whose horizon the game has not passed yet: input, actions, policy target, mover, base, the
+        search's values."""
         self.decisions: list[tuple[np.ndarray, list[int], np.ndarray, int, list[float]]] = []
         """Decisions with their values (table order)."""
 
@@ -121,17 +124,22 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
         state = table.state
         state.play_code(code)
         still = []
-        for obs, actions, policy, mover, base in table.pending:
+        share = setup.value_from_search
+        for decision in table.pending:
+            obs, actions, policy, mover, base, searched = decision
             if horizon.over(state, base):
-                table.decisions.append((obs, actions, policy, mover, horizon.result(state, base)))
+                result = horizon.result(state, base)
+                if share:
+                    result = [(1.0 - share) * r + share * v for r, v in zip(result, searched)]
+                table.decisions.append((obs, actions, policy, mover, result))
             else:
-                still.append((obs, actions, policy, mover, base))
+                still.append(decision)
         table.pending = still
 
     def record(table: _Table, result: SearchResult) -> None:
         view = table.view
         obs, actions = encoder.encode(view)
-        table.pending.append((obs, actions, result.policy, view.current_player, horizon.start(view)))
+        table.pending.append((obs, actions, result.policy, view.current_player, horizon.start(view), result.values))
         play(table, result.code)
 
     def finish(table: _Table) -> None:

@@ -149,3 +149,18 @@ def test_self_play_refuses_a_network_whose_values_have_another_horizon():
     other = "game" if net.horizon == "hand" else "hand"
     with pytest.raises(ValueError, match="horizon"):
         play(net, GameSetup("contack", players=2, hands=1, sims=4, horizon=other), 1, 0, parallel=1)
+
+
+def test_a_share_of_the_value_target_from_the_search_mixes_its_values_with_the_results():
+    # The share changes the targets, never the play: the same seed plays the same games, and the targets with
+    # half the share are halfway between the results (share 0) and the search's values (share 1).
+    net = random_net(horizon="hand")
+    samples = {share: play(net, GameSetup("contack", players=3, hands=1, sims=8, horizon="hand",
+                                          value_from_search=share), 1, 3, parallel=1)
+               for share in (0.0, 0.5, 1.0)}
+    results, half, searched = (samples[s] for s in (0.0, 0.5, 1.0))
+    for other in (half, searched):
+        assert np.array_equal(other.obs, results.obs) and np.array_equal(other.policy, results.policy)
+    assert np.allclose(half.value, (results.value + searched.value) / 2, atol=1e-6)
+    assert not np.allclose(searched.value, results.value, atol=1e-3)
+    assert np.all(searched.value[:, 3:] == 0) and np.all((0 <= searched.value) & (searched.value <= 1))

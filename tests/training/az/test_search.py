@@ -225,3 +225,24 @@ def test_terminal_values_rank_the_seats_by_final_score():
     while not heads_up.done:
         heads_up.play_code(heads_up.legal_codes()[-1])
     assert sum(terminal_values(heads_up)) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("mode", ["gumbel", "visits"])
+def test_the_values_of_the_move_played_are_every_seats_in_table_order(mode):
+    # Three seats, each of them to move somewhere: a value given to the seat at the wrong place shows. The mover's
+    # value is what the Gumbel search reports for its choice (visits reports the root's mean over every move);
+    # every value is a mean of values in [0, 1].
+    evaluate = NetEvaluator(random_net(seed=5))
+    movers = set()
+    for game in list(_positions(3, 2))[:12]:
+        if len(game.legal_codes()) < 2:
+            continue
+        result = drive(Search(24, np.random.default_rng(1), mode).run(game), evaluate)
+        movers.add(game.current_player)
+        assert len(result.values) == 3
+        if mode == "gumbel":
+            assert result.values[game.current_player] == pytest.approx(result.value)
+        assert all(0 <= v <= 1 for v in result.values)
+        alone = drive(Search(0, np.random.default_rng(1), mode).run(game), evaluate)
+        assert alone.values == pytest.approx(evaluate([public_view(game)])[0][1])  # no search: the network's
+    assert movers == {0, 1, 2}
