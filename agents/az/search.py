@@ -203,8 +203,8 @@ class Search:
         self._seat_totals = [[0.0] * len(root.value) for _ in range(k)]  # per root move, every seat's backed-up sum
         if self.sims == 0 or k == 1:
             logits = np.asarray(root.logits) + (self.rng.gumbel(size=k) if self.noise and k > 1 else 0.0)
-            return SearchResult(root.codes, int(np.argmax(logits)), np.asarray(root.prior), float(root.value[root.mover]),
-                                list(root.value))
+            return SearchResult(root.codes, int(np.argmax(logits)), np.asarray(root.prior),
+                                float(root.value[root.mover]), list(root.value))
         if self.mode == "gumbel":
             return (yield from self._gumbel_root(root, view))
         return (yield from self._puct_root(root, view))
@@ -315,16 +315,19 @@ class Search:
         return self.horizon.result(state, self._base)
 
     def _select(self, node: Node) -> int:
-        """The move a simulation takes below the root (the first of equals)."""
+        """The move a simulation takes at ``node``: below the root, and with PUCT at the root too (the first of
+        equals)."""
         n = node.visits
         if self.mode == "gumbel":
-            improved = _softmax([x + s for x, s in zip(node.logits, node.sigma(self.c_visit, self.c_scale))])  # type: ignore[arg-type]
+            sigma = node.sigma(self.c_visit, self.c_scale)
+            improved = _softmax([x + s for x, s in zip(node.logits, sigma)])  # type: ignore[arg-type]
             count = 1.0 + sum(n)
             scores = [p - v / count for p, v in zip(improved, n)]
         else:
             own = node.value[node.mover]
             c = self.c_puct * math.sqrt(max(sum(n), 1))
-            scores = [(t / v if v else own) + c * p / (1.0 + v) for p, v, t in zip(node.prior, n, node.total)]  # type: ignore[arg-type]
+            scores = [(t / v if v else own) + c * p / (1.0 + v)
+                      for p, v, t in zip(node.prior, n, node.total)]  # type: ignore[arg-type]
         return scores.index(max(scores))
 
 
