@@ -346,10 +346,11 @@ def _run(
                 bar.update(1)
         else:
             ctx = multiprocessing.get_context("spawn")
-            one_thread_for_workers()
             # Small chunks: games of search agents take long, and an idle worker at the end wastes the others.
             chunk = max(1, min(8, len(jobs) // (workers * 16)))
-            with ctx.Pool(workers, initializer=_ignore_interrupts) as pool:
+            with one_thread_for_workers():  # a spawned worker copies the environment as it starts
+                pool = ctx.Pool(workers, initializer=_ignore_interrupts)
+            with pool:
                 for result in pool.imap(_play_task, jobs, chunksize=chunk):  # imap keeps the task order
                     yield result
                     bar.update(1)

@@ -111,6 +111,8 @@ class AZNet:
             hidden = act(per_action @ sc["wf"] + (x @ sc["wc"] + sc["bc"])[:, None, :])
             logits = logits + (hidden @ sc["wo"])[..., 0] + sc["bo"][0]
         elif sc is not None:
+            if len(actions) != len(obs):
+                raise ValueError(f"actions: one list of legal actions per input; got {len(actions)} for {len(obs)}")
             # The scorer, the larger part of the work, for the legal actions alone (a tenth of them, typically).
             rows = np.repeat(np.arange(len(actions)), [len(a) for a in actions])
             cols = np.fromiter((a for legal in actions for a in legal), dtype=np.intp, count=len(rows))

@@ -37,8 +37,9 @@ values rescaled to [0, 1] within the node, as in ``mctx``.
 receives their ``(logits of the legal codes, per-seat values)``, in order. A round of sequential halving sends
 one simulation down each root move still considered; these go through disjoint subtrees (a simulation's first
 move is given, and nothing below the root is shared), so they run side by side and their leaves are evaluated
-in one batch, with the decisions of running them one after another (up to the order in which playouts draw
-their random numbers). ``drive`` answers one search; ``training.az.selfplay`` runs many games' searches side by
+in one batch. Without playouts the decisions are those of running them one after another, up to float rounding;
+with playouts (which draw from the same generator as the determinizations) the random numbers go to other
+simulations: the same distribution, other samples. ``drive`` answers one search; ``training.az.selfplay`` runs many games' searches side by
 side and answers all their requests in one batch. ``sims=0`` plays the network's policy alone (one
 evaluation, no search).
 """
@@ -71,6 +72,7 @@ of every seat in table order."""
 Request = Generator[list[State], list[Evaluation], "SearchResult"]
 """A search: it yields batches of states to evaluate, receives their evaluations, and returns its result."""
 Simulation = Generator[State, Evaluation, None]
+"""One simulation: it yields at most one state to evaluate and backs its values up the tree."""
 
 
 def public_key(state: State) -> tuple:
@@ -158,7 +160,8 @@ class SearchResult:
 
 
 class Search:
-    """One search configuration (module docstring); ``rng`` drives the determinizations and the noise."""
+    """One search configuration (module docstring); ``rng`` drives the determinizations and the noise. ``run``
+    keeps the search under way on the object: one search at a time (make a ``Search`` per decision)."""
 
     def __init__(
         self,
@@ -358,7 +361,7 @@ def _side_by_side(simulations: list[Simulation]) -> Generator[list[State], list[
     while asking:
         answers = yield [state for _, state in asking]
         still = []
-        for (simulation, _), answer in zip(asking, answers):
+        for (simulation, _), answer in zip(asking, answers, strict=True):
             try:
                 still.append((simulation, simulation.send(answer)))
             except StopIteration:

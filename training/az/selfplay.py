@@ -222,9 +222,9 @@ class SelfPlay:
         elif workers > 1:
             import multiprocessing
 
-            one_thread_for_workers()
             # The workers run numpy alone (the network's forward pass): they never import torch.
-            self._pool = multiprocessing.get_context("spawn").Pool(workers)
+            with one_thread_for_workers():  # a spawned worker copies the environment as it starts
+                self._pool = multiprocessing.get_context("spawn").Pool(workers)
 
     def round(self, net: AZNet, setup: GameSetup, games: int, seed: np.random.SeedSequence) -> Samples:
         """``games`` games with ``net``; the random streams come from ``seed`` (one child per worker)."""

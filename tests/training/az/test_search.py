@@ -8,6 +8,7 @@ from agents.view import public_view
 from contack_env import new_game, new_solitaire2
 from agents.az.evaluator import NetEvaluator
 from agents.az.horizon import terminal_values
+from agents.az import search as search_module
 from agents.az.search import MAX_CONSIDERED, Search, drive
 
 
@@ -69,6 +70,9 @@ def test_the_search_finds_the_only_winning_move_with_a_network_that_knows_nothin
         result = drive(Search(300, np.random.default_rng(0), mode, max_considered=16).run(game), evaluate)
         assert result.code == winning
         assert result.policy[result.codes.index(winning)] == result.policy.max()
+        # the values of the move played, seat by seat: the mover finishes ahead
+        mover = game.current_player
+        assert result.values[mover] > 0.5 > result.values[1 - mover]
 
 
 def test_the_network_alone_plays_its_most_likely_legal_move():
@@ -246,3 +250,40 @@ def test_the_values_of_the_move_played_are_every_seats_in_table_order(mode):
         alone = drive(Search(0, np.random.default_rng(1), mode).run(game), evaluate)
         assert alone.values == pytest.approx(evaluate([public_view(game)])[0][1])  # no search: the network's
     assert movers == {0, 1, 2}
+
+
+def _one_at_a_time(simulations):
+    """A round's simulations run to their ends one after another, each request a batch of one."""
+    for simulation in simulations:
+        try:
+            state = next(simulation)
+            while True:
+                state = simulation.send((yield [state])[0])
+        except StopIteration:
+            pass
+
+
+def test_a_round_run_side_by_side_decides_as_one_simulation_after_another(monkeypatch):
+    # Without playouts nothing random happens between a round's simulations, and they share no node below the
+    # root: running them together must change nothing but float rounding.
+    evaluate = NetEvaluator(random_net(seed=6))
+    games = [g for g in list(_positions(2, 4))[:30] if len(g.legal_codes()) >= 3]
+    sizes = []
+
+    def counting(states):
+        sizes.append(len(states))
+        return evaluate(states)
+
+    def decide():
+        return [drive(Search(40, np.random.default_rng(2), max_considered=16).run(g), counting) for g in games]
+
+    together = decide()
+    assert max(sizes) > 1
+    sizes.clear()
+    monkeypatch.setattr(search_module, "_side_by_side", _one_at_a_time)
+    alone = decide()
+    assert max(sizes) == 1
+    assert len(games) >= 5
+    for a, b in zip(together, alone):
+        assert a.choice == b.choice
+        assert np.allclose(a.policy, b.policy, atol=1e-5) and np.allclose(a.values, b.values, atol=1e-5)
