@@ -93,7 +93,7 @@ class AZNet:
         """Logits ``(n, num_actions)`` and per-seat values ``(n, seats)`` for a batch of inputs ``(n, obs_size)``.
 
         With ``actions`` (input ``b``'s legal action indices ``actions[b]``) only those logits are computed in
-        full; the others are left at the head's part alone and must not be read."""
+        full; the others are left at the head's part alone and must not be read. Without, every action's is."""
         x = np.asarray(obs, dtype=np.float32)
         act = self._act
         (w, b), *rest = self.trunk
@@ -106,17 +106,15 @@ class AZNet:
         w, b = self.head
         logits = x @ w + b
         sc = self.scorer
-        if sc is not None and actions is None:
-            per_action = np.asarray(obs, dtype=np.float32)[:, sc["gather"]]  # (n, actions, features)
-            hidden = act(per_action @ sc["wf"] + (x @ sc["wc"] + sc["bc"])[:, None, :])
-            logits = logits + (hidden @ sc["wo"])[..., 0] + sc["bo"][0]
-        elif sc is not None:
-            if len(actions) != len(obs):
+        if sc is not None:
+            if actions is None:
+                actions = [range(self.num_actions)] * len(obs)
+            elif len(actions) != len(obs):
                 raise ValueError(f"actions: one list of legal actions per input; got {len(actions)} for {len(obs)}")
-            # The scorer, the larger part of the work, for the legal actions alone (a tenth of them, typically).
+            # The scorer, the larger part of the work, for the actions asked for alone (a tenth of them, typically).
             rows = np.repeat(np.arange(len(actions)), [len(a) for a in actions])
             cols = np.fromiter((a for legal in actions for a in legal), dtype=np.intp, count=len(rows))
-            per_action = np.asarray(obs, dtype=np.float32)[rows[:, None], sc["gather"][cols]]  # (legal, features)
+            per_action = np.asarray(obs, dtype=np.float32)[rows[:, None], sc["gather"][cols]]  # (asked, features)
             hidden = act(per_action @ sc["wf"] + (x @ sc["wc"] + sc["bc"])[rows])
             logits[rows, cols] += (hidden @ sc["wo"])[:, 0] + sc["bo"][0]
         v = x
