@@ -4,13 +4,26 @@ for the thinking game waits its turn and is then refused as stale rather than pl
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import httpx2
 from app_helpers import MODELS
 
+from agents import register, unregister
 from contack_env.app import create_app
 
-SLOW = "mcts:20000"  # the most the app allows: about 2 s a decision on one core (3000, 0.3 s, raced the other game)
+SLOW = "held"
+"""A bot that decides only when the test lets it (``_RELEASE``): a bot timed to think long enough (``mcts`` with
+the app's most iterations, 2 s) raced the other game's requests on a busy machine."""
+_RELEASE = threading.Event()
+
+
+def _held_bot(arg, rng, game):
+    def decide(state, legal):
+        _RELEASE.wait(60)
+        return legal[0]
+
+    return decide
 
 
 async def _session() -> None:
@@ -37,6 +50,7 @@ async def _session() -> None:
             game = response.json()
         assert game["version"] == 6
         assert not thinking.done(), "the other game had to wait for the slow bot"
+        _RELEASE.set()
 
         first, second = await thinking, await again
         assert first.status_code == 200 and first.json()["version"] == 1
@@ -44,4 +58,10 @@ async def _session() -> None:
 
 
 def test_a_slow_bot_does_not_block_other_games() -> None:
-    asyncio.run(_session())
+    _RELEASE.clear()
+    register(SLOW, _held_bot, games="contack")
+    try:
+        asyncio.run(_session())
+    finally:
+        _RELEASE.set()  # a failed assertion must not leave the bot's thread waiting
+        unregister(SLOW)
