@@ -314,8 +314,7 @@ class Search:
 
     def _playout(self, state: State) -> list[float]:
         """Every seat's result of one greedy playout of ``state`` (played on) to the horizon."""
-        greedy_playout(state, GREEDY, self._uniform, lambda s: self.horizon.over(s, self._base))
-        return self.horizon.result(state, self._base)
+        return playout_values(state, self.horizon, self._base, self._uniform)
 
     def _select(self, node: Node) -> int:
         """The move a simulation takes at ``node``: below the root, and with PUCT at the root too (the first of
@@ -332,6 +331,13 @@ class Search:
             scores = [(t / v if v else own) + c * p / (1.0 + v)
                       for p, v, t in zip(node.prior, n, node.total)]  # type: ignore[arg-type]
         return scores.index(max(scores))
+
+
+def playout_values(state: State, horizon: Horizon, base: object, uniform: Callable[[], float]) -> list[float]:
+    """Every seat's result (table order) of one greedy playout (``agents.playout``) of ``state``, played on in
+    place, to ``horizon``'s end for the root that gave ``base``."""
+    greedy_playout(state, GREEDY, uniform, lambda s: horizon.over(s, base))
+    return horizon.result(state, base)
 
 
 def check_rollout(rollout: float) -> None:

@@ -29,7 +29,8 @@ or drawn tile makes nearly every leaf a new node, so the playout is the search's
 docs/training.md)."""
 
 
-LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollout": 0.0, "value_from_search": 0.0}
+LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollout": 0.0, "value_from_search": 0.0,
+                                  "value_playouts": 0}
 """Settings added after the first runs, with the value that repeats a run whose configuration predates them (a
 run folder's ``config.toml`` without them resumes as it began)."""
 
@@ -82,6 +83,8 @@ class AZConfig:
     """The share of a leaf's value that one greedy playout to the horizon gives, the network's the rest (0: the network alone; AlphaGo's lambda; a solitaire's default 0.5)."""
     value_from_search: float = 0.0
     """The share of each value target that is the search's value of the move played, the result reached the rest (0: the result alone)."""
+    value_playouts: int = 0
+    """Greedy playouts to the horizon from each self-play decision; their mean result replaces the result the game reached in the value target (0: the game's result)."""
     features: str = "lookahead"
     """Extra network inputs: none, or lookahead (the lookahead bot's judgement of every legal move and its choice)."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
@@ -140,8 +143,10 @@ class AZConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number, at least 1; got {value!r}")
-        if isinstance(self.play_sims, bool) or not isinstance(self.play_sims, int) or self.play_sims < 0:
-            raise ValueError(f"play_sims must be a whole number, 0 or more; got {self.play_sims!r}")
+        for name in ("play_sims", "value_playouts"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a whole number, 0 or more; got {value!r}")
         if self.eval_every < 0:
             raise ValueError(f"eval_every must be 0 (no evaluation) or more; got {self.eval_every}")
         for name in ("learning_rate", "sample_reuse", "value_weight"):

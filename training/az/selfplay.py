@@ -4,9 +4,10 @@ evaluation requests answered in one batch; and the split of a round of games ove
 Every decision with more than one legal move becomes a training sample: the network's input at it (the seat
 to move's public view), the search's policy target over the actions, and, once the game has passed the
 decision's horizon (``agents.az.horizon``: the end of the game, or of the hand), every seat's value there seen
-from the decision, relative to the seat that moved. Decisions with one legal move are played
-at once (they teach nothing). The search runs with its noise on (Gumbel noise, or Dirichlet noise and a draw in
-proportion to the visits), so the games vary.
+from the decision, relative to the seat that moved (with ``value_playouts``, the mean of that many greedy
+playouts from the decision instead; with ``value_from_search``, a share from the search). Decisions with one
+legal move are played at once (they teach nothing). The search runs with its noise on (Gumbel noise, or
+Dirichlet noise and a draw in proportion to the visits), so the games vary.
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ from typing import Any
 import numpy as np
 
 from agents.blas import one_thread_for_workers
-from agents.view import public_view
 from contack_env import GameState
 from contack_env.games import RuleOptions, get_game
 
 from agents.az.evaluator import NetEvaluator
 from agents.az.network import AZNet
 from agents.az.horizon import horizon_for, terminal_values
-from agents.az.search import Search, SearchResult, num_seats
+from agents.az.search import Search, SearchResult, num_seats, playout_values
+from agents.playout import Uniforms
+from agents.view import determinize, public_view
 
 
 @dataclass
@@ -43,11 +45,16 @@ class GameSetup:
     rollout: float = 0.0
     value_from_search: float = 0.0
     """The share of a value target that is the search's value of the move played (the rest: the result)."""
+    value_playouts: int = 0
+    """Greedy playouts from each decision whose mean result stands for the result the game reached (0: none)."""
 
     def new_state(self, rng: np.random.Generator) -> GameState:
         options = RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end)
         return get_game(self.game).new_state(rng, self.players, options, log=False)  # type: ignore[return-value]
 
+
+PLAYOUT_STREAM = 2**32 - 1
+"""The spawn key of the value playouts' random stream under a self-play seed (spawned children count from 0)."""
 
 SAMPLE_FIELDS = ("obs", "mask", "policy", "value", "seats")
 """The arrays of ``Samples``, one row per sample, in the order its constructor takes them."""
@@ -84,9 +91,9 @@ class _Table:
         self.view: GameState | None = None
         self.search: Any = None
         self.request: list[GameState] = []
-        self.pending: list[tuple[np.ndarray, list[int], np.ndarray, int, Any, list[float]]] = []
+        self.pending: list[tuple[np.ndarray, list[int], np.ndarray, int, Any, list[float], list[float] | None]] = []
         """Decisions whose horizon the game has not passed yet: input, actions, policy target, mover, base, the
-        search's values."""
+        search's values, the playouts' mean result (None without playouts)."""
         self.decisions: list[tuple[np.ndarray, list[int], np.ndarray, int, list[float]]] = []
         """Decisions with their values (table order)."""
 
@@ -96,7 +103,14 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
     if setup.horizon != net.horizon:
         # The value targets would mean one thing and the network's values, which the search uses, another.
         raise ValueError(f"the setup's horizon is {setup.horizon!r} but the network's values are for {net.horizon!r}")
-    rng = np.random.default_rng(seed)
+    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    rng = np.random.default_rng(seq)
+    # The playouts of value targets draw from a stream of their own, so the games are those of a run without them:
+    # a child of the seed that the caller's own spawn() never hands out (and without spawning, which would shift
+    # the children the caller takes next).
+    playout_rng = np.random.default_rng(
+        np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, PLAYOUT_STREAM), pool_size=seq.pool_size))
+    uniform = Uniforms(playout_rng)
     horizon = horizon_for(setup.horizon)
     evaluate = NetEvaluator(net)
     encoder = evaluate.encoder
@@ -126,9 +140,9 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
         still = []
         share = setup.value_from_search
         for decision in table.pending:
-            obs, actions, policy, mover, base, searched = decision
+            obs, actions, policy, mover, base, searched, expected = decision
             if horizon.over(state, base):
-                result = horizon.result(state, base)
+                result = horizon.result(state, base) if expected is None else expected
                 if share:
                     result = [(1.0 - share) * r + share * v for r, v in zip(result, searched)]
                 table.decisions.append((obs, actions, policy, mover, result))
@@ -139,7 +153,15 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
     def record(table: _Table, result: SearchResult) -> None:
         view = table.view
         obs, actions = encoder.encode(view)
-        table.pending.append((obs, actions, result.policy, view.current_player, horizon.start(view), result.values))
+        base = horizon.start(view)
+        expected = None
+        if setup.value_playouts:
+            # Many continuations of the position average out the later moves' and the draws' luck that one game's
+            # result carries; each reads only the public view (its own determinization).
+            runs = [playout_values(determinize(view, playout_rng), horizon, base, uniform)
+                    for _ in range(setup.value_playouts)]
+            expected = [sum(seat) / len(runs) for seat in zip(*runs)]
+        table.pending.append((obs, actions, result.policy, view.current_player, base, result.values, expected))
         play(table, result.code)
 
     def finish(table: _Table) -> None:

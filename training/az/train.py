@@ -260,7 +260,7 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
     from tqdm import tqdm
 
     setup = GameSetup(cfg.game, cfg.players, cfg.hands, cfg.enclosed_end, cfg.sims, cfg.mode, cfg.max_considered,
-                      cfg.horizon, cfg.rollout, cfg.value_from_search)
+                      cfg.horizon, cfg.rollout, cfg.value_from_search, cfg.value_playouts)
     started = time.time()
     writer = SummaryWriter(run.tensorboard)
     selfplay = SelfPlay(cfg.workers, cfg.parallel_games, cfg.ray)

@@ -164,3 +164,35 @@ def test_a_share_of_the_value_target_from_the_search_mixes_its_values_with_the_r
     assert np.allclose(half.value, (results.value + searched.value) / 2, atol=1e-6)
     assert not np.allclose(searched.value, results.value, atol=1e-3)
     assert np.all((0 <= searched.value) & (searched.value <= 1))
+
+
+def test_playouts_from_each_decision_replace_its_result_without_changing_the_games():
+    # The playouts draw from their own stream: the same seed plays the same games, and only the targets change.
+    net = random_net(horizon="hand")
+    seeds = [np.random.SeedSequence(3), np.random.SeedSequence(3)]
+    base, played = (play(net, GameSetup("contack", players=3, hands=1, sims=8, horizon="hand", value_playouts=n),
+                         1, seed, parallel=1) for n, seed in zip((0, 6), seeds))
+    # The caller's seed is not spent: the children it spawns next (the learner's stream) stay the same.
+    assert [seed.n_children_spawned for seed in seeds] == [0, 0]
+    assert np.array_equal(played.obs, base.obs) and np.array_equal(played.policy, base.policy)
+    assert not np.allclose(played.value, base.value, atol=1e-3)
+    assert np.all((0 <= played.value) & (played.value <= 1))
+
+
+def test_a_value_target_from_playouts_is_their_mean_for_every_seat_seen_from_the_mover(monkeypatch):
+    # A stand-in playout gives the seat to move at its start 1 and the others alternately 0 and 0.5, so a mean
+    # taken over the wrong playouts, a result given to the wrong seat or the game's own result would show.
+    calls = []
+
+    def playout(state, horizon, base, uniform):
+        calls.append(state)
+        assert not horizon.over(state, base)
+        n, mover = state.num_players, state.current_player
+        return [1.0 if seat == mover else 0.5 * (len(calls) % 2) for seat in range(n)]
+
+    monkeypatch.setattr("training.az.selfplay.playout_values", playout)
+    samples = play(random_net(horizon="hand"), GameSetup("contack", players=3, hands=1, sims=4, horizon="hand",
+                                                         value_playouts=4), 1, 2, parallel=1)
+    assert len(calls) == 4 * len(samples)
+    assert np.allclose(samples.value[:, :3], [1.0, 0.25, 0.25])
+    assert len({id(state) for state in calls}) == len(calls)  # each playout its own determinization

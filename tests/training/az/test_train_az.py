@@ -141,6 +141,9 @@ def test_resuming_needs_a_checkpoint(tmp_path):
     (["--algorithm", "az", "--features", "hints"], "features must be one of none, lookahead"),
     (["--algorithm", "az", "--horizon", "turn"], "horizon must be one of game, hand"),
     (["--algorithm", "az", "--eval-opponents", "nobody"], "unknown agent"),
+    (["--algorithm", "az", "--value-from-search", "2"], "value_from_search must be a share from 0 to 1; got 2.0"),
+    (["--algorithm", "az", "--value-playouts", "-4"], "value_playouts must be a whole number, 0 or more; got -4"),
+    (["--algorithm", "az", "--value-playouts", "2.5"], "--value-playouts: '2.5' is not a valid int"),
 ])
 def test_bad_options_are_refused_with_a_message(tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) as exit_:
