@@ -8,7 +8,8 @@ rules (``agents``, evaluation, the command line) works through this protocol and
 
 Chance is resolved inside ``play`` (deals, draws): a state always rests at a decision or at the end. Hidden
 information (the face-down pile) is handled by two methods: ``public_view`` hides it in a canonical order, and
-``determinize`` samples it from what is unseen; a game with nothing hidden returns plain copies.
+``determinize`` samples it from what is unseen; a game with nothing hidden returns plain copies. A game whose
+chance after a move is small enough to list may also offer ``outcomes`` (``EnumerableChance``).
 """
 
 from __future__ import annotations
@@ -80,4 +81,30 @@ class State(Protocol[MoveT]):
         """What became visible beyond the moves that led here (drawn tiles, new deals, new stack tops): two states
         reached by the same moves are the same public state exactly when their keys are equal. A search over
         sampled hidden tiles branches on it, as on the outcomes of a chance node."""
+        ...
+
+
+@runtime_checkable
+class EnumerableChance(Protocol):
+    """An optional part of the protocol, for a one-player game whose chance after a move is small enough to
+    list: an exact search (``agents.az.endgame``) can then take the expectation over it instead of sampling.
+    Solitaire No. 2 offers it (the buried tile a move uncovers); Contack's draws, Solitaire No. 1's pile and
+    CON-TAC-TIX do not."""
+
+    def outcomes(self, code: int) -> Sequence["State[Any]"]:
+        """The equally likely states after the legal move ``code`` as the player sees the game (one state if the
+        move reveals nothing), independent of the face-down order this state happens to hold."""
+        ...
+
+    def position_key(self) -> tuple:
+        """What the player knows of the position: two states have equal keys exactly when they are the same
+        position up to the order of the face-down tiles (an exact search's transposition key)."""
+        ...
+
+    def moves_left(self) -> int:
+        """The most moves the game can still last (an exact search tries only short endings)."""
+        ...
+
+    def face_down(self) -> int:
+        """How many tiles are still face down (an exact search's chance nodes branch on them)."""
         ...

@@ -59,6 +59,8 @@ _NEW_FRONTIER = ALL_TILES_MASK
 # two constants inline rather than a call per move.
 TILE_SHIFT = 14
 CELL_MASK = (1 << TILE_SHIFT) - 1
+SIGNATURE_BITS = TILE_SHIFT + 1
+"""Bits per tile in ``Figure.signature`` (a cell index plus one)."""
 
 
 def move_code(tile: int, cell: int) -> int:
@@ -93,13 +95,16 @@ class Figure:
     ``placed`` maps cell index to tile id; ``last`` is the cell index of the last-played tile (None while empty).
     """
 
-    __slots__ = ("placed", "frontier", "holes", "last")
+    __slots__ = ("placed", "frontier", "holes", "last", "signature")
 
     def __init__(self) -> None:
         self.placed: dict[int, int] = {}
         self.frontier: dict[int, int] = {}
         self.holes: set[int] = set()
         self.last: int | None = None
+        self.signature = 0
+        """Where every tile lies, packed in one int (``SIGNATURE_BITS`` per tile id: its cell index plus one, 0
+        while it is not placed), kept as tiles are placed: a cheap key for positions."""
 
     @classmethod
     def from_placements(cls, placements, last: tuple[int, int] | None = None) -> "Figure":
@@ -128,6 +133,7 @@ class Figure:
         other.frontier = self.frontier.copy()
         other.holes = self.holes.copy()
         other.last = self.last
+        other.signature = self.signature
         return other
 
     def __len__(self) -> int:
@@ -152,6 +158,7 @@ class Figure:
             else:
                 points += POINTS[colour][tile][u]
         placed[cell] = tile
+        self.signature |= (cell + 1) << (SIGNATURE_BITS * tile)
         frontier.pop(cell, None)
         self.holes.discard(cell)
         self.last = cell

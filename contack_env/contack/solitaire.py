@@ -214,6 +214,45 @@ class Solitaire2(SolitaireState):
         stacks' tops."""
         return (self.done, tuple(self.tops))
 
+    def outcomes(self, code: int) -> list["Solitaire2"]:
+        """The equally likely states after the legal move ``code``, as the player sees the deal: one state per
+        buried tile that can come up when the move uncovers a face-down tile, else the one state it leads to.
+
+        Every arrangement of the buried tiles consistent with what was seen is equally likely (the deal is a
+        uniform shuffle and only the tops have shown), so the tile uncovered is any buried tile with equal
+        chance. Each outcome swaps that tile under the top it replaces; the order of the others is this
+        state's, which carries no more than its own view does. An exact search (``agents.az.endgame``) enumerates
+        these as the outcomes of a chance node."""
+        k = self.stack_of(split_code(code)[0])
+        if len(self.stacks[k]) < 2:
+            after = self.clone()
+            after.play_code(code)
+            return [after]
+        out = []
+        for j, s in enumerate(self.stacks):
+            for i in range(len(s) - 1):
+                after = self.clone()
+                stacks = after.stacks
+                stacks[j][i], stacks[k][-2] = stacks[k][-2], stacks[j][i]
+                after.play_code(code)
+                out.append(after)
+        return out
+
+    def position_key(self) -> tuple:
+        """The position up to the order of the buried tiles (``contack_env.protocol.EnumerableChance``): where
+        each tile lies on the table (``Figure.signature``), the last-played cell, the stacks' heights and tops."""
+        stacks = self.stacks
+        return (self.figure.signature, self.figure.last, tuple(map(len, stacks)),
+                tuple([s[-1] if s else None for s in stacks]))
+
+    def moves_left(self) -> int:
+        """The tiles still in the stacks: the most moves the game can last."""
+        return sum(len(s) for s in self.stacks)
+
+    def face_down(self) -> int:
+        """The tiles buried under the stacks' tops."""
+        return sum(len(s) - 1 for s in self.stacks if s)
+
     def clone(self) -> "Solitaire2":
         other = Solitaire2.__new__(Solitaire2)
         self._copy_base(other)

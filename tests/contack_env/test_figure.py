@@ -9,7 +9,8 @@ from __future__ import annotations
 import bruteforce as bf
 import pytest
 
-from contack_env.contack.figure import Figure, Move, code_to_move, move_code, move_to_code, split_code
+from contack_env import new_solitaire2
+from contack_env.contack.figure import SIGNATURE_BITS, Figure, Move, code_to_move, move_code, move_to_code, split_code
 from contack_env.contack.grid import cell_index
 from contack_env.contack.tiles import mask_of, tile_id
 
@@ -271,3 +272,24 @@ def test_from_placements_rejects_a_cell_placed_twice_and_an_empty_last_cell() ->
         Figure.from_placements([(0, 0, 0), (13, 0, 0)])
     with pytest.raises(ValueError, match="holds no tile"):
         Figure.from_placements([(0, 0, 0)], last=(1, 0))
+
+
+def test_the_signature_says_where_every_tile_lies_whatever_the_order_of_placement() -> None:
+    game = new_solitaire2(11)
+    while not game.done and len(game.figure) < 8:
+        game.play_code(game.legal_codes()[-1])
+    moves = [(t, c) for c, t in game.figure.placed.items()]
+    forward, backward = Figure(), Figure()
+    for t, c in moves:
+        forward.place(t, c)
+    for t, c in reversed(moves):
+        backward.place(t, c)
+    assert forward.signature == backward.signature == game.figure.signature
+    assert game.figure.clone().signature == game.figure.signature
+    for t, c in moves:  # each tile's field holds its cell
+        assert (game.figure.signature >> (SIGNATURE_BITS * t)) & ((1 << SIGNATURE_BITS) - 1) == c + 1
+    moved = Figure()
+    for t, c in moves[:-1]:
+        moved.place(t, c)
+    moved.place(moves[-1][0], cell_index(30, 0))
+    assert moved.signature != forward.signature

@@ -228,3 +228,69 @@ def test_s2_new_game_draws_the_deck_then_the_cut_from_the_seed() -> None:
     game = new_solitaire2(99)
     assert game.deck == deck and game.cut == cut
     assert game.figure.tile_at(0, 0) == deck[30 + cut]
+
+
+# -- Solitaire No. 2's listed chance (contack_env.protocol.EnumerableChance) -------------------------------------
+def _midgame(seed: int, moves: int) -> Solitaire2:
+    """A Solitaire No. 2 after ``moves`` random placements (or fewer, if it ends first)."""
+    rng = np.random.default_rng(seed)
+    game = new_solitaire2(seed)
+    for _ in range(moves):
+        if game.done:
+            break
+        codes = game.legal_codes()
+        game.play_code(codes[int(rng.integers(len(codes)))])
+    return game
+
+
+def _buried(game: Solitaire2) -> list[int]:
+    return sorted(t for s in game.stacks for t in s[:-1])
+
+
+def test_s2_uncovering_a_tile_has_one_outcome_per_buried_tile() -> None:
+    game = _midgame(3, 2)
+    code = next(c for c in game.legal_codes() if len(game.stacks[game.stack_of(game.move_of(c).tile)]) >= 2)
+    tile = game.move_of(code).tile
+    k = game.stack_of(tile)
+    after = game.outcomes(code)
+    # the uncovered tile is each buried tile once, all equally likely
+    assert sorted(o.tops[k] for o in after) == _buried(game)
+    real = game.clone()
+    real.play_code(code)
+    for o in after:
+        assert o.figure.placed == real.figure.placed and o.figure.last == real.figure.last
+        assert [len(s) for s in o.stacks] == [len(s) for s in real.stacks]
+        assert [t for j, t in enumerate(o.tops) if j != k] == [t for j, t in enumerate(real.tops) if j != k]
+        assert sorted(t for s in o.stacks for t in s) == sorted(t for s in real.stacks for t in s)
+
+
+def test_s2_a_move_that_uncovers_nothing_has_one_outcome(figure_of) -> None:
+    stacks = [[T("07-08-09")]] + [[] for _ in range(5)] + [rest(OPENING, ["07-08-09"])]
+    game = Solitaire2.from_position(figure_of(OPENING), stacks)
+    code = game.legal_codes()[0]
+    assert game.stack_of(game.move_of(code).tile) == 0
+    (after,) = game.outcomes(code)
+    real = game.clone()
+    real.play_code(code)
+    assert after.position_key() == real.position_key() and after.stacks == real.stacks
+
+
+def test_s2_outcomes_do_not_depend_on_the_buried_order() -> None:
+    game = _midgame(5, 3)
+    other = game.determinize(np.random.default_rng(1))
+    assert other.stacks != game.stacks  # the same position, the buried tiles in another order
+    assert other.position_key() == game.position_key()
+    for code in game.legal_codes():
+        assert sorted(map(repr, (o.position_key() for o in game.outcomes(code)))) == sorted(
+            map(repr, (o.position_key() for o in other.outcomes(code))))
+
+
+def test_s2_the_position_key_tells_positions_apart_and_moves_left_counts_the_stacks() -> None:
+    game = _midgame(7, 4)
+    assert game.moves_left() == 36 - len(game.figure) == sum(len(s) for s in game.stacks)
+    assert game.face_down() == game.moves_left() - sum(1 for s in game.stacks if s)
+    code = game.legal_codes()[0]
+    keys = {o.position_key() for o in game.outcomes(code)}
+    assert len(keys) == len(game.outcomes(code))  # each uncovered tile is another position
+    assert game.position_key() not in keys
+
