@@ -1,10 +1,13 @@
-"""``az:PATH[:SIMS]``: a search-guided agent trained with ``contack train --algorithm az``.
+"""``az:PATH[:SIMS[:ENDGAME]]``: a search-guided agent trained with ``contack train --algorithm az``.
 
 At each decision it runs the search of ``agents.az.search`` from the public view it receives, guided by the
 network in ``PATH`` (a ``contack-az/1`` weight file, numpy only), with ``SIMS`` simulations (the file's own
-default without one; ``SIMS=0``: the network's most likely legal move, no search). It plays deterministically
-up to the sampling of the hidden tiles, which flows from the agent's seed: the same seed, the same choices.
-It never looks at the face-down order (every simulation samples its own).
+default without one; ``SIMS=0``: the network's most likely legal move, no search). Near the end of Solitaire
+No. 2 it first tries an exact search of the rest of the game (``agents.az.endgame``) with a budget of
+``ENDGAME`` positions (default ``ENDGAME_POSITIONS``, 3000; 0 turns it off; the network alone never uses it).
+It plays deterministically up to the sampling of the hidden tiles, which flows from the agent's seed: the same
+seed, the same choices. It never looks at the face-down order (every simulation samples its own, and the exact
+search lists what could be face down).
 
 A missing file, a file of another kind or a network for another game fails with a ``PolicyFileError`` (a
 ``ValueError``) that says so, when the agent is made.
@@ -19,6 +22,7 @@ import numpy as np
 from contack_env import GameState, Move
 from contack_env.contack.figure import code_to_move
 from agents.az.encoding import game_of
+from agents.az.endgame import ENDGAME_POSITIONS, EndgameTable
 from agents.az.evaluator import NetEvaluator
 from agents.az.horizon import horizon_for
 from agents.az.network import AZNet
@@ -28,6 +32,7 @@ from agents.policy_file import PolicyFileError
 from .base import Agent
 
 MAX_SIMS = 100_000
+MAX_ENDGAME = 10_000_000
 DEFAULT_SIMS = 32
 
 
@@ -37,7 +42,8 @@ class AZAgent(Agent):
     name = "az"
 
     def __init__(self, path: str, sims: int | None = None, game: str | None = None,
-                 seed: int | np.random.Generator | np.random.SeedSequence | None = None) -> None:
+                 seed: int | np.random.Generator | np.random.SeedSequence | None = None,
+                 endgame: int | None = None) -> None:
         self.path = path
         self.net = AZNet.load(path, game=game)
         if sims is None:
@@ -45,6 +51,12 @@ class AZAgent(Agent):
         if isinstance(sims, bool) or not isinstance(sims, int) or not 0 <= sims <= MAX_SIMS:
             raise ValueError(f"az: the simulations are a whole number 0..{MAX_SIMS}; got {sims!r}")
         self.sims = sims
+        if endgame is None:
+            endgame = ENDGAME_POSITIONS if sims else 0
+        if isinstance(endgame, bool) or not isinstance(endgame, int) or not 0 <= endgame <= MAX_ENDGAME:
+            raise ValueError(f"az: the endgame budget is a whole number of positions 0..{MAX_ENDGAME}; got {endgame!r}")
+        self.endgame = endgame
+        self.table = EndgameTable()  # exact values settled at one decision serve the next
         self.mode = str(self.net.meta.get("mode", "gumbel"))
         self.max_considered = int(self.net.meta.get("max_considered", MAX_CONSIDERED))
         self.horizon = horizon_for(self.net.horizon)
@@ -57,7 +69,7 @@ class AZAgent(Agent):
         if game_of(state) != self.net.game:
             raise PolicyFileError(f"{self.path} is a network for {self.net.game!r}; it cannot play {game_of(state)!r}")
         search = Search(self.sims, self.rng, self.mode, max_considered=self.max_considered, horizon=self.horizon,
-                        rollout=self.rollout)
+                        rollout=self.rollout, endgame=self.endgame, table=self.table)
         return drive(search.run(state), self.evaluate)
 
     def act(self, state: GameState, legal: Sequence[Move]) -> Move:

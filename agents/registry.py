@@ -5,8 +5,10 @@
     lookahead       points now against the next player's best reply, the tiles kept playable, the hand's end
     mcts[:N]        Monte Carlo tree search with N iterations a decision (default 200), over sampled pile orders
     ppo:PATH        a trained policy: a ``contack-policy/1`` weight file written by ``contack train`` (policy.npz)
-    az:PATH[:SIMS]  a search-guided network (``contack-az/1``, ``contack train --algorithm az``) searching SIMS
-                    simulations a decision (default: the file's; 0: the network alone)
+    az:PATH[:SIMS[:ENDGAME]]
+                    a search-guided network (``contack-az/1``, ``contack train --algorithm az``) searching SIMS
+                    simulations a decision (default: the file's; 0: the network alone); in Solitaire No. 2's
+                    endgame an exact search of up to ENDGAME positions first (default 3000; 0: off)
 
 The solitaires take the same specs (``make_agent(spec, seed, game="solitaire1")``); ``game`` matters to
 ``ppo:PATH`` and ``az:PATH`` alone, whose file must hold a network for that game (Contack, or that solitaire): a
@@ -48,7 +50,7 @@ from .mcts import DEFAULT_BUDGET, MAX_BUDGET, MCTSAgent
 from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "greedy", "lookahead", "mcts", "ppo", "az")
-SPEC_HELP = "random, greedy, lookahead, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH, az:PATH[:SIMS]"
+SPEC_HELP = "random, greedy, lookahead, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH, az:PATH[:SIMS[:ENDGAME]]"
 CONTACTIX_AGENT_NAMES = ("random", "two_distance", "mcts", "ppo")
 CONTACTIX_SPEC_HELP = "random, two_distance, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
 
@@ -96,14 +98,17 @@ def _ppo(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
 
 def _az(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
     if not arg:
-        raise ValueError("az needs the path of a trained network: az:PATH or az:PATH:SIMS")
-    path, sims = arg, None
-    head, sep, tail = arg.rpartition(":")
-    if sep and head and tail.strip().isdigit():  # az:PATH:SIMS (a path may itself hold a colon)
-        path, sims = head, int(tail)
+        raise ValueError("az needs the path of a trained network: az:PATH, az:PATH:SIMS or az:PATH:SIMS:ENDGAME")
+    path, numbers = arg, []
+    while len(numbers) < 2:  # az:PATH:SIMS[:ENDGAME] (a path may itself hold a colon)
+        head, sep, tail = path.rpartition(":")
+        if not (sep and head and tail.strip().isdigit()):
+            break
+        path, numbers = head, [int(tail), *numbers]
+    sims, endgame = (numbers + [None, None])[:2]
     from .az_agent import AZAgent  # numpy-only network; imported here so the registry stays light
 
-    return AZAgent(path, sims=sims, game=game, seed=rng)
+    return AZAgent(path, sims=sims, game=game, seed=rng, endgame=endgame)
 
 
 _FACTORIES: dict[str, Factory] = {

@@ -23,6 +23,12 @@ only look past the next move; in Contack the network's value of the rest of a ha
 at all: the network is asked for a node's policy when a simulation comes back to choose a move there. In
 Solitaire No. 2 that halves the cost of a simulation, and twice the simulations fit in a decision's time.
 
+**Endgame** (``endgame``, a budget of positions; 0, the default, turns it off). Before searching, a one-player
+game close to its end whose chance can be listed (Solitaire No. 2) is searched exactly instead
+(``agents.az.endgame``, its values kept in ``table`` when one is given): when that search settles the decision
+within the budget, its move is played, with the policy target on that move and its chance of winning as the
+value.
+
 **Selection.** ``mode="gumbel"`` (Gumbel AlphaZero, Danihelka et al. 2022): at the root, the ``max_considered``
 moves with the highest ``g + logit`` (``g`` Gumbel noise when ``noise`` is on, else 0) are searched by
 sequential halving, each round keeping the better half by ``g + logit + sigma(q)``; the move played is the best
@@ -56,6 +62,7 @@ from agents.playout import GREEDY, Uniforms, greedy_playout, is_share
 from agents.view import determinize, public_view
 from contack_env.protocol import State
 
+from .endgame import EndgameTable, exact_decision
 from .horizon import Horizon, horizon_for
 
 MODES = ("gumbel", "visits")
@@ -175,6 +182,8 @@ class Search:
         c_puct: float = C_PUCT,
         horizon: Horizon | None = None,
         rollout: float = 0.0,
+        endgame: int = 0,
+        table: EndgameTable | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
@@ -189,6 +198,10 @@ class Search:
         self.c_visit, self.c_scale, self.c_puct = c_visit, c_scale, c_puct
         self.horizon = horizon or horizon_for("game")
         self.rollout = float(rollout)
+        if isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0:
+            raise ValueError(f"endgame is a budget of positions, 0 (off) or more; got {endgame!r}")
+        self.endgame = endgame
+        self.table = table
         self._uniform = Uniforms(rng)
         self._base = None
         self._seat_totals: list[list[float]] = []
@@ -200,6 +213,11 @@ class Search:
         # Redact again: a caller that passes the real state still gets a search that cannot depend on the
         # face-down order (determinize shuffles the order it is given, so that order must carry no information).
         view = public_view(view)
+        exact = exact_decision(view, self.endgame, self.table)
+        if exact is not None:  # the rest of the game searched exactly: no simulation could improve on it
+            codes = list(view.legal_codes())
+            choice = codes.index(exact.code)
+            return SearchResult(codes, choice, np.eye(len(codes))[choice], exact.value, [exact.value])
         self._base = self.horizon.start(view)
         root = self._node(view, (yield [view])[0], determinize(view, self.rng) if self.rollout else None)
         k = len(root.codes)

@@ -1,4 +1,4 @@
-"""``az:PATH[:SIMS]`` agents and their ``contack-az/1`` files."""
+"""``az:PATH[:SIMS[:ENDGAME]]`` agents and their ``contack-az/1`` files."""
 
 import numpy as np
 import pytest
@@ -70,6 +70,17 @@ def test_the_spec_sets_the_simulations_and_the_file_gives_the_default(nets):
     assert make_agent(f"az:{nets['contack']}").sims == 3
     assert make_agent(f"az:{nets['contack']}:0").sims == 0
     assert make_agent(f"az:{nets['contack']}:25").sims == 25
+
+
+def test_the_spec_sets_the_endgame_budget_and_the_network_alone_has_none(nets):
+    path = nets["solitaire2"]
+    assert make_agent(f"az:{path}", game="solitaire2").endgame == 3000
+    assert make_agent(f"az:{path}:0", game="solitaire2").endgame == 0  # the network alone: no search at all
+    agent = make_agent(f"az:{path}:12:500", game="solitaire2")
+    assert (agent.sims, agent.endgame) == (12, 500)
+    assert make_agent(f"az:{path}:12:0", game="solitaire2").endgame == 0
+    with pytest.raises(PolicyFileError, match="no network file"):
+        make_agent(f"az:{path}:1:2:3", game="solitaire2")  # two numbers at most: the rest is the path
 
 
 def test_the_same_seed_makes_the_same_choices(nets):
