@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from agents.az.endgame import ENDGAME_FACE_DOWN, ENDGAME_MOVES, can_solve, exact_decision
+from agents.az.endgame import ENDGAME_FACE_DOWN, ENDGAME_MOVES, EndgameTable, can_solve, exact_decision
 from agents.az.search import Search, drive
 from agents.solver import WON, deal, solve
 from agents.view import public_view
@@ -126,3 +126,23 @@ def test_the_search_plays_the_exact_move_without_asking_the_network():
     assert asked  # without the endgame the search asks for evaluations
     with pytest.raises(ValueError, match="endgame is a budget of positions"):
         Search(16, rng, endgame=-1)
+
+
+def test_the_table_carries_settled_values_to_the_next_decision():
+    view = max(_endgames(7, 6), key=lambda v: exact_decision(v).positions if exact_decision(v) else 0)
+    fresh = exact_decision(view)
+    assert fresh.positions > 50
+    table = EndgameTable()
+    # a budget too small for one search: each try keeps what it completed, and the next goes on from there
+    tries, decision = 0, None
+    while decision is None:
+        decision = exact_decision(view, 50, table)
+        tries += 1
+        assert tries < 1000
+    assert tries > 1 and (decision.code, decision.value) == (fresh.code, pytest.approx(fresh.value))
+    again = exact_decision(view, 50, table)
+    assert again.positions == 0 and again.code == fresh.code  # everything below the root is known
+    small = EndgameTable(size=1)
+    small.values[("a",)] = 1.0
+    small.make_room()
+    assert small.values == {}
