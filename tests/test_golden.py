@@ -26,3 +26,18 @@ def test_output_is_byte_identical(name, args, tmp_path, monkeypatch):
         diff = difflib.unified_diff(expected.decode().splitlines(), got.decode().splitlines(), "golden", "now", lineterm="", n=1)
         pytest.fail(f"{name} differs from its golden copy (regenerate with python tests/golden/commands.py if meant):\n"
                     + "\n".join(list(diff)[:40]))
+
+
+def test_self_play_samples_are_unchanged(monkeypatch):
+    """Self-play with each shipped az model's training setup gives the golden samples: a change to self-play shows
+    up here as a change to what the models' commands would train."""
+    monkeypatch.chdir(ROOT)
+    got = golden.selfplay_golden()
+    expected = (golden.GOLDEN / golden.SELFPLAY).read_text()
+    if got != expected:
+        import json
+
+        new, old = json.loads(got), json.loads(expected)
+        changed = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k))
+        pytest.fail(f"{golden.SELFPLAY} differs for {', '.join(changed)} "
+                    "(regenerate with python tests/golden/commands.py if meant)")

@@ -1,6 +1,6 @@
 """The golden outputs: each entry is a ``contack`` command line and the file it writes.
 
-The files in this folder were written by these commands on the project's own code; ``test_golden.py`` runs them
+The files in this folder were written by these commands (and ``selfplay_golden``) on the project's own code; ``test_golden.py`` runs them
 again and compares byte for byte, so a change that alters play, records or evaluation shows up as a diff (in the
 manner of OpenSpiel's playthroughs). After a change that is meant to alter them, regenerate from the repository
 root with ``python tests/golden/commands.py`` and commit the diff with the change that caused it.
@@ -45,6 +45,34 @@ COMMANDS: list[tuple[str, list[str]]] = [
 ]
 
 
+SELFPLAY = "az_selfplay.json"
+"""Self-play samples of each shipped az model's own training setup (its ``.toml``, with fewer simulations and games):
+what a change to self-play (its search, its random streams, its targets) would change in the trained models."""
+
+
+def selfplay_golden() -> str:
+    """The text of ``SELFPLAY``: two self-play games per shipped az model, its samples' targets rounded."""
+    import json
+
+    from agents.az.network import AZNet
+    from training.az.config import AZConfig
+    from training.az.selfplay import GameSetup, play
+
+    out = {}
+    for name in ("contack_2p_az", "contack_4p_az", "solitaire1_az", "solitaire2_az"):
+        cfg = AZConfig.load(f"models/{name}.toml")
+        setup = GameSetup(cfg.game, cfg.players, 1, cfg.enclosed_end, 8, cfg.mode, cfg.max_considered, cfg.horizon,
+                          cfg.rollout, cfg.value_from_search, cfg.value_playouts)
+        samples = play(AZNet.load(f"models/{name}.npz"), setup, games=2, seed=19, parallel=2)
+        out[name] = {
+            "actions": [[int(a) for a in row.nonzero()[0]] for row in samples.mask],
+            "policy": [[round(float(p), 3) for p in row[mask]] for row, mask in zip(samples.policy, samples.mask)],
+            "value": [[round(float(v), 3) for v in row[seats > 0]] for row, seats in zip(samples.value, samples.seats)],
+            "results": [[round(float(r), 4) for r in game] for game in samples.results],
+        }
+    return json.dumps(out, sort_keys=True) + "\n"
+
+
 def contack_main():
     """The ``contack`` console script, wherever the command line lives."""
     from importlib.metadata import entry_points
@@ -69,3 +97,5 @@ if __name__ == "__main__":
     for name, args in COMMANDS:
         run(name, args, GOLDEN / name)
         print(f"wrote {GOLDEN / name}", file=sys.stderr)
+    (GOLDEN / SELFPLAY).write_text(selfplay_golden())
+    print(f"wrote {GOLDEN / SELFPLAY}", file=sys.stderr)
