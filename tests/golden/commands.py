@@ -1,9 +1,10 @@
 """The golden outputs: each entry is a ``contack`` command line and the file it writes.
 
-The files in this folder were written by these commands (and ``selfplay_golden``) on the project's own code; ``test_golden.py`` runs them
-again and compares byte for byte, so a change that alters play, records or evaluation shows up as a diff (in the
-manner of OpenSpiel's playthroughs). After a change that is meant to alter them, regenerate from the repository
-root with ``python tests/golden/commands.py`` and commit the diff with the change that caused it.
+The files in this folder were written by these commands (and ``selfplay_golden``) on the project's own code;
+``test_golden.py`` runs them again and compares byte for byte, so a change that alters play, self-play, records or
+evaluation shows up as a diff (in the manner of OpenSpiel's playthroughs). After a change that is meant to alter
+them, regenerate from the repository root with ``python tests/golden/commands.py`` and commit the diff with the
+change that caused it.
 """
 
 from __future__ import annotations
@@ -32,12 +33,12 @@ COMMANDS: list[tuple[str, list[str]]] = [
     # endgame included: a change to the search shows up here, and means the shipped az models (made by the
     # commands in models/README.md) are no longer what those commands make.
     ("az_contack_2p.jsonl", ["simulate", "--game", "contack", "--players", "2", "--agents",
-                             "az:models/contack_2p_az.npz:8,az:models/contack_2p_az.npz:0", "--games", "1", "--seed", "16",
-                             "--trace", "--out", "{out}"]),
-    ("az_solitaire1.jsonl", ["simulate", "--game", "solitaire1", "--agents", "az:models/solitaire1_az.npz:8", "--games", "1",
-                             "--seed", "17", "--trace", "--out", "{out}"]),
-    ("az_solitaire2.jsonl", ["simulate", "--game", "solitaire2", "--agents", "az:models/solitaire2_az.npz:16", "--games", "2",
-                             "--seed", "18", "--trace", "--out", "{out}"]),
+                             "az:models/contack_2p_az.npz:8,az:models/contack_2p_az.npz:0", "--games", "1",
+                             "--seed", "16", "--trace", "--out", "{out}"]),
+    ("az_solitaire1.jsonl", ["simulate", "--game", "solitaire1", "--agents", "az:models/solitaire1_az.npz:8",
+                             "--games", "1", "--seed", "17", "--trace", "--out", "{out}"]),
+    ("az_solitaire2.jsonl", ["simulate", "--game", "solitaire2", "--agents", "az:models/solitaire2_az.npz:16",
+                             "--games", "2", "--seed", "18", "--trace", "--out", "{out}"]),
     ("evaluate_2p.json", ["evaluate", "--players", "2", "--agents", "greedy,random", "--games", "4", "--seed", "3",
                           "--json", "{out}"]),
     ("contactix_5x5.jsonl", ["evaluate", "--game", "contactix", "--board-size", "5", "--agents",
@@ -46,8 +47,9 @@ COMMANDS: list[tuple[str, list[str]]] = [
 
 
 SELFPLAY = "az_selfplay.json"
-"""Self-play samples of each shipped az model's own training setup (its ``.toml``, with fewer simulations and games):
-what a change to self-play (its search, its random streams, its targets) would change in the trained models."""
+"""Self-play samples of each shipped az model's own training setup (its ``.toml``, with one hand a game, fewer
+simulations and fewer games): what a change to self-play (its search, its random streams, its targets) would
+change in the trained models."""
 
 
 def selfplay_golden() -> str:
@@ -67,7 +69,8 @@ def selfplay_golden() -> str:
         out[name] = {
             "actions": [[int(a) for a in row.nonzero()[0]] for row in samples.mask],
             "policy": [[round(float(p), 3) for p in row[mask]] for row, mask in zip(samples.policy, samples.mask)],
-            "value": [[round(float(v), 3) for v in row[seats > 0]] for row, seats in zip(samples.value, samples.seats)],
+            "value": [[round(float(v), 3) for v in row[seats > 0]]
+                      for row, seats in zip(samples.value, samples.seats)],
             "results": [[round(float(r), 4) for r in game] for game in samples.results],
         }
     return json.dumps(out, sort_keys=True) + "\n"
