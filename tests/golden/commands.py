@@ -54,17 +54,17 @@ change in the trained models."""
 
 def selfplay_golden() -> str:
     """The text of ``SELFPLAY``: two self-play games per shipped az model, its samples' targets rounded."""
+    import dataclasses
     import json
 
     from agents.az.network import AZNet
     from training.az.config import AZConfig
-    from training.az.selfplay import GameSetup, play
+    from training.az.selfplay import play
+    from training.az.train import game_setup
 
     out = {}
     for name in ("contack_2p_az", "contack_4p_az", "solitaire1_az", "solitaire2_az"):
-        cfg = AZConfig.load(f"models/{name}.toml")
-        setup = GameSetup(cfg.game, cfg.players, 1, cfg.enclosed_end, 8, cfg.mode, cfg.max_considered, cfg.horizon,
-                          cfg.rollout, cfg.value_from_search, cfg.value_playouts)
+        setup = dataclasses.replace(game_setup(AZConfig.load(f"models/{name}.toml")), hands=1, sims=8)
         samples = play(AZNet.load(f"models/{name}.npz"), setup, games=2, seed=19, parallel=2)
         out[name] = {
             "actions": [[int(a) for a in row.nonzero()[0]] for row in samples.mask],

@@ -259,8 +259,7 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
-    setup = GameSetup(cfg.game, cfg.players, cfg.hands, cfg.enclosed_end, cfg.sims, cfg.mode, cfg.max_considered,
-                      cfg.horizon, cfg.rollout, cfg.value_from_search, cfg.value_playouts)
+    setup = game_setup(cfg)
     started = time.time()
     writer = SummaryWriter(run.tensorboard)
     selfplay = SelfPlay(cfg.workers, cfg.parallel_games, cfg.ray)
@@ -294,6 +293,12 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
         selfplay.close()
         writer.close()
     return run.policy
+
+
+def game_setup(cfg: AZConfig) -> GameSetup:
+    """The self-play part of ``cfg``: the games a run plays and how it searches them."""
+    return GameSetup(cfg.game, cfg.players, cfg.hands, cfg.enclosed_end, cfg.sims, cfg.mode, cfg.max_considered,
+                     cfg.horizon, cfg.rollout, cfg.value_from_search, cfg.value_playouts)
 
 
 def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
