@@ -30,7 +30,7 @@ docs/training.md)."""
 
 
 LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollout": 0.0, "value_from_search": 0.0,
-                                  "value_playouts": 0}
+                                  "value_playouts": 0, "pretrain_games": 0}
 """Settings added after the first runs, with the value that repeats a run whose configuration predates them (a
 run folder's ``config.toml`` without them resumes as it began)."""
 
@@ -85,6 +85,16 @@ class AZConfig:
     """The share of each value target that is the search's value of the move played, the result reached the rest (0: the result alone)."""
     value_playouts: int = 0
     """Greedy playouts to the horizon from each self-play decision; their mean result replaces the result the game reached in the value target (0: the game's result)."""
+    pretrain_games: int = 0
+    """Games of the lookahead bot (every seat) whose decisions train the network before self-play begins: the results as value targets, the bot's softened judgement as policy targets (training/az/pretrain.py; Contack only; 0: none)."""
+    pretrain_epochs: int = 4
+    """Passes over the pretraining samples."""
+    pretrain_learning_rate: float = 1e-3
+    """The learning rate of the pretraining passes (learning_rate is self-play's)."""
+    pretrain_temperature: float = 10.0
+    """Points of the bot's judgement that make a move e times likelier in the pretraining policy targets."""
+    pretrain_explore: float = 0.15
+    """The share of the pretraining games' decisions played at random instead of by the bot."""
     features: str = "lookahead"
     """Extra network inputs: none, or lookahead (the lookahead bot's judgement of every legal move and its choice)."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
@@ -143,7 +153,7 @@ class AZConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number, at least 1; got {value!r}")
-        for name in ("play_sims", "value_playouts"):
+        for name in ("play_sims", "value_playouts", "pretrain_games", "pretrain_epochs"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a whole number, 0 or more; got {value!r}")
@@ -152,7 +162,13 @@ class AZConfig:
         for name in ("learning_rate", "sample_reuse", "value_weight"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
-        for name in ("rollout", "value_from_search"):
+        for name in ("pretrain_temperature", "pretrain_learning_rate"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
+        if self.pretrain_games and get_game(self.game).max_players == 1:
+            raise ValueError(f"pretrain_games: the pretraining games are the lookahead bot's at a Contack table; "
+                             f"{self.game} takes 0")
+        for name in ("rollout", "value_from_search", "pretrain_explore"):
             if not is_share(getattr(self, name)):
                 raise ValueError(f"{name} must be a share from 0 to 1; got {getattr(self, name)!r}")
         if self.weight_decay < 0:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from agents.blas import one_thread_for_workers
 from contack_env import GameState
 from contack_env.games import RuleOptions, get_game
 
+from agents.az.encoding import Encoder
 from agents.az.evaluator import NetEvaluator
 from agents.az.network import AZNet
 from agents.az.horizon import horizon_for, terminal_values
@@ -114,7 +115,7 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
     horizon = horizon_for(setup.horizon)
     evaluate = NetEvaluator(net)
     encoder = evaluate.encoder
-    rows: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "policy", "value", "seats")}
+    rows: dict[str, list[np.ndarray]] = {k: [] for k in SAMPLE_FIELDS}
     results: list[list[float]] = []
     won: list[bool] = []
     started = 0
@@ -171,16 +172,7 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
         if n == 1:  # a solitaire: won or lost, besides the share of the tiles placed
             won.append(bool(state.winners))
         for obs, actions, policy, mover, values in table.decisions:
-            mask = np.zeros(encoder.num_actions, dtype=bool)
-            mask[actions] = True
-            target = np.zeros(encoder.num_actions, dtype=np.float32)
-            target[actions] = policy
-            value = np.zeros(encoder.seats, dtype=np.float32)
-            seats = np.zeros(encoder.seats, dtype=np.float32)
-            for r in range(n):
-                value[r] = values[(mover + r) % n]
-                seats[r] = 1.0
-            for key, row in zip(rows, (obs, mask, target, value, seats)):
+            for key, row in zip(rows, sample_row(encoder, n, obs, actions, policy, mover, values)):
                 rows[key].append(row)
 
     while started < games or tables:
@@ -205,13 +197,35 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
                     continue
             still.append(table)
         tables = still
+    return stack_samples(encoder, rows, results, won)
+
+
+def sample_row(encoder: Encoder, players: int, obs: np.ndarray, actions: Sequence[int], policy: Sequence[float],
+               mover: int, values: Sequence[float]) -> tuple[np.ndarray, ...]:
+    """One decision as the arrays of ``SAMPLE_FIELDS``: the legal actions' mask, the policy target spread over
+    the actions, and every seat's value in table order made relative to the seat that moved."""
+    mask = np.zeros(encoder.num_actions, dtype=bool)
+    mask[actions] = True
+    target = np.zeros(encoder.num_actions, dtype=np.float32)
+    target[actions] = policy
+    value = np.zeros(encoder.seats, dtype=np.float32)
+    seats = np.zeros(encoder.seats, dtype=np.float32)
+    for r in range(players):
+        value[r] = values[(mover + r) % players]
+        seats[r] = 1.0
+    return obs, mask, target, value, seats
+
+
+def stack_samples(encoder: Encoder, rows: dict[str, list[np.ndarray]], results: list[list[float]],
+                  won: list[bool]) -> Samples:
+    """``Samples`` from rows collected per field (``SAMPLE_FIELDS``), empty arrays of the right widths if none."""
     if not rows["obs"]:
         empty = Samples(np.zeros((0, encoder.obs_size), np.float32), np.zeros((0, encoder.num_actions), bool),
                         np.zeros((0, encoder.num_actions), np.float32), np.zeros((0, encoder.seats), np.float32),
                         np.zeros((0, encoder.seats), np.float32))
         empty.results, empty.won = results, won
         return empty
-    return Samples(*(np.stack(rows[k]) for k in rows), results=results, won=won)
+    return Samples(*(np.stack(rows[k]) for k in SAMPLE_FIELDS), results=results, won=won)
 
 
 def _play_task(task: tuple[AZNet, GameSetup, int, Any, int]) -> Samples:
@@ -259,6 +273,17 @@ class SelfPlay:
 
             return Samples.concat(list(ordered_map(self._ray, _play_share, net, tasks, len(tasks))))
         return Samples.concat(self._pool.map(_play_task, [(net, *task) for task in tasks]))
+
+    def map(self, function: Callable[[Any, Any], Any], shared: Any, items: list[Any]) -> list[Any]:
+        """``function(shared, item)`` for every item, in order, over the same workers (or Ray tasks) as the
+        rounds; ``function`` is a module-level function (a worker process imports it)."""
+        if self._ray is not None:
+            from agents.ray_tasks import ordered_map
+
+            return list(ordered_map(self._ray, function, shared, items, max(1, self.workers)))
+        if self._pool is None:
+            return [function(shared, item) for item in items]
+        return self._pool.starmap(function, [(shared, item) for item in items])
 
     def close(self) -> None:
         if self._pool is not None:

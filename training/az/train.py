@@ -133,19 +133,40 @@ class Learner:
 
     def train(self, new_samples: int, rng: np.random.Generator) -> dict[str, float]:
         """Batches drawn from the buffer, ``sample_reuse`` draws per new sample on average; mean losses."""
-        import torch
-
-        from .model import loss
-
         buf = self.buffer
         if buf is None or not len(buf):
             return {}
         steps = max(1, math.ceil(new_samples * self.cfg.sample_reuse / self.cfg.batch_size))
+        size = min(self.cfg.batch_size, len(buf))
+        totals = self._steps(buf, (rng.integers(len(buf), size=size) for _ in range(steps)))
+        return {"loss/policy": float(totals[0]), "loss/value": float(totals[1]), "train/steps": float(steps)}
+
+    def set_learning_rate(self, rate: float) -> None:
+        for group in self.optimizer.param_groups:
+            group["lr"] = rate
+
+    def fit(self, samples: Samples, epochs: int, rng: np.random.Generator, progress: Any = None) -> list[np.ndarray]:
+        """``epochs`` passes over ``samples``, each in a new shuffled order, in batches of ``batch_size``
+        (pretraining, ``training.az.pretrain``); each pass's mean policy and value losses. ``progress`` (a
+        tqdm bar) is advanced once a batch."""
+        size = self.cfg.batch_size
+        out = []
+        for _ in range(epochs):
+            order = rng.permutation(len(samples))
+            batches = (np.sort(order[i : i + size]) for i in range(0, len(order), size))
+            out.append(self._steps(samples, batches, progress))
+        return out
+
+    def _steps(self, source: Samples, batches: Any, progress: Any = None) -> np.ndarray:
+        """One optimizer step per batch of ``source``'s row indices; the mean policy and value losses."""
+        import torch
+
+        from .model import loss
+
         self.model.train()
-        totals = np.zeros(2)
-        for _ in range(steps):
-            idx = rng.integers(len(buf), size=min(self.cfg.batch_size, len(buf)))
-            batch = [torch.as_tensor(getattr(buf, k)[idx]) for k in ("obs", "mask", "policy", "value", "seats")]
+        totals, steps = np.zeros(2), 0
+        for idx in batches:
+            batch = [torch.as_tensor(getattr(source, k)[idx]) for k in SAMPLE_FIELDS]
             policy_loss, value_loss = loss(self.model, *batch)
             total = policy_loss + self.cfg.value_weight * value_loss
             self.optimizer.zero_grad()
@@ -153,8 +174,10 @@ class Learner:
             torch.nn.utils.clip_grad_norm_(self.model.parameters(), 5.0)
             self.optimizer.step()
             totals += [policy_loss.item(), value_loss.item()]
-        totals /= steps
-        return {"loss/policy": float(totals[0]), "loss/value": float(totals[1]), "train/steps": float(steps)}
+            steps += 1
+            if progress is not None:
+                progress.update(1)
+        return totals / max(1, steps)
 
     def export(self, meta: dict[str, Any]) -> Any:
         """The numpy network; its file says the game, inputs and horizon it was built for, and ``meta``."""
@@ -251,11 +274,11 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
         run.remove_leftovers()
         start, games, state = 0, 0, {}
     cfg.save(run.config)
-    return _loop(cfg, run, learner, start, games, float(state.get("wall_s", 0.0)), progress)
+    return _loop(cfg, run, learner, start, games, float(state.get("wall_s", 0.0)), progress, fresh=not resume)
 
 
 def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, wall_before: float,
-          progress: bool | None) -> str:
+          progress: bool | None, fresh: bool = False) -> str:
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
@@ -266,6 +289,9 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
     bar = tqdm(total=cfg.iterations, initial=start, unit="iter", desc="train az", file=sys.stderr,
                disable=None if progress is None else not progress)
     try:
+        if fresh and cfg.pretrain_games:
+            _pretrain(cfg, learner, selfplay, writer, progress)
+            _checkpoint(cfg, run, learner, 0, 0, time.time() - started)
         if start == 0 and cfg.eval_every:
             _evaluate(cfg, run, learner, 0, games, writer)
         it = start
@@ -293,6 +319,37 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
         selfplay.close()
         writer.close()
     return run.policy
+
+
+def _pretrain(cfg: AZConfig, learner: Learner, selfplay: SelfPlay, writer: Any, progress: bool | None) -> None:
+    """Train the network on the ``lookahead`` bot's games (``training.az.pretrain``); the buffer starts with the
+    latest ``buffer_size`` of their samples, so the first rounds of self-play do not train on a few games alone."""
+    from tqdm import tqdm
+
+    from .pretrain import PRETRAIN_STREAM, BotGames, pretraining_samples
+
+    t = time.time()
+    print(f"contack train: pretraining on {cfg.pretrain_games} games of the lookahead bot", file=sys.stderr)
+    plan = BotGames(game_setup(cfg), cfg.features, cfg.pretrain_temperature, cfg.pretrain_explore)
+    samples = pretraining_samples(plan, cfg.pretrain_games, cfg.seed, selfplay.map)
+    batches = cfg.pretrain_epochs * math.ceil(len(samples) / cfg.batch_size)
+    print(f"contack train: {len(samples)} samples in {time.time() - t:.0f} s; {cfg.pretrain_epochs} passes over them",
+          file=sys.stderr)
+    bar = tqdm(total=batches, unit="batch", desc="pretrain az", file=sys.stderr,
+               disable=None if progress is None else not progress)
+    rng = np.random.default_rng(np.random.SeedSequence([cfg.seed, PRETRAIN_STREAM, 1]))
+    learner.set_learning_rate(cfg.pretrain_learning_rate)
+    try:
+        losses = learner.fit(samples, cfg.pretrain_epochs, rng, bar)
+    finally:
+        bar.close()
+    learner.set_learning_rate(cfg.learning_rate)
+    for epoch, (policy_loss, value_loss) in enumerate(losses, 1):
+        writer.add_scalar("pretrain/loss_policy", policy_loss, epoch)
+        writer.add_scalar("pretrain/loss_value", value_loss, epoch)
+    learner.add(samples)
+    print(f"contack train: pretrained in {time.time() - t:.0f} s (value loss {losses[-1][1]:.4f} in the last pass)",
+          file=sys.stderr)
 
 
 def game_setup(cfg: AZConfig) -> GameSetup:
