@@ -149,11 +149,12 @@ class AZConfig:
         if self.activation not in ("relu", "tanh"):
             raise ValueError(f"activation must be relu or tanh; got {self.activation!r}")
         for name in ("hands", "iterations", "games_per_iteration", "sims", "max_considered", "workers",
-                     "parallel_games", "batch_size", "buffer_size", "checkpoint_every", "torch_threads", "eval_games"):
+                     "parallel_games", "batch_size", "buffer_size", "checkpoint_every", "torch_threads", "eval_games",
+                     "pretrain_epochs"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number, at least 1; got {value!r}")
-        for name in ("play_sims", "value_playouts", "pretrain_games", "pretrain_epochs"):
+        for name in ("play_sims", "value_playouts", "pretrain_games"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a whole number, 0 or more; got {value!r}")

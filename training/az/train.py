@@ -1,10 +1,12 @@
 """The search-guided training run: ``contack train --algorithm az [--config FILE] [--out DIR] [--resume] ...``.
 
-Each iteration plays ``games_per_iteration`` self-play games (``training.az.selfplay``, over ``workers``
-processes or, with ``ray``, Ray tasks, ``parallel_games`` at a time in each, every seat searched with ``sims`` simulations), adds their
-samples to a buffer of the latest ``buffer_size``, and trains the torch network on batches drawn from it
-(``sample_reuse`` draws per new sample on average; Adam, policy cross-entropy plus ``value_weight`` times the
-value loss). The next iteration plays with the new weights.
+A run with ``pretrain_games`` first trains the network on that many games of the ``lookahead`` bot
+(``training.az.pretrain``) and checkpoints it as iteration 0. Each iteration plays ``games_per_iteration``
+self-play games (``training.az.selfplay``, over ``workers`` processes or, with ``ray``, Ray tasks,
+``parallel_games`` at a time in each, every seat searched with ``sims`` simulations), adds their samples to a
+buffer of the latest ``buffer_size``, and trains the torch network on batches drawn from it (``sample_reuse``
+draws per new sample on average; Adam, policy cross-entropy plus ``value_weight`` times the value loss). The next
+iteration plays with the new weights.
 
 What a run writes in ``--out`` (default ``runs/train``, as for PPO):
 
@@ -347,7 +349,8 @@ def _pretrain(cfg: AZConfig, learner: Learner, selfplay: SelfPlay, writer: Any, 
     for epoch, (policy_loss, value_loss) in enumerate(losses, 1):
         writer.add_scalar("pretrain/loss_policy", policy_loss, epoch)
         writer.add_scalar("pretrain/loss_value", value_loss, epoch)
-    learner.add(samples)
+    keep = cfg.buffer_size  # copied: a view would keep every pretraining sample in memory through the run
+    learner.add(Samples(*(getattr(samples, k)[-keep:].copy() for k in SAMPLE_FIELDS)))
     print(f"contack train: pretrained in {time.time() - t:.0f} s (value loss {losses[-1][1]:.4f} in the last pass)",
           file=sys.stderr)
 

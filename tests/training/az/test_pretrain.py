@@ -108,6 +108,7 @@ def test_a_run_starts_from_the_pretrained_network_and_resumes_without_pretrainin
 
 @pytest.mark.parametrize("argv,message", [
     (["--pretrain-games", "-1"], "pretrain_games must be a whole number, 0 or more; got -1"),
+    (["--pretrain-epochs", "0"], "pretrain_epochs must be a whole number, at least 1; got 0"),
     (["--pretrain-temperature", "0"], "pretrain_temperature must be above 0; got 0.0"),
     (["--pretrain-learning-rate", "0"], "pretrain_learning_rate must be above 0; got 0.0"),
     (["--pretrain-explore", "1.5"], "pretrain_explore must be a share from 0 to 1; got 1.5"),
