@@ -48,31 +48,42 @@ COMMANDS: list[tuple[str, list[str]]] = [
 
 SELFPLAY = "az_selfplay.json"
 """Self-play samples of each shipped az model's own training setup (its ``.toml``, with one hand a game, fewer
-simulations and fewer games): what a change to self-play (its search, its random streams, its targets) would
-change in the trained models."""
+simulations and fewer games), and the pretraining samples of the heads-up model's (two games of the
+``lookahead`` bot, one hand each): what a change to self-play or pretraining (the search, the bot, the random
+streams, the targets) would change in the trained models."""
 
 
 def selfplay_golden() -> str:
-    """The text of ``SELFPLAY``: two self-play games per shipped az model, its samples' targets rounded."""
+    """The text of ``SELFPLAY``: two self-play games per shipped az model and two pretraining games of the
+    heads-up one, their samples' targets rounded."""
     import dataclasses
     import json
 
+    import numpy as np
+
     from agents.az.network import AZNet
     from training.az.config import AZConfig
-    from training.az.selfplay import play
+    from training.az.pretrain import BotGames, bot_games
+    from training.az.selfplay import Samples, play
     from training.az.train import game_setup
 
-    out = {}
-    for name in ("contack_2p_az", "contack_4p_az", "solitaire1_az", "solitaire2_az"):
-        setup = dataclasses.replace(game_setup(AZConfig.load(f"models/{name}.toml")), hands=1, sims=8)
-        samples = play(AZNet.load(f"models/{name}.npz"), setup, games=2, seed=19, parallel=2)
-        out[name] = {
+    def rounded(samples: Samples) -> dict[str, list]:
+        return {
             "actions": [[int(a) for a in row.nonzero()[0]] for row in samples.mask],
             "policy": [[round(float(p), 3) for p in row[mask]] for row, mask in zip(samples.policy, samples.mask)],
             "value": [[round(float(v), 3) for v in row[seats > 0]]
                       for row, seats in zip(samples.value, samples.seats)],
             "results": [[round(float(r), 4) for r in game] for game in samples.results],
         }
+
+    out = {}
+    for name in ("contack_2p_az", "contack_4p_az", "solitaire1_az", "solitaire2_az"):
+        setup = dataclasses.replace(game_setup(AZConfig.load(f"models/{name}.toml")), hands=1, sims=8)
+        out[name] = rounded(play(AZNet.load(f"models/{name}.npz"), setup, games=2, seed=19, parallel=2))
+    cfg = AZConfig.load("models/contack_2p_az.toml")
+    plan = BotGames(dataclasses.replace(game_setup(cfg), hands=1), cfg.features, cfg.pretrain_temperature,
+                    cfg.pretrain_explore)
+    out["pretrain_contack_2p_az"] = rounded(bot_games(plan, 2, np.random.SeedSequence(20)))
     return json.dumps(out, sort_keys=True) + "\n"
 
 
