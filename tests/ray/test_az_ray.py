@@ -59,3 +59,19 @@ def test_a_run_with_ray_trains_the_network_of_a_run_with_processes(cluster, tmp_
     a, b = (AZNet.load(tmp_path / name / "policy.npz") for name in ("processes", "ray"))
     assert all(np.array_equal(x, y) for x, y in zip(_weights(a), _weights(b)))
     assert json.loads((tmp_path / "ray" / "state.json").read_text())["games"] == 8
+
+
+def test_pretraining_games_on_ray_give_the_samples_of_worker_processes(cluster):
+    from training.az.pretrain import BotGames, pretraining_samples
+
+    plan = BotGames(GameSetup("contack", 2, 1, "1939", 2, horizon="hand"), "lookahead", 10.0, 0.3)
+    processes, on_ray = SelfPlay(2, 2), SelfPlay(2, 2, ray=True)
+    try:
+        a = pretraining_samples(plan, 5, 3, processes.map)
+        b = pretraining_samples(plan, 5, 3, on_ray.map)
+    finally:
+        processes.close()
+        on_ray.close()
+    assert len(a) > 0 and len(a.results) == len(b.results) == 5
+    for key in ("obs", "mask", "policy", "value", "seats"):
+        assert np.array_equal(getattr(a, key), getattr(b, key)), key
