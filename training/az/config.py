@@ -160,10 +160,7 @@ class AZConfig:
                 raise ValueError(f"{name} must be a whole number, 0 or more; got {value!r}")
         if self.eval_every < 0:
             raise ValueError(f"eval_every must be 0 (no evaluation) or more; got {self.eval_every}")
-        for name in ("learning_rate", "sample_reuse", "value_weight"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
-        for name in ("pretrain_temperature", "pretrain_learning_rate"):
+        for name in ("learning_rate", "sample_reuse", "value_weight", "pretrain_learning_rate", "pretrain_temperature"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
         if self.pretrain_games and get_game(self.game).max_players == 1:
