@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from az_nets import random_net, uniform_net
+from hidden_order import reordered
 
 from agents.view import public_view
 from contack_env import new_game, new_solitaire2
@@ -84,19 +85,6 @@ def test_the_network_alone_plays_its_most_likely_legal_move():
     assert result.code == game.legal_codes()[int(np.argmax(logits))]
 
 
-def _reordered(game, rng):
-    """``game`` with every face-down tile in another order (the pile, later deals); what is seen unchanged."""
-    other = game.clone()
-    h = game.hand_number
-    decks = [list(d) for d in game.decks]
-    tail = decks[h][game.pile_pos :]
-    decks[h][game.pile_pos :] = [tail[i] for i in rng.permutation(len(tail))]
-    for k in range(h + 1, len(decks)):
-        decks[k] = [int(t) for t in rng.permutation(36)]
-    other.decks = decks
-    return other
-
-
 @pytest.mark.parametrize("mode,rollout", [("gumbel", 0.0), ("visits", 0.0), ("gumbel", 0.5), ("gumbel", 1.0)])
 def test_changing_the_hidden_order_leaves_the_search_unchanged(mode, rollout):
     evaluate = NetEvaluator(random_net(seed=1))
@@ -104,7 +92,7 @@ def test_changing_the_hidden_order_leaves_the_search_unchanged(mode, rollout):
     rng = np.random.default_rng(2)
     for _ in range(6):  # a position with a pile and a choice
         game.play_code(game.legal_codes()[0])
-    other = _reordered(game, rng)
+    other = reordered(game, rng)
     assert other.decks != game.decks and game.pile_size > 0 and len(game.legal_codes()) > 1
     first, second = (drive(Search(40, np.random.default_rng(7), mode, rollout=rollout).run(g), evaluate)
                      for g in (game, other))

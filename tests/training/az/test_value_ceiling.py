@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from hidden_order import reordered
 
 from agents.az.horizon import horizon_for
 from agents.az.network import AZNet
@@ -12,25 +13,12 @@ from training.az.value_ceiling import Measured, main, playout_results, sample_po
 MODEL = "models/contack_2p_az.npz"
 
 
-def _reordered(game, rng):
-    """``game`` with the pile and the later deals in another order; everything seen unchanged."""
-    other = game.clone()
-    h = game.hand_number
-    decks = [list(d) for d in game.decks]
-    tail = decks[h][game.pile_pos:]
-    decks[h][game.pile_pos:] = [tail[i] for i in rng.permutation(len(tail))]
-    for k in range(h + 1, len(decks)):
-        decks[k] = [int(t) for t in rng.permutation(36)]
-    other.decks = decks
-    return other
-
-
 def test_the_playouts_never_read_the_hidden_order():
     judge, horizon = LookaheadAgent(), horizon_for("hand")
     game = sample_position(np.random.default_rng(4), 2, 0.15, judge)
     while game.pile_size < 5:  # a position with a pile to reorder
         game = sample_position(np.random.default_rng(game.pile_size + 100), 2, 0.15, judge)
-    other = _reordered(game, np.random.default_rng(1))
+    other = reordered(game, np.random.default_rng(1))
     assert other.decks != game.decks
     base = horizon.start(public_view(game))
     first, second = (playout_results(g, 12, horizon, base, np.random.default_rng(9), judge) for g in (game, other))
