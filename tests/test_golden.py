@@ -41,3 +41,12 @@ def test_self_play_samples_are_unchanged(monkeypatch):
         changed = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k))
         pytest.fail(f"{golden.SELFPLAY} differs for {', '.join(changed)} "
                     "(regenerate with python tests/golden/commands.py if meant)")
+
+
+def test_the_learner_is_unchanged(monkeypatch):
+    """The heads-up model's learner, trained from its seed on fixed samples, gives the golden losses and network
+    outputs: a change to the network, the optimizer, the batches or the loss shows up here."""
+    monkeypatch.chdir(ROOT)
+    got = golden.learner_golden()
+    expected = (golden.GOLDEN / golden.LEARNER).read_text()
+    assert got == expected, f"{golden.LEARNER} differs (regenerate with python tests/golden/commands.py if meant)"

@@ -1,8 +1,8 @@
 """The golden outputs: each entry is a ``contack`` command line and the file it writes.
 
-The files in this folder were written by these commands (and ``selfplay_golden``) on the project's own code;
-``test_golden.py`` runs them again and compares byte for byte, so a change that alters play, self-play, records or
-evaluation shows up as a diff (in the manner of OpenSpiel's playthroughs). After a change that is meant to alter
+The files in this folder were written by these commands (and ``selfplay_golden``, ``learner_golden``) on the
+project's own code; ``test_golden.py`` runs them again and compares byte for byte, so a change that alters play,
+self-play, the learner, records or evaluation shows up as a diff (in the manner of OpenSpiel's playthroughs). After a change that is meant to alter
 them, regenerate from the repository root with ``python tests/golden/commands.py`` and commit the diff with the
 change that caused it.
 """
@@ -87,6 +87,49 @@ def selfplay_golden() -> str:
     return json.dumps(out, sort_keys=True) + "\n"
 
 
+LEARNER = "az_learner.json"
+"""The heads-up az model's learner (its ``.toml``: network, optimizer, batches, losses) trained from its seed on
+the samples of four pretraining games: each pass's mean losses and the exported network's policy and values at
+the first positions. What a change to the learner would change in the trained models."""
+PASSES = 12
+
+
+def learner_golden() -> str:
+    """The text of ``LEARNER`` (rounded: torch's float sums differ in the last bits from one build to another)."""
+    import dataclasses
+    import json
+
+    import numpy as np
+    import torch
+
+    from training.az.config import AZConfig
+    from training.az.pretrain import BotGames, bot_games
+    from training.az.train import Learner, game_setup
+
+    cfg = AZConfig.load("models/contack_2p_az.toml")
+    plan = BotGames(game_setup(cfg), cfg.features, cfg.pretrain_temperature, cfg.pretrain_explore)
+    samples = bot_games(plan, 4, np.random.SeedSequence(20))
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # one thread: the sums in one order
+    try:
+        learner = Learner(cfg)
+        learner.set_learning_rate(cfg.pretrain_learning_rate)
+        losses = learner.fit(samples, PASSES, np.random.default_rng(21))
+    finally:
+        torch.set_num_threads(threads)
+    net = learner.export({})
+    first = range(4)
+    actions = [list(samples.mask[i].nonzero()[0]) for i in first]
+    logits, values = net.forward(samples.obs[list(first)], actions)
+    policy = []
+    for row, legal in zip(logits, actions):
+        z = np.exp(row[legal] - row[legal].max())
+        policy.append([round(float(p), 3) for p in z / z.sum()])
+    out = {"samples": len(samples), "losses": [[round(float(x), 3) for x in pass_] for pass_ in losses],
+           "policy": policy, "value": [[round(float(v), 3) for v in row[:cfg.players]] for row in values]}
+    return json.dumps(out, sort_keys=True) + "\n"
+
+
 def contack_main():
     """The ``contack`` console script, wherever the command line lives."""
     from importlib.metadata import entry_points
@@ -113,3 +156,5 @@ if __name__ == "__main__":
         print(f"wrote {GOLDEN / name}", file=sys.stderr)
     (GOLDEN / SELFPLAY).write_text(selfplay_golden())
     print(f"wrote {GOLDEN / SELFPLAY}", file=sys.stderr)
+    (GOLDEN / LEARNER).write_text(learner_golden())
+    print(f"wrote {GOLDEN / LEARNER}", file=sys.stderr)
