@@ -59,7 +59,7 @@ class AZAgent(Agent):
         self.table = EndgameTable()  # exact values settled at one decision serve the next
         self.mode = str(self.net.meta.get("mode", "gumbel"))
         self.max_considered = int(self.net.meta.get("max_considered", MAX_CONSIDERED))
-        self.horizon = horizon_for(self.net.horizon)
+        self.horizon = horizon_for(self.net.horizon, self.net.stakes)
         self.rollout = self.net.rollout
         self.rng = np.random.default_rng(seed)
         self.evaluate = NetEvaluator(self.net)

@@ -61,7 +61,7 @@ def az_sims_per_s(path: str | None, views: list[GameState], seconds: float, seed
     from agents.az.search import Search, drive
 
     evaluate, mode = _evaluator(path)
-    horizon = horizon_for(evaluate.net.horizon)
+    horizon = horizon_for(evaluate.net.horizon, evaluate.net.stakes)
     rng = np.random.default_rng(seed)
     sims = 64
     done = 0

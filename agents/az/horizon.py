@@ -14,6 +14,19 @@ points already made on its way to a leaf: the value of a leaf for the root is ``
 with ``u_path`` the margin made from the root to the leaf and ``m = HAND_SCALE * logit(v)`` the rest the network
 expects. The training targets are the hand results measured from every decision.
 
+**Stakes** (``hand`` only; ``STAKES``). A hand's margin is not what a game is won by: the totals after the last
+hand are. With ``stakes="margin"`` (the default) a value is the hand margin's, as above. With ``stakes="win"`` the
+search plays for the game: the margin a leaf is worth (``u_path + m``, or ``u`` at the hand's end) is added to
+the seat's lead at the root, and the value is ``sigmoid(d / scale)`` of what that makes of the seat's margin over
+the best other seat, ``d = min over others j of (S_i - S_j) + (made_i - made_j) (n - 1) / n`` (``S`` the scores at
+the root; heads-up simply the lead plus the margin). ``scale`` grows with the hands still to come, whose margins
+no move of this one changes: ``sqrt(HAND_SCALE^2 + k * HAND_SPREAD^2)`` points with ``k`` hands after this one,
+``LAST_HAND_SCALE`` in the last. So a seat far ahead in the last hand values a safe small margin over a risky
+large one, and one far behind the reverse. The network is the same (it learns the rest of a hand either way);
+only the search's values change, so the stakes are a setting of play, recorded in the network file
+(``meta["stakes"]``). Measured heads-up (``docs/training.md``): about a point and a half more wins against
+``mcts:200``; at four players it did worse, and the four-player model plays for the margin.
+
 A ``Horizon`` is asked at the root (``start``) for what it must remember (the hand and the scores there) and then
 whether a simulation's state is past it (``over``), what a state past it is worth to every seat (``result``), and
 what the network's values at a leaf are worth from the root (``leaf``): values in [0, 1], in table order.
@@ -27,10 +40,16 @@ from typing import Any, Sequence
 from contack_env.protocol import State
 
 HORIZONS = ("game", "hand")
+STAKES = ("margin", "win")
 HAND_SCALE = 20.0
 """Points of hand margin (over the others' mean) that take a seat's hand value from 0.5 to about 0.73."""
 MARGIN_SCALE = 40.0
 """Points of final margin over the others' mean that take a seat's game value from 0.5 to about 0.73."""
+HAND_SPREAD = 25.0
+"""With ``stakes="win"``: the points of margin one hand still to come may swing a game, each (tuned heads-up over
+400 games against ``mcts:200``: 25, 40 and 60 gave 0.507, 0.502 and 0.495)."""
+LAST_HAND_SCALE = 15.0
+"""With ``stakes="win"``: the scale of the last hand's win chance (8, 15 and 25 gave 0.501, 0.502 and 0.489)."""
 _EPS = 1e-6
 
 
@@ -51,16 +70,20 @@ class Horizon:
     """The whole game (``per_hand=False``) or the current hand (``per_hand=True``; module docstring): a game
     whose states have no ``hand_number``, or with one seat, is searched to its end either way."""
 
-    def __init__(self, per_hand: bool) -> None:
+    def __init__(self, per_hand: bool, stakes: str = "margin") -> None:
+        if stakes not in STAKES:
+            raise ValueError(f"stakes must be one of {', '.join(STAKES)}; got {stakes!r}")
         self.per_hand = per_hand
         self.name = "hand" if per_hand else "game"
+        self.stakes = stakes
 
     def start(self, view: State) -> Any:
-        """What the horizon remembers of the root ``view``: its hand and scores, or None (the whole game)."""
+        """What the horizon remembers of the root ``view``: its hand and scores, and the hands after it, or None
+        (the whole game)."""
         hand = getattr(view, "hand_number", None)
         if not self.per_hand or hand is None or view.num_players < 2:
             return None
-        return hand, list(view.scores)
+        return hand, list(view.scores), view.num_hands - 1 - hand  # type: ignore[attr-defined]
 
     def over(self, state: State, base: Any) -> bool:
         """Whether ``state`` is past the horizon of the root that gave ``base``."""
@@ -70,20 +93,35 @@ class Horizon:
         """Every seat's value at ``state`` (past the horizon), seen from the root that gave ``base``."""
         if base is None:
             return terminal_values(state)
-        return _squash(_made(state, base), HAND_SCALE)
+        return self._values(_made(state, base), base)
 
     def leaf(self, state: State, base: Any, values: Sequence[float]) -> list[float]:
         """The network's ``values`` at ``state`` (each seat's, from ``state`` on), seen from the root."""
         if base is None:
             return list(values)
-        return [1.0 / (1.0 + math.exp(-(u / HAND_SCALE + _logit(v)))) for u, v in zip(_made(state, base), values)]
+        made = _made(state, base)
+        if self.stakes == "margin":
+            return [1.0 / (1.0 + math.exp(-(u / HAND_SCALE + _logit(v)))) for u, v in zip(made, values)]
+        return self._values([u + HAND_SCALE * _logit(v) for u, v in zip(made, values)], base)
+
+    def _values(self, made: Sequence[float], base: Any) -> list[float]:
+        """Every seat's value of the hand margins ``made`` from the root that gave ``base`` (the stakes')."""
+        if self.stakes == "margin":
+            return _squash(made, HAND_SCALE)
+        scores, later = base[1], base[2]
+        n = len(made)
+        scale = math.sqrt(HAND_SCALE**2 + later * HAND_SPREAD**2) if later > 0 else LAST_HAND_SCALE
+        # heads-up (n - 1) / n = 1/2 of the difference of two margins over each other is one seat's points minus the other's
+        lead = [min(scores[i] - scores[j] + (made[i] - made[j]) * (n - 1) / n for j in range(n) if j != i)
+                for i in range(n)]
+        return _squash(lead, scale)
 
 
-def horizon_for(name: str) -> Horizon:
-    """The horizon ``name`` (one of ``HORIZONS``)."""
+def horizon_for(name: str, stakes: str = "margin") -> Horizon:
+    """The horizon ``name`` (one of ``HORIZONS``) played for ``stakes`` (one of ``STAKES``)."""
     if name not in HORIZONS:
         raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}; got {name!r}")
-    return Horizon(per_hand=name == "hand")
+    return Horizon(per_hand=name == "hand", stakes=stakes)
 
 
 def _made(state: State, base: Any) -> list[float]:

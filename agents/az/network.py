@@ -13,12 +13,14 @@ The file is a numpy ``.npz`` of arrays only (trunk ``w0``, ``b0``, ...; head ``w
 value ``vw0``, ``vb0``, ``vw1``, ``vb1``) and one JSON string ``meta``::
 
     {"format": "contack-az/1", "game": "contack", "activation": "relu", "obs_size": 787, "num_actions": 105,
-     "seats": 7, "players": 2, "features": "lookahead", "horizon": "hand", "rollout": 0.0, "sims": 32, "iterations": 120, "config": {...}}
+     "seats": 7, "players": 2, "features": "lookahead", "horizon": "hand", "stakes": "margin", "rollout": 0.0, "sims": 32, "iterations": 120, "config": {...}}
 
 read with ``numpy.load(allow_pickle=False)``: loading one cannot run code. ``sims`` is the search budget the
 agent uses when its spec gives none (``az:PATH``); ``features`` the extra inputs after the observation
 (``agents.az.encoding``; ``none`` when absent); ``horizon`` what the values are (``agents.az.horizon``; ``game``
-when absent); ``rollout`` the playouts' share of the search's leaf values (``agents.az.search``; 0 when absent).
+when absent); ``stakes`` what the search plays for with the hand horizon, the hand's margin or the game
+(``agents.az.horizon``; ``margin`` when absent); ``rollout`` the playouts' share of the search's leaf values
+(``agents.az.search``; 0 when absent).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from agents.az.horizon import HORIZONS
+from agents.az.horizon import HORIZONS, STAKES
 from agents.features import AZ_FEATURES
 from agents.playout import is_share
 from agents.policy_file import PolicyFileError
@@ -78,6 +80,12 @@ class AZNet:
     def horizon(self) -> str:
         """What its values are (``agents.az.horizon.HORIZONS``; ``game`` in older files)."""
         return str(self.meta.get("horizon", "game"))
+
+    @property
+    def stakes(self) -> str:
+        """What its search plays for with the hand horizon (``agents.az.horizon.STAKES``; ``margin`` in older
+        files)."""
+        return str(self.meta.get("stakes", "margin"))
 
     @property
     def rollout(self) -> float:
@@ -169,6 +177,9 @@ class AZNet:
         if meta.get("horizon", "game") not in HORIZONS:
             raise PolicyFileError(f"{path}: horizon is {meta.get('horizon')!r}; this version reads "
                                   f"{', '.join(HORIZONS)}")
+        if meta.get("stakes", "margin") not in STAKES:
+            raise PolicyFileError(f"{path}: stakes is {meta.get('stakes')!r}; this version reads "
+                                  f"{', '.join(STAKES)}")
         rollout = meta.get("rollout", 0.0)
         if not is_share(rollout):
             raise PolicyFileError(f"{path}: rollout is {rollout!r}; it is a share from 0 to 1")

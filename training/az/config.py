@@ -12,7 +12,7 @@ from typing import Any
 import tomli_w
 
 from agents.az.encoding import GAMES
-from agents.az.horizon import HORIZONS
+from agents.az.horizon import HORIZONS, STAKES
 from agents.features import AZ_FEATURES
 from agents.playout import is_share
 from agents.az.search import MODES
@@ -30,7 +30,7 @@ docs/training.md)."""
 
 
 LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollout": 0.0, "value_from_search": 0.0,
-                                  "value_playouts": 0, "pretrain_games": 0}
+                                  "value_playouts": 0, "pretrain_games": 0, "play_stakes": "margin"}
 """Settings added after the first runs, with the value that repeats a run whose configuration predates them (a
 run folder's ``config.toml`` without them resumes as it began)."""
 
@@ -73,6 +73,8 @@ class AZConfig:
     """gumbel: the root moves sampled for sequential halving."""
     horizon: str = "hand"
     """What the values are: game (each seat's result at the end of the game) or hand (its result over the rest of the current hand, as mcts plays for; the search stops at the hand's end)."""
+    play_stakes: str = "margin"
+    """What the policy file's search plays for with the hand horizon (agents/az/horizon.py): margin (the hand's margin) or win (the game: the hand's margin added to the lead, as a chance of winning); the evaluations play with it, self-play does not."""
     workers: int = 2
     """Self-play processes (1: in this process); with ray, Ray tasks a round."""
     ray: bool = False
@@ -144,6 +146,8 @@ class AZConfig:
             raise ValueError(f"ray must be true or false; got {self.ray!r}")
         if self.horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}; got {self.horizon!r}")
+        if self.play_stakes not in STAKES:
+            raise ValueError(f"play_stakes must be one of {', '.join(STAKES)}; got {self.play_stakes!r}")
         if self.features not in AZ_FEATURES:
             raise ValueError(f"features must be one of {', '.join(AZ_FEATURES)}; got {self.features!r}")
         if self.activation not in ("relu", "tanh"):

@@ -363,7 +363,7 @@ def game_setup(cfg: AZConfig) -> GameSetup:
 
 def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
     return {"game": cfg.game, "players": cfg.players, "features": cfg.features, "horizon": cfg.horizon,
-            "rollout": cfg.rollout,
+            "stakes": cfg.play_stakes, "rollout": cfg.rollout,
             "sims": cfg.play_sims, "mode": cfg.mode,
             "max_considered": cfg.max_considered,
             "iterations": iteration, "selfplay_games": games, "config": cfg.to_dict()}

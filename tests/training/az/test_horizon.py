@@ -196,3 +196,61 @@ def test_a_value_target_from_playouts_is_their_mean_for_every_seat_seen_from_the
     assert len(calls) == 4 * len(samples)
     assert np.allclose(samples.value[:, :3], [1.0, 0.25, 0.25])
     assert len({id(state) for state in calls}) == len(calls)  # each playout its own determinization
+
+
+def _to_hand_end(game, rng):
+    base_game = game.clone()
+    hand = game.hand_number
+    while game.hand_number == hand and not game.done:
+        game.play_code(game.legal_codes()[int(rng.integers(len(game.legal_codes())))])
+    return base_game, game
+
+
+@pytest.mark.parametrize("players,hands,scale", [(2, 3, math.sqrt(20**2 + 2 * 25**2)), (3, 3, math.sqrt(20**2 + 2 * 25**2)),
+                                                 (2, 1, 15.0), (4, 1, 15.0)])
+def test_playing_for_the_win_values_a_hands_end_by_the_totals_over_the_best_other_seat(players, hands, scale):
+    rng = np.random.default_rng(players + hands)
+    game = new_game(players, num_hands=hands, seed=7, log=False)
+    for _ in range(4):
+        game.play_code(game.legal_codes()[int(rng.integers(len(game.legal_codes())))])
+    game.scores[0] += 30  # the root's standing counts: seat 0 leads by 30 more
+    win, margin = horizon_for("hand", "win"), horizon_for("hand")
+    root, end = _to_hand_end(game, rng)
+    base = win.start(root)
+    assert win.over(end, base)
+    totals = list(end.scores)  # after the hand: the game's end, or the next deal with the scores carried over
+    expected = [_sigmoid(min(totals[i] - totals[j] for j in range(players) if j != i) / scale) for i in range(players)]
+    assert win.result(end, base) == pytest.approx(expected)
+    assert margin.result(end, margin.start(root)) != pytest.approx(expected)  # the margin's value ignores the lead
+    # a leaf: the rest of the hand the network expects adds to the margin made, as with the margin's stakes
+    rest = [0.5] * players
+    assert win.leaf(end, base, rest) == pytest.approx(expected)
+    ahead = [_sigmoid(1.0)] + [0.5] * (players - 1)  # seat 0 expects HAND_SCALE more points over the others' mean
+    moved = win.leaf(end, base, ahead)
+    assert moved[0] > expected[0] and all(m <= e + 1e-12 for m, e in zip(moved[1:], expected[1:]))
+
+
+def test_with_hands_to_come_the_same_lead_is_worth_less_and_the_stakes_are_checked():
+    horizon = horizon_for("hand", "win")
+    made = [10.0, -10.0]
+    last = horizon._values(made, (2, [50, 40], 0))
+    early = horizon._values(made, (0, [50, 40], 2))
+    assert last[0] > early[0] > 0.5 and last[0] + last[1] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="stakes must be one of margin, win; got 'odds'"):
+        horizon_for("hand", "odds")
+
+
+def test_the_network_file_says_what_its_search_plays_for(tmp_path):
+    from agents.az.network import AZNet
+    from agents.az_agent import AZAgent
+    from agents.policy_file import PolicyFileError
+
+    path = tmp_path / "net.npz"
+    random_net(horizon="hand", stakes="win").save(path)
+    agent = AZAgent(str(path), sims=4, seed=0)
+    assert (agent.horizon.name, agent.horizon.stakes) == ("hand", "win")
+    random_net(horizon="hand").save(path)
+    assert AZAgent(str(path), sims=4).horizon.stakes == "margin"  # files before stakes play for the margin
+    random_net(horizon="hand", stakes="odds").save(path)
+    with pytest.raises(PolicyFileError, match="stakes is 'odds'; this version reads margin, win"):
+        AZNet.load(path)

@@ -35,7 +35,7 @@ def test_a_short_run_writes_its_network_checkpoint_curve_and_config_and_resumes(
     state = json.loads((out / "state.json").read_text())
     assert (state["iteration"], state["games"]) == (2, 4)
     net = AZNet.load(out / "policy.npz", game="contack")
-    assert (net.meta["iterations"], net.meta["sims"]) == (2, 2)
+    assert (net.meta["iterations"], net.meta["sims"], net.stakes) == (2, 2, "margin")
     initial = Learner(cfg).export({})
     assert not all(np.array_equal(a, b) for a, b in zip(_weights(net), _weights(initial))), "training changed it"
     assert "az vs random: win rate" in capsys.readouterr().out
@@ -140,6 +140,7 @@ def test_resuming_needs_a_checkpoint(tmp_path):
     (["--algorithm", "az", "--mode", "best"], "mode must be one of gumbel, visits"),
     (["--algorithm", "az", "--features", "hints"], "features must be one of none, lookahead"),
     (["--algorithm", "az", "--horizon", "turn"], "horizon must be one of game, hand"),
+    (["--algorithm", "az", "--play-stakes", "odds"], "play_stakes must be one of margin, win; got 'odds'"),
     (["--algorithm", "az", "--eval-opponents", "nobody"], "unknown agent"),
     (["--algorithm", "az", "--value-from-search", "2"], "value_from_search must be a share from 0 to 1; got 2.0"),
     (["--algorithm", "az", "--value-playouts", "-4"], "value_playouts must be a whole number, 0 or more; got -4"),
