@@ -46,10 +46,11 @@ HAND_SCALE = 20.0
 MARGIN_SCALE = 40.0
 """Points of final margin over the others' mean that take a seat's game value from 0.5 to about 0.73."""
 HAND_SPREAD = 25.0
-"""With ``stakes="win"``: the points of margin one hand still to come may swing a game, each (tuned heads-up over
-400 games against ``mcts:200``: 25, 40 and 60 gave 0.507, 0.502 and 0.495)."""
+"""With ``stakes="win"``: the points of margin each hand still to come may swing a game by (chosen heads-up over
+400 games against ``mcts:200``, docs/training.md: 25, 40 and 60 won 0.507, 0.502 and 0.495)."""
 LAST_HAND_SCALE = 15.0
-"""With ``stakes="win"``: the scale of the last hand's win chance (8, 15 and 25 gave 0.501, 0.502 and 0.489)."""
+"""With ``stakes="win"``: the scale of the last hand's chance of winning, in points (8, 15 and 25 won 0.501, 0.502
+and 0.489 of the same games)."""
 _EPS = 1e-6
 
 
@@ -111,7 +112,7 @@ class Horizon:
         scores, later = base[1], base[2]
         n = len(made)
         scale = math.sqrt(HAND_SCALE**2 + later * HAND_SPREAD**2) if later > 0 else LAST_HAND_SCALE
-        # heads-up (n - 1) / n = 1/2 of the difference of two margins over each other is one seat's points minus the other's
+        # two seats' margins over the others' mean differ by n / (n - 1) times the points between them
         lead = [min(scores[i] - scores[j] + (made[i] - made[j]) * (n - 1) / n for j in range(n) if j != i)
                 for i in range(n)]
         return _squash(lead, scale)
