@@ -23,7 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .lookahead import LookaheadAgent
+from .lookahead import LookaheadAgent, first_best
 from contack_env.envs.actions import ActionLayout
 from contack_env.contactix.rules import ContactixState
 from contack_env.envs.contactix_v0 import observation_planes
@@ -85,23 +85,24 @@ def check_az(features: str) -> None:
         raise ValueError(f"features must be one of {', '.join(AZ_FEATURES)}; got {features!r}")
 
 
-def judgement_blocks(state: GameState, codes: Sequence[int], actions: Sequence[int], num_actions: int) -> np.ndarray:
+def judgement_blocks(state: GameState, codes: Sequence[int], actions: Sequence[int], num_actions: int,
+                     values: Sequence[float] | None = None) -> np.ndarray:
     """``lookahead``'s judgement of each legal move of ``state`` as ``2 * num_actions`` values: first, at each legal
     move's action ``actions[i]`` (``codes[i]``'s), ``tanh(v / 50)`` of the bot's value ``v``
-    (``LookaheadAgent.value``); then 1 at the action of the move the bot plays (its highest value, ties to the
-    first in ``codes``). Illegal actions read 0 in both blocks. In Contack ``v`` is in points; a solitaire's values
-    (hundreds for every tile kept placeable) saturate the first block, and the second carries the bot's choice.
+    (``LookaheadAgent.value``); then 1 at the action of the move the bot plays (``first_best``: its highest value,
+    ties to the first in ``codes``). Illegal actions read 0 in both blocks. In Contack ``v`` is in points; a
+    solitaire's values (hundreds for every tile kept placeable) saturate the first block, and the second carries
+    the bot's choice. ``values``: the bot's values of ``codes`` when the caller has them already.
 
     Like the observation, it reads only what the player sees: the bot never looks at the face-down order."""
     out = np.zeros(AZ_BLOCKS * num_actions, dtype=np.float32)
-    best, best_value = -1, -math.inf
-    for code, action in zip(codes, actions):
-        value = _JUDGE.value(state, code)
+    if not codes:
+        return out
+    if values is None:
+        values = _JUDGE.values(state, codes)
+    for value, action in zip(values, actions, strict=True):
         out[action] = math.tanh(value / LOOKAHEAD_SCALE)
-        if value > best_value:
-            best, best_value = action, value
-    if best >= 0:
-        out[num_actions + best] = 1.0
+    out[num_actions + actions[first_best(values)]] = 1.0
     return out
 
 

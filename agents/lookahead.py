@@ -65,6 +65,15 @@ def playable_mask(figure: Figure) -> int:
     return union & ALL_TILES_MASK
 
 
+def first_best(values: Sequence[float]) -> int:
+    """The index of the move the bot plays among moves judged ``values``: the first of the highest."""
+    best = 0
+    for i in range(1, len(values)):
+        if values[i] > values[best]:
+            best = i
+    return best
+
+
 class LookaheadAgent(Agent[GameState, Move]):
     """See the module docstring; the keyword arguments override the module's weights."""
 
@@ -95,11 +104,18 @@ class LookaheadAgent(Agent[GameState, Move]):
             values = [self._solitaire_value(state, m.tile, cell_index(m.x, m.y)) for m in legal]
         else:
             raise TypeError(f"lookahead plays ContackGame, Solitaire1 and Solitaire2; got {type(state).__name__}")
-        best = 0
-        for i in range(1, len(values)):
-            if values[i] > values[best]:
-                best = i
-        return legal[best]
+        return legal[first_best(values)]
+
+    def best_code(self, state: GameState) -> int:
+        """The code of the move the bot plays at ``state`` (a decision): ``act`` by move code."""
+        codes = state.legal_codes()
+        if len(codes) == 1:
+            return codes[0]
+        return codes[first_best(self.values(state, codes))]
+
+    def values(self, state: GameState, codes: Sequence[int]) -> list[float]:
+        """``value`` of each of ``codes`` (legal moves of ``state``), in order."""
+        return [self.value(state, code) for code in codes]
 
     def value(self, state: GameState, code: int) -> float:
         """The bot's judgement of the legal move ``code`` at ``state`` (higher is better; it plays the highest):

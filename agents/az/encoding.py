@@ -57,13 +57,16 @@ class Encoder:
         self.obs_size = self.observation_size + self.blocks * self.num_actions
         self.seats = spec.max_players
 
-    def encode(self, state: State) -> tuple[np.ndarray, list[int]]:
-        """The input at ``state`` (a decision) and the action index of each of ``state.legal_codes()``."""
+    def encode(self, state: State, judgement: Sequence[float] | None = None) -> tuple[np.ndarray, list[int]]:
+        """The input at ``state`` (a decision) and the action index of each of ``state.legal_codes()``.
+        ``judgement``: the ``lookahead`` bot's values of those codes, when the caller has them already (they are
+        computed here otherwise, and unused without features)."""
         obs, _, layout = self._observer.observe_state(state)
         codes = state.legal_codes()
         actions = [layout.encode_code(code) for code in codes]
         if self.blocks:
-            obs = np.concatenate([obs, judgement_blocks(state, codes, actions, self.num_actions)])  # type: ignore[arg-type]
+            blocks = judgement_blocks(state, codes, actions, self.num_actions, judgement)  # type: ignore[arg-type]
+            obs = np.concatenate([obs, blocks])
         return obs, actions
 
     def extra_index(self) -> np.ndarray:

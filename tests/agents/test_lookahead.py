@@ -1,5 +1,5 @@
 from agents.greedy import GreedyAgent
-from agents.lookahead import LookaheadAgent, playable_mask
+from agents.lookahead import LookaheadAgent, first_best, playable_mask
 from agents.view import public_view
 from contack_env.contack.figure import Figure, Move
 from contack_env.contack.grid import cell_index
@@ -93,3 +93,29 @@ def test_lookahead_plays_the_solitaires_legally_and_deterministically():
                 state.play(move)
             runs.append(moves)
         assert runs[0] == runs[1]
+
+
+def test_first_best_takes_the_first_of_the_highest_values():
+    assert first_best([3.0]) == 0
+    assert first_best([1.0, 4.0, 2.0, 4.0]) == 1
+    assert first_best([-2.0, -1.0, -1.0]) == 1
+
+
+def test_best_code_is_the_code_of_the_move_the_bot_plays():
+    from contack_env.contack.figure import code_to_move
+    from contack_env.contack.multiplayer import new_game
+
+    judge = LookaheadAgent()
+    checked = 0
+    for seed in range(3):
+        state = new_game(2, seed=seed)
+        while not state.done:
+            view = public_view(state)
+            code = judge.best_code(view)
+            values = judge.values(view, view.legal_codes())
+            assert code in view.legal_codes()
+            assert judge.value(view, code) == max(values)
+            assert code_to_move(code) == judge.act(view, view.legal_moves())
+            checked += len(values) > 1
+            state.play_code(code)
+    assert checked > 20

@@ -27,7 +27,7 @@ import numpy as np
 
 from agents.az.encoding import Encoder
 from agents.az.horizon import horizon_for
-from agents.lookahead import LookaheadAgent
+from agents.lookahead import LookaheadAgent, first_best
 from agents.view import public_view
 
 from .selfplay import SAMPLE_FIELDS, GameSetup, Samples, sample_row, stack_samples
@@ -69,9 +69,10 @@ def bot_games(plan: BotGames, games: int, seed: np.random.SeedSequence) -> Sampl
                 code = codes[0]
             else:
                 view = public_view(state)
-                obs, actions = encoder.encode(view)
-                values = np.array([judge.value(view, c) for c in codes])
-                best = int(np.argmax(values))  # the bot's choice: the first of the highest
+                judged = judge.values(view, codes)
+                obs, actions = encoder.encode(view, judged)  # the bot's values are the input's judgement too
+                best = first_best(judged)
+                values = np.array(judged)
                 prior = np.exp((values - values[best]) / plan.temperature)
                 pending.append((obs, actions, prior / prior.sum(), state.current_player, horizon.start(view)))
                 explore = rng.random() < plan.explore

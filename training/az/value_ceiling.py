@@ -64,20 +64,11 @@ class Measured:
     """The result of one continuation of the bot's play from the real position."""
 
 
-def bot_code(judge: LookaheadAgent, state: GameState) -> int:
-    """The ``lookahead`` bot's move (the first of its best) at ``state``; it reads the figure and hands alone."""
-    codes = state.legal_codes()
-    if len(codes) == 1:
-        return codes[0]
-    values = [judge.value(state, code) for code in codes]
-    return codes[values.index(max(values))]
-
-
 def play_out(state: GameState, horizon: Horizon, base: object, judge: LookaheadAgent) -> list[float]:
     """Every seat's result when the bot plays ``state`` on, in place, to ``horizon``'s end for the root that gave
     ``base``."""
     while not horizon.over(state, base):
-        state.play_code(bot_code(judge, state))
+        state.play_code(judge.best_code(state))
     return horizon.result(state, base)
 
 
@@ -101,7 +92,7 @@ def sample_position(rng: np.random.Generator, players: int, explore: float, judg
                 seen += 1
                 if rng.random() * seen < 1.0:  # reservoir sampling: each decision kept with chance 1/seen
                     chosen = state.clone()
-                code = codes[int(rng.integers(len(codes)))] if rng.random() < explore else bot_code(judge, state)
+                code = codes[int(rng.integers(len(codes)))] if rng.random() < explore else judge.best_code(state)
             else:
                 code = codes[0]
             state.play_code(code)

@@ -85,3 +85,21 @@ def test_lookahead_inputs_in_a_solitaire_mark_the_bots_choice():
         assert choice.sum() == 1 and choice[actions[codes.index(move_to_code(move))]] == 1
         assert (values[actions] > 0).all()  # the solitaire values are positive
         state.play_code(codes[-1])
+
+
+def test_judgement_given_by_the_caller_is_the_input_it_would_compute():
+    # Pretraining passes the bot's values it has already judged; the input must be the same, and made of them.
+    judged = Encoder("contack", "lookahead")
+    bot = LookaheadAgent()
+    game = new_game(3, seed=9, log=False)
+    while not game.done:
+        codes = game.legal_codes()
+        values = bot.values(game, codes)
+        obs, actions = judged.encode(game, values)
+        assert np.array_equal(obs, judged.encode(game)[0])
+        if len(codes) > 1:
+            reversed_choice = [-v for v in values]
+            other, _ = judged.encode(game, reversed_choice)
+            base = judged.observation_size + judged.num_actions
+            assert other[base + actions[int(np.argmin(values))]] == 1  # the choice follows the values given
+        game.play_code(codes[0])
