@@ -36,9 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser, taken: set[str]) -> None:
                                 default=None, help=f"az only: {docs.get(f.name, '')}".strip())
             continue
         shown = ",".join(map(str, default)) if isinstance(default, list) else default
+        # a field whose default follows another one (None in the class) says so in its own words
+        suffix = "" if f.default is None else f" (default {shown})"
         parser.add_argument(f"--{f.name.replace('_', '-')}", dest=f.name, default=None,
                             metavar="A,B" if isinstance(default, list) else type(default).__name__.upper(),
-                            help=f"az only: {docs.get(f.name, '')} (default {shown})".strip())
+                            help=f"az only: {docs.get(f.name, '')}{suffix}".strip())
 
 
 def algorithm_of(args: argparse.Namespace) -> str:

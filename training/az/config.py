@@ -83,6 +83,8 @@ class AZConfig:
     """Games each worker plays side by side, their network evaluations batched."""
     rollout: float = 0.0
     """The share of a leaf's value that one greedy playout to the horizon gives, the network's the rest (0: the network alone; AlphaGo's lambda; a solitaire's default 0.5)."""
+    play_rollout: float | None = None
+    """rollout for the policy file's search (az:PATH) and the evaluations; self-play searches with rollout (default: rollout's value)."""
     value_from_search: float = 0.0
     """The share of each value target that is the search's value of the move played, the result reached the rest (0: the result alone)."""
     value_playouts: int = 0
@@ -126,6 +128,8 @@ class AZConfig:
     """torch threads of the learner."""
 
     def __post_init__(self) -> None:
+        if self.play_rollout is None:  # play as self-play searched (and as runs before the setting did)
+            self.play_rollout = self.rollout
         self.check()
 
     def check(self) -> None:
@@ -170,7 +174,7 @@ class AZConfig:
         if self.pretrain_games and get_game(self.game).max_players == 1:
             raise ValueError(f"pretrain_games: the pretraining games are the lookahead bot's at a Contack table; "
                              f"{self.game} takes 0")
-        for name in ("rollout", "value_from_search", "pretrain_explore"):
+        for name in ("rollout", "play_rollout", "value_from_search", "pretrain_explore"):
             if not is_share(getattr(self, name)):
                 raise ValueError(f"{name} must be a share from 0 to 1; got {getattr(self, name)!r}")
         if self.weight_decay < 0:

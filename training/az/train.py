@@ -186,7 +186,7 @@ class Learner:
         self.model.eval()
         cfg = self.cfg
         return self.model.export({"game": cfg.game, "features": cfg.features, "horizon": cfg.horizon,
-                                  "rollout": cfg.rollout, **meta})
+                                  "rollout": cfg.play_rollout, **meta})
 
     def save(self, path: str, iteration: int, games: int) -> None:
         import torch
@@ -363,7 +363,7 @@ def game_setup(cfg: AZConfig) -> GameSetup:
 
 def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
     return {"game": cfg.game, "players": cfg.players, "features": cfg.features, "horizon": cfg.horizon,
-            "stakes": cfg.play_stakes, "rollout": cfg.rollout,
+            "stakes": cfg.play_stakes, "rollout": cfg.play_rollout,
             "sims": cfg.play_sims, "mode": cfg.mode,
             "max_considered": cfg.max_considered,
             "iterations": iteration, "selfplay_games": games, "config": cfg.to_dict()}

@@ -127,6 +127,27 @@ def test_a_solitaire_evaluation_measures_the_reference_bots_once(tmp_path):
     assert agents.count("az") == agents.count("az:0") == 3
 
 
+def test_play_rollout_sets_the_policy_files_search_and_leaves_self_play_alone(tmp_path):
+    runs = {}
+    for name, extra in (("same", {}), ("play1", {"play_rollout": 1.0})):
+        cfg = AZConfig.from_dict(dict(game="solitaire1", iterations=2, games_per_iteration=2, sims=2, play_sims=2,
+                                      workers=1, net_arch=[8], batch_size=8, eval_every=0, **extra))
+        train(cfg, str(tmp_path / name), progress=False)
+        runs[name] = AZNet.load(tmp_path / name / "policy.npz", game="solitaire1")
+        assert AZConfig.load(str(tmp_path / name / "config.toml")).rollout == 0.5  # the solitaire default
+    assert runs["same"].rollout == 0.5  # without it, play searches as self-play did
+    assert runs["play1"].rollout == 1.0
+    assert make_agent(f"az:{tmp_path / 'play1' / 'policy.npz'}", 0, "solitaire1").rollout == 1.0
+    assert all(np.array_equal(a, b) for a, b in zip(_weights(runs["same"]), _weights(runs["play1"])))
+
+
+def test_a_configuration_from_before_play_rollout_plays_with_its_rollout(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[train]\nalgorithm = "az"\ngame = "solitaire2"\nrollout = 1.0\n')
+    assert AZConfig.load(str(path), written_by_a_run=True).play_rollout == 1.0
+    assert AZConfig(rollout=0.25).play_rollout == 0.25
+
+
 def test_resuming_needs_a_checkpoint(tmp_path):
     with pytest.raises(AZTrainingError, match="nothing to resume"):
         train(None, str(tmp_path), resume=True)
@@ -143,6 +164,7 @@ def test_resuming_needs_a_checkpoint(tmp_path):
     (["--algorithm", "az", "--play-stakes", "odds"], "play_stakes must be one of margin, win; got 'odds'"),
     (["--algorithm", "az", "--eval-opponents", "nobody"], "unknown agent"),
     (["--algorithm", "az", "--value-from-search", "2"], "value_from_search must be a share from 0 to 1; got 2.0"),
+    (["--algorithm", "az", "--play-rollout", "-1"], "play_rollout must be a share from 0 to 1; got -1.0"),
     (["--algorithm", "az", "--value-playouts", "-4"], "value_playouts must be a whole number, 0 or more; got -4"),
     (["--algorithm", "az", "--value-playouts", "2.5"], "--value-playouts: '2.5' is not a valid int"),
 ])
