@@ -84,7 +84,7 @@ class AZConfig:
     rollout: float = 0.0
     """The share of a leaf's value that one greedy playout to the horizon gives, the network's the rest (0: the network alone; AlphaGo's lambda; a solitaire's default 0.5)."""
     play_rollout: float | None = None
-    """rollout for the policy file's search (az:PATH) and the evaluations; self-play searches with rollout (default: rollout's value)."""
+    """The rollout share the policy file's search (az:PATH) and the evaluations play with; self-play searches with rollout (default: rollout's value)."""
     value_from_search: float = 0.0
     """The share of each value target that is the search's value of the move played, the result reached the rest (0: the result alone)."""
     value_playouts: int = 0
