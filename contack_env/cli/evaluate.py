@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")
     ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {spec_help()}")
     ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
-    ev.add_argument("--seed", type=seed_arg, required=True, help="deal d is played from seed S+d")
+    ev.add_argument("--seed", type=seed_arg, required=True, help="deal d is played from seed S+d, so two evaluations of D deals share none when their seeds are D or more apart")
     ev.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
     ev.add_argument("--workers", type=int, default=None,
