@@ -102,6 +102,8 @@ class Horizon:
             return list(values)
         made = _made(state, base)
         if self.stakes == "margin":
+            # the same value as _values of u + HAND_SCALE * logit(v), in the float expression the shipped searches
+            # (and their goldens) were made with
             return [1.0 / (1.0 + math.exp(-(u / HAND_SCALE + _logit(v)))) for u, v in zip(made, values)]
         return self._values([u + HAND_SCALE * _logit(v) for u, v in zip(made, values)], base)
 

@@ -2,9 +2,9 @@
 
 The files in this folder were written by these commands (and ``selfplay_golden``, ``learner_golden``) on the
 project's own code; ``test_golden.py`` runs them again and compares byte for byte, so a change that alters play,
-self-play, the learner, records or evaluation shows up as a diff (in the manner of OpenSpiel's playthroughs). After a change that is meant to alter
-them, regenerate from the repository root with ``python tests/golden/commands.py`` and commit the diff with the
-change that caused it.
+self-play, the learner, records or evaluation shows up as a diff (in the manner of OpenSpiel's playthroughs).
+After a change that is meant to alter them, regenerate from the repository root with
+``python tests/golden/commands.py`` and commit the diff with the change that caused it.
 """
 
 from __future__ import annotations

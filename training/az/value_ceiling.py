@@ -41,6 +41,7 @@ from agents.lookahead import LookaheadAgent
 from agents.policy_file import PolicyFileError
 from agents.progress import MODES, reporter
 from agents.view import determinize, public_view
+from contack_env.cli_support import seed_arg
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contack.state import GameState
 from contack_env.games import RuleOptions, get_game
@@ -212,7 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--positions", type=_positive, default=2000, help="positions sampled (default 2000)")
     parser.add_argument("--playouts", type=_positive, default=64,
                         help="the bot's continuations per position whose mean estimates its value (default 64)")
-    parser.add_argument("--seed", type=int, default=1, help="seeds the games, the positions and the draws (default 1)")
+    parser.add_argument("--seed", type=seed_arg, default=1,
+                        help="seeds the games, the positions and the draws (default 1)")
     parser.add_argument("--progress", choices=MODES, default="auto", help="a progress bar on a terminal (default auto)")
     args = parser.parse_args(argv)
     paths = [p for p in args.models.split(",") if p]
