@@ -61,6 +61,7 @@ class AZAgent(Agent):
         self.max_considered = int(self.net.meta.get("max_considered", MAX_CONSIDERED))
         self.horizon = horizon_for(self.net.horizon, self.net.stakes)
         self.rollout = self.net.rollout
+        self.leaf_moves = self.net.leaf_moves
         self.rng = np.random.default_rng(seed)
         self.evaluate = NetEvaluator(self.net)
 
@@ -69,7 +70,7 @@ class AZAgent(Agent):
         if game_of(state) != self.net.game:
             raise PolicyFileError(f"{self.path} is a network for {self.net.game!r}; it cannot play {game_of(state)!r}")
         search = Search(self.sims, self.rng, self.mode, max_considered=self.max_considered, horizon=self.horizon,
-                        rollout=self.rollout, endgame=self.endgame, table=self.table)
+                        rollout=self.rollout, endgame=self.endgame, table=self.table, leaf_moves=self.leaf_moves)
         return drive(search.run(state), self.evaluate)
 
     def act(self, state: GameState, legal: Sequence[Move]) -> Move:

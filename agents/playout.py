@@ -1,4 +1,5 @@
-"""The greedy playout the searches share: ``mcts``' rollouts and the ``az`` search's rollout share of a leaf.
+"""The greedy playout the searches share: ``mcts``' rollouts and the ``az`` search's rollout share of a leaf,
+and the greedy moves the ``az`` search plays on from a new leaf before its network values it (``greedy_moves``).
 
 At every decision with a choice, with probability ``greedy`` the move that scores the most now (ties to the
 first in code order), else a uniform one; a forced move spends no random number. Contack and both solitaires
@@ -7,7 +8,7 @@ first in code order), else a uniform one; a forced move spends no random number.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -35,6 +36,28 @@ class Uniforms:
         return self._left.pop()
 
 
+def best_scoring(state: Any, codes: Sequence[int]) -> int:
+    """The code among ``codes`` (legal at ``state``) whose move scores the most now; ties to the first."""
+    figure = state.figure
+    code = codes[0]
+    best = -1
+    for c in codes:
+        p = figure.points_for_code(c)
+        if p > best:
+            best, code = p, c
+    return code
+
+
+def greedy_moves(state: Any, count: int, over: Callable[[Any], bool] | None = None) -> None:
+    """Play ``state`` on, in place, by up to ``count`` moves, each the one that scores the most now (a forced
+    move counts as one), stopping early when it is done or ``over(state)`` holds. No random number is spent."""
+    for _ in range(count):
+        if state.done or (over is not None and over(state)):
+            return
+        codes = state.legal_codes()
+        state.play_code(codes[0] if len(codes) == 1 else best_scoring(state, codes))
+
+
 def greedy_playout(state: Any, greedy: float, uniform: Callable[[], float],
                    over: Callable[[Any], bool] | None = None) -> None:
     """Play ``state`` on, in place, until it is done (or ``over(state)`` holds), as the module docstring says."""
@@ -43,13 +66,7 @@ def greedy_playout(state: Any, greedy: float, uniform: Callable[[], float],
         if len(codes) == 1:
             code = codes[0]
         elif uniform() < greedy:
-            figure = state.figure
-            code = codes[0]
-            best = -1
-            for c in codes:
-                p = figure.points_for_code(c)
-                if p > best:
-                    best, code = p, c
+            code = best_scoring(state, codes)
         else:
             code = codes[int(uniform() * len(codes))]
         state.play_code(code)

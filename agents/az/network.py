@@ -20,7 +20,8 @@ agent uses when its spec gives none (``az:PATH``); ``features`` the extra inputs
 (``agents.az.encoding``; ``none`` when absent); ``horizon`` what the values are (``agents.az.horizon``; ``game``
 when absent); ``stakes`` what the search plays for with the hand horizon, the hand's margin or the game
 (``agents.az.horizon``; ``margin`` when absent); ``rollout`` the playouts' share of the search's leaf values
-(``agents.az.search``; 0 when absent).
+(``agents.az.search``; 0 when absent); ``leaf_moves`` the greedy moves the search plays on from a new leaf
+before valuing it (``agents.az.search``; 0 when absent).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import numpy as np
 
 from agents.az.horizon import HORIZONS, STAKES
 from agents.features import AZ_FEATURES
+from agents.az.search import check_leaf_moves
 from agents.playout import is_share
 from agents.policy_file import PolicyFileError
 from contack_env.atomic import open_atomic
@@ -91,6 +93,12 @@ class AZNet:
     def rollout(self) -> float:
         """The playouts' share of a leaf's value in its search (``agents.az.search``; 0 in older files)."""
         return float(self.meta.get("rollout", 0.0))
+
+    @property
+    def leaf_moves(self) -> int:
+        """The greedy moves its search plays on from a new leaf before valuing it (``agents.az.search``; 0 in
+        older files)."""
+        return int(self.meta.get("leaf_moves", 0))
 
     @property
     def features(self) -> str:
@@ -183,6 +191,10 @@ class AZNet:
         rollout = meta.get("rollout", 0.0)
         if not is_share(rollout):
             raise PolicyFileError(f"{path}: rollout is {rollout!r}; it is a share from 0 to 1")
+        try:
+            check_leaf_moves(meta.get("leaf_moves", 0), rollout)
+        except ValueError as err:
+            raise PolicyFileError(f"{path}: {err}") from None
         if game is not None and meta.get("game") != game:
             raise PolicyFileError(f"{path} is a network for {meta.get('game')!r}; it cannot play {game!r}")
         try:

@@ -23,6 +23,14 @@ only look past the next move; in Contack the network's value of the rest of a ha
 at all: the network is asked for a node's policy when a simulation comes back to choose a move there. In
 Solitaire No. 2 that halves the cost of a simulation, and twice the simulations fit in a decision's time.
 
+**Leaf moves** (``leaf_moves``). With ``leaf_moves = K > 0`` a new leaf is valued further on: ``K`` moves
+are played on from it in the simulation's determinization, each the one that scores the most now (the
+playout's greedy move, ``agents.playout.greedy_moves``; no random number), and the network's values there, or
+the horizon's result if the hand or game ends on the way, are the leaf's values (mixed with a playout's from
+there with ``rollout``). The leaf's own policy is asked for when a simulation comes back to it, as with
+``rollout = 1``. At four players, where three other seats move between two of the agent's decisions, the leaf
+is then judged after the next seats' likeliest replies (``docs/training.md``).
+
 **Endgame** (``endgame``, a budget of positions; 0, the default, turns it off). Before searching, a one-player
 game close to its end whose chance can be listed (Solitaire No. 2) is searched exactly instead
 (``agents.az.endgame``, its values kept in ``table`` when one is given): when that search settles the decision
@@ -58,7 +66,7 @@ from typing import Callable, Generator, Sequence
 
 import numpy as np
 
-from agents.playout import GREEDY, Uniforms, greedy_playout, is_share
+from agents.playout import GREEDY, Uniforms, greedy_moves, greedy_playout, is_share
 from agents.view import determinize, public_view
 from contack_env.protocol import State
 
@@ -184,12 +192,14 @@ class Search:
         rollout: float = 0.0,
         endgame: int = 0,
         table: EndgameTable | None = None,
+        leaf_moves: int = 0,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
         if isinstance(sims, bool) or not isinstance(sims, int) or sims < 0:
             raise ValueError(f"sims is a whole number of simulations, 0 or more; got {sims!r}")
         check_rollout(rollout)
+        check_leaf_moves(leaf_moves, rollout)
         self.sims = sims
         self.rng = rng
         self.mode = mode
@@ -198,6 +208,7 @@ class Search:
         self.c_visit, self.c_scale, self.c_puct = c_visit, c_scale, c_puct
         self.horizon = horizon or horizon_for("game")
         self.rollout = float(rollout)
+        self.leaf_moves = leaf_moves
         if isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0:
             raise ValueError(f"endgame is a budget of positions, 0 (off) or more; got {endgame!r}")
         self.endgame = endgame
@@ -300,6 +311,9 @@ class Search:
             if child is None:
                 if self.rollout == 1.0:  # the leaf's value is its playout's: the network waits for a second visit
                     child = children[key] = self._played_node(state)
+                elif self.leaf_moves:  # valued further on: its own policy waits for a second visit
+                    child = children[key] = Node(state, None)
+                    child.value = yield from self._value_ahead(state)
                 else:
                     child = children[key] = self._node(state, (yield state))
                 values = child.value
@@ -320,9 +334,22 @@ class Search:
         logits, values = evaluation
         node = Node(state, (logits, self.horizon.leaf(state, self._base, values)))
         if self.rollout:
-            result = self._playout(state if playout is None else playout)
-            node.value = [(1.0 - self.rollout) * v + self.rollout * r for v, r in zip(node.value, result)]
+            node.value = self._mixed(node.value, state if playout is None else playout)
         return node
+
+    def _mixed(self, values: list[float], state: State) -> list[float]:
+        """``values`` mixed with the result of one greedy playout of ``state`` (played on), ``rollout`` of it."""
+        result = self._playout(state)
+        return [(1.0 - self.rollout) * v + self.rollout * r for v, r in zip(values, result)]
+
+    def _value_ahead(self, state: State) -> Generator[State, Evaluation, list[float]]:
+        """A new leaf's values after ``leaf_moves`` greedy moves played on from ``state`` (in place): the horizon's
+        result if it ends on the way, else the network's values there (mixed with a playout's with rollouts)."""
+        greedy_moves(state, self.leaf_moves, lambda s: self.horizon.over(s, self._base))
+        if self.horizon.over(state, self._base):
+            return self.horizon.result(state, self._base)
+        values = self.horizon.leaf(state, self._base, (yield state)[1])
+        return self._mixed(values, state) if self.rollout else values
 
     def _played_node(self, state: State) -> Node:
         """A new node valued by a greedy playout of ``state`` alone (``rollout`` 1), its policy not yet asked for."""
@@ -356,6 +383,16 @@ def playout_values(state: State, horizon: Horizon, base: object, uniform: Callab
     place, to ``horizon``'s end for the root that gave ``base``."""
     greedy_playout(state, GREEDY, uniform, lambda s: horizon.over(s, base))
     return horizon.result(state, base)
+
+
+def check_leaf_moves(leaf_moves: int, rollout: float = 0.0) -> None:
+    """Raise ``ValueError`` unless ``leaf_moves`` is a whole number, 0 or more, that ``rollout`` leaves a use for."""
+    if isinstance(leaf_moves, bool) or not isinstance(leaf_moves, int) or leaf_moves < 0:
+        raise ValueError(f"leaf_moves is a whole number of greedy moves before a new leaf is valued, 0 or more; "
+                         f"got {leaf_moves!r}")
+    if leaf_moves and rollout == 1.0:
+        raise ValueError("leaf_moves needs a rollout share below 1: with rollout 1 every new leaf is played out to "
+                         "the end already")
 
 
 def check_rollout(rollout: float) -> None:

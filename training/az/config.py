@@ -30,7 +30,8 @@ docs/training.md)."""
 
 
 LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollout": 0.0, "value_from_search": 0.0,
-                                  "value_playouts": 0, "pretrain_games": 0, "play_stakes": "margin"}
+                                  "value_playouts": 0, "pretrain_games": 0, "play_stakes": "margin",
+                                  "leaf_moves": 0}
 """Settings added after the first runs, with the value that repeats a run whose configuration predates them (a
 run folder's ``config.toml`` without them resumes as it began)."""
 
@@ -85,6 +86,10 @@ class AZConfig:
     """The share of a leaf's value that one greedy playout to the horizon gives, the network's the rest (0: the network alone; AlphaGo's lambda; a solitaire's default 0.5)."""
     play_rollout: float | None = None
     """The rollout share the policy file's search (az:PATH) and the evaluations play with; self-play searches with rollout (default: rollout's value)."""
+    leaf_moves: int = 0
+    """Greedy moves self-play's search plays on from a new leaf before the network values it (0: the leaf itself; needs rollout below 1)."""
+    play_leaf_moves: int | None = None
+    """The leaf moves the policy file's search (az:PATH) and the evaluations play with; self-play searches with leaf_moves (default: leaf_moves's value)."""
     value_from_search: float = 0.0
     """The share of each value target that is the search's value of the move played, the result reached the rest (0: the result alone)."""
     value_playouts: int = 0
@@ -130,6 +135,8 @@ class AZConfig:
     def __post_init__(self) -> None:
         if self.play_rollout is None:  # play as self-play searched (and as runs before the setting did)
             self.play_rollout = self.rollout
+        if self.play_leaf_moves is None:
+            self.play_leaf_moves = self.leaf_moves
         self.check()
 
     def check(self) -> None:
@@ -162,7 +169,7 @@ class AZConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number, at least 1; got {value!r}")
-        for name in ("play_sims", "value_playouts", "pretrain_games"):
+        for name in ("play_sims", "value_playouts", "pretrain_games", "leaf_moves", "play_leaf_moves"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a whole number, 0 or more; got {value!r}")
@@ -177,6 +184,10 @@ class AZConfig:
         for name in ("rollout", "play_rollout", "value_from_search", "pretrain_explore"):
             if not is_share(getattr(self, name)):
                 raise ValueError(f"{name} must be a share from 0 to 1; got {getattr(self, name)!r}")
+        for moves, rollout in (("leaf_moves", "rollout"), ("play_leaf_moves", "play_rollout")):
+            if getattr(self, moves) and getattr(self, rollout) == 1.0:
+                raise ValueError(f"{moves} needs {rollout} below 1: with {rollout} 1 every new leaf is played out "
+                                 f"to the end already")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be 0 or more; got {self.weight_decay}")
         if not self.net_arch or any(w < 1 for w in self.net_arch):

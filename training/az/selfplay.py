@@ -48,6 +48,8 @@ class GameSetup:
     """The share of a value target that is the search's value of the move played (the rest: the result)."""
     value_playouts: int = 0
     """Greedy playouts from each decision whose mean result stands for the result the game reached (0: none)."""
+    leaf_moves: int = 0
+    """Greedy moves the search plays on from a new leaf before valuing it (``agents.az.search``)."""
 
     def new_state(self, rng: np.random.Generator) -> GameState:
         options = RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end)
@@ -130,7 +132,7 @@ def play(net: AZNet, setup: GameSetup, games: int, seed: int | np.random.SeedSeq
             return False
         table.view = public_view(state)
         table.search = Search(setup.sims, rng, setup.mode, noise=True, max_considered=setup.max_considered,
-                              horizon=horizon, rollout=setup.rollout).run(table.view)
+                              horizon=horizon, rollout=setup.rollout, leaf_moves=setup.leaf_moves).run(table.view)
         table.request = next(table.search)
         return True
 

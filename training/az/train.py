@@ -186,7 +186,7 @@ class Learner:
         self.model.eval()
         cfg = self.cfg
         return self.model.export({"game": cfg.game, "features": cfg.features, "horizon": cfg.horizon,
-                                  "rollout": cfg.play_rollout, **meta})
+                                  "rollout": cfg.play_rollout, "leaf_moves": cfg.play_leaf_moves, **meta})
 
     def save(self, path: str, iteration: int, games: int) -> None:
         import torch
@@ -358,12 +358,12 @@ def _pretrain(cfg: AZConfig, learner: Learner, selfplay: SelfPlay, writer: Any, 
 def game_setup(cfg: AZConfig) -> GameSetup:
     """The self-play part of ``cfg``: the games a run plays and how it searches them."""
     return GameSetup(cfg.game, cfg.players, cfg.hands, cfg.enclosed_end, cfg.sims, cfg.mode, cfg.max_considered,
-                     cfg.horizon, cfg.rollout, cfg.value_from_search, cfg.value_playouts)
+                     cfg.horizon, cfg.rollout, cfg.value_from_search, cfg.value_playouts, cfg.leaf_moves)
 
 
 def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
     return {"game": cfg.game, "players": cfg.players, "features": cfg.features, "horizon": cfg.horizon,
-            "stakes": cfg.play_stakes, "rollout": cfg.play_rollout,
+            "stakes": cfg.play_stakes, "rollout": cfg.play_rollout, "leaf_moves": cfg.play_leaf_moves,
             "sims": cfg.play_sims, "mode": cfg.mode,
             "max_considered": cfg.max_considered,
             "iterations": iteration, "selfplay_games": games, "config": cfg.to_dict()}

@@ -110,7 +110,8 @@ def test_bad_files_and_games_are_refused_clearly(nets, tmp_path):
     # a file from a later version (inputs or values this one does not know), and inputs that do not fit the game
     for key, value, message in (("features", "hints", "features is 'hints'; this version reads none, lookahead"),
                                 ("horizon", "turn", "horizon is 'turn'; this version reads game, hand"),
-                                ("rollout", 1.5, "rollout is 1.5; it is a share from 0 to 1")):
+                                ("rollout", 1.5, "rollout is 1.5; it is a share from 0 to 1"),
+                                ("leaf_moves", -2, "leaf_moves is a whole number of greedy moves")):
         net = AZNet.load(nets["contack"])
         net.meta[key] = value
         net.save(tmp_path / "later.npz")

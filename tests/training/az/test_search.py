@@ -8,7 +8,7 @@ from hidden_order import reordered
 from agents.view import public_view
 from contack_env import new_game, new_solitaire2
 from agents.az.evaluator import NetEvaluator
-from agents.az.horizon import terminal_values
+from agents.az.horizon import horizon_for, terminal_values
 from agents.az import search as search_module
 from agents.az.search import MAX_CONSIDERED, Search, drive
 
@@ -85,8 +85,9 @@ def test_the_network_alone_plays_its_most_likely_legal_move():
     assert result.code == game.legal_codes()[int(np.argmax(logits))]
 
 
-@pytest.mark.parametrize("mode,rollout", [("gumbel", 0.0), ("visits", 0.0), ("gumbel", 0.5), ("gumbel", 1.0)])
-def test_changing_the_hidden_order_leaves_the_search_unchanged(mode, rollout):
+@pytest.mark.parametrize("mode,rollout,leaf_moves", [("gumbel", 0.0, 0), ("visits", 0.0, 0), ("gumbel", 0.5, 0),
+                                                     ("gumbel", 1.0, 0), ("gumbel", 0.0, 3), ("gumbel", 0.5, 2)])
+def test_changing_the_hidden_order_leaves_the_search_unchanged(mode, rollout, leaf_moves):
     evaluate = NetEvaluator(random_net(seed=1))
     game = new_game(3, seed=11, log=False)
     rng = np.random.default_rng(2)
@@ -94,8 +95,8 @@ def test_changing_the_hidden_order_leaves_the_search_unchanged(mode, rollout):
         game.play_code(game.legal_codes()[0])
     other = reordered(game, rng)
     assert other.decks != game.decks and game.pile_size > 0 and len(game.legal_codes()) > 1
-    first, second = (drive(Search(40, np.random.default_rng(7), mode, rollout=rollout).run(g), evaluate)
-                     for g in (game, other))
+    first, second = (drive(Search(40, np.random.default_rng(7), mode, rollout=rollout, leaf_moves=leaf_moves).run(g),
+                           evaluate) for g in (game, other))
     assert first.code == second.code
     assert np.array_equal(first.policy, second.policy) and first.value == second.value
     # ... while the real future differs: the same move draws differently in the two orders
@@ -170,6 +171,71 @@ def test_with_every_leaf_played_out_the_networks_values_play_no_part_and_it_is_a
     assert np.array_equal(played.policy, flipped.policy)
     assert calls["played"] == calls["flipped"] < calls["mixed"] <= 49
     assert calls["played"] >= 1  # the root's
+
+
+def test_with_leaf_moves_a_new_leaf_is_valued_after_that_many_moves_that_score_the_most():
+    net = NetEvaluator(random_net(seed=6))
+    horizon = horizon_for("hand")
+    asked = []
+
+    def recording(states):
+        asked.extend(s.clone() for s in states)
+        return net(states)
+
+    checked = 0
+    for game in (g for seed in range(40) for g in _positions(2, seed)):
+        codes = game.legal_codes()
+        if len(codes) < 2 or game.pile_size == 0:
+            continue
+        asked.clear()
+        # one simulation, through the move the network likes best
+        result = drive(Search(1, np.random.default_rng(0), max_considered=1, horizon=horizon, leaf_moves=2)
+                       .run(game), recording)
+        expected = public_view(game)
+        expected.play_code(result.code)
+        for _ in range(2):
+            if expected.done or expected.hand_number != game.hand_number:
+                break
+            options = expected.legal_codes()
+            expected.play_code(max(options, key=expected.figure.points_for_code))  # the first of the best
+        if (expected.hand_number, expected.pile_size, len(expected.figure)) != (
+                game.hand_number, game.pile_size, len(game.figure) + 3):
+            continue  # the hand ended, or a seat drew (another tile in each order) or passed on the way
+        leaf = asked[1]
+        assert len(asked) == 2 and leaf.figure.placed == expected.figure.placed
+        base = horizon.start(public_view(game))
+        assert result.values == pytest.approx(horizon.leaf(leaf, base, net([leaf])[0][1]))
+        checked += 1
+        if checked == 5:
+            return
+    raise AssertionError("too few positions with two more placements")
+
+
+def test_with_leaf_moves_past_the_hands_end_every_leaf_is_the_hands_result():
+    # the network's values then play no part (its policy still guides the search)
+    net = NetEvaluator(random_net(seed=6))
+
+    def flipped(states):
+        return [(logits, [1.0 - v for v in values]) for logits, values in net(states)]
+
+    searched = 0
+    for game in [g for seed in range(3) for g in _positions(2, seed)]:
+        if len(game.legal_codes()) < 3:
+            continue
+        plain, other = (drive(Search(12, np.random.default_rng(1), horizon=horizon_for("hand"), leaf_moves=200)
+                              .run(game), evaluate) for evaluate in (net, flipped))
+        assert (plain.code, plain.values) == (other.code, other.values)
+        assert np.array_equal(plain.policy, other.policy)
+        searched += 1
+    assert searched >= 5
+
+
+def test_leaf_moves_are_a_whole_number_that_a_full_rollout_leaves_no_use_for():
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="leaf_moves is a whole number"):
+            Search(4, np.random.default_rng(0), leaf_moves=bad)
+    with pytest.raises(ValueError, match="leaf_moves needs a rollout share below 1"):
+        Search(4, np.random.default_rng(0), rollout=1.0, leaf_moves=2)
 
 
 def test_a_rollout_is_a_share_from_0_to_1():

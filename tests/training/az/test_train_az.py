@@ -141,11 +141,29 @@ def test_play_rollout_sets_the_policy_files_search_and_leaves_self_play_alone(tm
     assert all(np.array_equal(a, b) for a, b in zip(_weights(runs["same"]), _weights(runs["play1"])))
 
 
+def test_leaf_moves_search_self_play_and_play_leaf_moves_the_policy_files_search(tmp_path):
+    runs = {}
+    for name, extra in (("plain", {}), ("play2", {"play_leaf_moves": 2}), ("both2", {"leaf_moves": 2})):
+        cfg = AZConfig.from_dict(dict(players=2, hands=1, iterations=1, games_per_iteration=2, sims=4, play_sims=2,
+                                      workers=1, net_arch=[8], batch_size=8, eval_every=0, features="none", **extra))
+        train(cfg, str(tmp_path / name), progress=False)
+        runs[name] = AZNet.load(tmp_path / name / "policy.npz", game="contack")
+    assert (runs["plain"].leaf_moves, runs["play2"].leaf_moves, runs["both2"].leaf_moves) == (0, 2, 2)
+    assert make_agent(f"az:{tmp_path / 'play2' / 'policy.npz'}", 0).leaf_moves == 2
+    # a play setting leaves the self-play games, and so the weights, as they were; searching self-play's leaves
+    # further on plays other games
+    same = [np.array_equal(a, b) for a, b in zip(_weights(runs["plain"]), _weights(runs["play2"]))]
+    other = [np.array_equal(a, b) for a, b in zip(_weights(runs["plain"]), _weights(runs["both2"]))]
+    assert all(same) and not all(other)
+
+
 def test_a_configuration_from_before_play_rollout_plays_with_its_rollout(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text('[train]\nalgorithm = "az"\ngame = "solitaire2"\nrollout = 1.0\n')
     assert AZConfig.load(str(path), written_by_a_run=True).play_rollout == 1.0
     assert AZConfig(rollout=0.25).play_rollout == 0.25
+    assert AZConfig.load(str(path), written_by_a_run=True).play_leaf_moves == 0  # nor leaf moves before them
+    assert AZConfig(leaf_moves=3).play_leaf_moves == 3
 
 
 def test_resuming_needs_a_checkpoint(tmp_path):
@@ -165,6 +183,9 @@ def test_resuming_needs_a_checkpoint(tmp_path):
     (["--algorithm", "az", "--eval-opponents", "nobody"], "unknown agent"),
     (["--algorithm", "az", "--value-from-search", "2"], "value_from_search must be a share from 0 to 1; got 2.0"),
     (["--algorithm", "az", "--play-rollout", "-1"], "play_rollout must be a share from 0 to 1; got -1.0"),
+    (["--algorithm", "az", "--leaf-moves", "-1"], "leaf_moves must be a whole number, 0 or more; got -1"),
+    (["--algorithm", "az", "--game", "solitaire2", "--rollout", "1", "--leaf-moves", "2"],
+     "leaf_moves needs rollout below 1"),
     (["--algorithm", "az", "--value-playouts", "-4"], "value_playouts must be a whole number, 0 or more; got -4"),
     (["--algorithm", "az", "--value-playouts", "2.5"], "--value-playouts: '2.5' is not a valid int"),
 ])
