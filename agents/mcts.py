@@ -89,13 +89,25 @@ class MCTSAgent(Agent[Any, Any]):
             return legal[0]
         root = self.search(state)
         # ``legal`` is ``state.legal_moves()``, so its codes are ``state.legal_codes()``, in the same order.
-        best = max(
-            state.legal_codes(),
+        return state.move_of(self.choice(root, state.legal_codes()))
+
+    @staticmethod
+    def choice(root: _Node, codes: Sequence[int]) -> int:
+        """The move code ``act`` plays after growing ``root``: the child with the most visits, ties to the higher
+        mean reward, then the lowest code."""
+        return max(
+            codes,
             key=lambda c: (root.children[c].visits, root.children[c].total / max(root.children[c].visits, 1), -c)
             if c in root.children
             else (0, 0.0, -c),
         )
-        return state.move_of(best)
+
+    @staticmethod
+    def visit_shares(root: _Node, codes: Sequence[int]) -> list[float]:
+        """Each of ``codes``' share of the visits ``root``'s children received (AlphaZero's policy target)."""
+        visits = [root.children[c].visits if c in root.children else 0 for c in codes]
+        total = sum(visits)
+        return [v / total for v in visits]
 
     def search(self, view: Any) -> _Node:
         """The search tree grown from ``view`` (a public view: the face-down order is sampled, never read)."""

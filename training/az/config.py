@@ -20,6 +20,8 @@ from contack_env import ENCLOSED_END_OPTIONS
 from contack_env.atomic import atomic_path
 from contack_env.games import get_game
 
+from .pretrain import check_teacher
+
 SOLITAIRE_DEFAULTS: dict[str, Any] = {"players": 1, "eval_opponents": ["greedy", "mcts:200"], "features": "none",
                                       "horizon": "game", "rollout": 0.5}
 """The settings a solitaire (a game of one player) takes when its configuration leaves them out: no lookahead
@@ -31,7 +33,7 @@ docs/training.md)."""
 
 LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollout": 0.0, "value_from_search": 0.0,
                                   "value_playouts": 0, "pretrain_games": 0, "play_stakes": "margin",
-                                  "leaf_moves": 0}
+                                  "leaf_moves": 0, "pretrain_teacher": "lookahead"}
 """Settings added after the first runs, with the value that repeats a run whose configuration predates them (a
 run folder's ``config.toml`` without them resumes as it began)."""
 
@@ -95,7 +97,7 @@ class AZConfig:
     value_playouts: int = 0
     """Greedy playouts to the horizon from each self-play decision; their mean result replaces the result the game reached in the value target (0: the game's result)."""
     pretrain_games: int = 0
-    """Games of the lookahead bot (every seat) whose decisions train the network before self-play begins: the results as value targets, the bot's softened judgement as policy targets (training/az/pretrain.py; Contack only; 0: none)."""
+    """Games of the pretrain_teacher bot (every seat) whose decisions train the network before self-play begins: the results as value targets, the bot's view of the moves as policy targets (training/az/pretrain.py; Contack only; 0: none)."""
     pretrain_epochs: int = 4
     """Passes over the pretraining samples."""
     pretrain_learning_rate: float = 1e-3
@@ -104,6 +106,8 @@ class AZConfig:
     """Points of the bot's judgement that make a move e times likelier in the pretraining policy targets."""
     pretrain_explore: float = 0.15
     """The share of the pretraining games' decisions played at random instead of by the bot."""
+    pretrain_teacher: str = "lookahead"
+    """The bot whose games pretrain the network: lookahead (its softened judgement as policy targets) or mcts:N (its root visit shares; slower, stronger)."""
     features: str = "lookahead"
     """Extra network inputs: none, or lookahead (the lookahead bot's judgement of every legal move and its choice)."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
@@ -179,8 +183,12 @@ class AZConfig:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
         if self.pretrain_games and get_game(self.game).max_players == 1:
-            raise ValueError(f"pretrain_games: the pretraining games are the lookahead bot's at a Contack table; "
+            raise ValueError(f"pretrain_games: the pretraining games are a bot's at a Contack table; "
                              f"{self.game} takes 0")
+        try:
+            check_teacher(self.pretrain_teacher)
+        except ValueError as err:
+            raise ValueError(f"pretrain_teacher: {err}") from None
         for name in ("rollout", "play_rollout", "value_from_search", "pretrain_explore"):
             if not is_share(getattr(self, name)):
                 raise ValueError(f"{name} must be a share from 0 to 1; got {getattr(self, name)!r}")

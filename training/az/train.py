@@ -1,6 +1,6 @@
 """The search-guided training run: ``contack train --algorithm az [--config FILE] [--out DIR] [--resume] ...``.
 
-A run with ``pretrain_games`` first trains the network on that many games of the ``lookahead`` bot
+A run with ``pretrain_games`` first trains the network on that many games of a bot (``pretrain_teacher``)
 (``training.az.pretrain``) and checkpoints it as iteration 0. Each iteration plays ``games_per_iteration``
 self-play games (``training.az.selfplay``, over ``workers`` processes or, with ``ray``, Ray tasks,
 ``parallel_games`` at a time in each, every seat searched with ``sims`` simulations), adds their samples to a
@@ -324,15 +324,16 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
 
 
 def _pretrain(cfg: AZConfig, learner: Learner, selfplay: SelfPlay, writer: Any, progress: bool | None) -> None:
-    """Train the network on the ``lookahead`` bot's games (``training.az.pretrain``); the buffer starts with the
+    """Train the network on the teacher bot's games (``training.az.pretrain``); the buffer starts with the
     latest ``buffer_size`` of their samples, so the first rounds of self-play do not train on a few games alone."""
     from tqdm import tqdm
 
     from .pretrain import PRETRAIN_STREAM, BotGames, pretraining_samples
 
     t = time.time()
-    print(f"contack train: pretraining on {cfg.pretrain_games} games of the lookahead bot", file=sys.stderr)
-    plan = BotGames(game_setup(cfg), cfg.features, cfg.pretrain_temperature, cfg.pretrain_explore)
+    print(f"contack train: pretraining on {cfg.pretrain_games} games of the {cfg.pretrain_teacher} bot", file=sys.stderr)
+    plan = BotGames(game_setup(cfg), cfg.features, cfg.pretrain_temperature, cfg.pretrain_explore,
+                    cfg.pretrain_teacher)
     samples = pretraining_samples(plan, cfg.pretrain_games, cfg.seed, selfplay.map)
     batches = cfg.pretrain_epochs * math.ceil(len(samples) / cfg.batch_size)
     print(f"contack train: {len(samples)} samples in {time.time() - t:.0f} s; {cfg.pretrain_epochs} passes over them",

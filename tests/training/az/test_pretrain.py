@@ -1,5 +1,5 @@
-"""Pretraining on the ``lookahead`` bot's games (``training.az.pretrain``, ``--pretrain-games``): the samples, the
-targets, the runs that start with it, and its options."""
+"""Pretraining on a bot's games (``training.az.pretrain``, ``--pretrain-games``, ``--pretrain-teacher``): the samples,
+the targets, the runs that start with it, and its options."""
 
 import numpy as np
 import pytest
@@ -8,9 +8,10 @@ from agents.az.encoding import Encoder
 from agents.az.horizon import horizon_for
 from agents.az.network import AZNet
 from agents.lookahead import LookaheadAgent
+from agents.mcts import MCTSAgent
 from agents.view import public_view
 from training.az.config import AZConfig
-from training.az.pretrain import BotGames, bot_games, pretraining_samples
+from training.az.pretrain import BotGames, MCTSTeacher, bot_games, pretraining_samples
 from training.az.selfplay import GameSetup, SelfPlay
 from training.az.train import Learner, train
 from training.train import main
@@ -57,6 +58,32 @@ def test_each_decision_teaches_the_bots_softened_judgement_and_the_result_of_the
         assert samples.value[i, :2] == pytest.approx([result[mover], result[1 - mover]], abs=1e-6)
         assert samples.value[i, 0] + samples.value[i, 1] == pytest.approx(1.0, abs=1e-6), "heads-up margins mirror"
         assert list(samples.seats[i]) == [1, 1, 0, 0, 0, 0, 0]
+
+
+def test_an_mcts_teacher_plays_as_mcts_does_and_teaches_its_share_of_the_root_visits():
+    iterations = 24
+    plan = BotGames(SETUP, "lookahead", 10.0, 0.0, f"mcts:{iterations}")
+    samples = bot_games(plan, 2, np.random.SeedSequence(5))
+    assert len(samples) > 10
+    visits = samples.policy * iterations  # every iteration passes through exactly one of the root's moves
+    assert np.allclose(visits, np.round(visits), atol=1e-4) and np.allclose(visits.sum(1), iterations, atol=1e-4)
+    assert np.all(samples.policy[~samples.mask] == 0)
+    # The move it plays is the one the mcts agent with the same random stream plays, position by position.
+    state = SETUP.new_state(np.random.default_rng(9))
+    judge = LookaheadAgent()
+    compared = 0
+    while not state.done:
+        codes = state.legal_codes()
+        view = public_view(state)
+        if len(codes) > 1:
+            policy, best = MCTSTeacher(iterations, np.random.default_rng(compared)).teach(view, codes,
+                                                                                     judge.values(view, codes))
+            move = MCTSAgent(iterations, seed=np.random.default_rng(compared)).act(view, view.legal_moves())
+            assert view.move_of(codes[best]) == move
+            assert policy[best] == policy.max() and policy.sum() == pytest.approx(1.0)
+            compared += 1
+        state.play_code(codes[len(codes) // 2])
+    assert compared > 3
 
 
 def test_exploring_plays_other_moves_than_the_bot_and_the_samples_do_not_depend_on_the_workers():
@@ -112,7 +139,9 @@ def test_a_run_starts_from_the_pretrained_network_and_resumes_without_pretrainin
     (["--pretrain-temperature", "0"], "pretrain_temperature must be above 0; got 0.0"),
     (["--pretrain-learning-rate", "0"], "pretrain_learning_rate must be above 0; got 0.0"),
     (["--pretrain-explore", "1.5"], "pretrain_explore must be a share from 0 to 1; got 1.5"),
-    (["--game", "solitaire2", "--pretrain-games", "10"], "pretrain_games: the pretraining games are the lookahead bot's"),
+    (["--game", "solitaire2", "--pretrain-games", "10"], "pretrain_games: the pretraining games are a bot's at a Contack"),
+    (["--pretrain-teacher", "greedy"], "pretrain_teacher: the pretraining teacher is lookahead or mcts:N"),
+    (["--pretrain-teacher", "mcts:0"], "pretrain_teacher: mcts:0: the budget is a whole number of iterations, 1..1000000"),
 ])
 def test_bad_pretraining_options_are_refused_with_a_message(tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) as exit_:
