@@ -26,7 +26,7 @@ comes from the run's seed, split into a fixed number of parts, so the samples do
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -150,11 +150,14 @@ def _part(plan: BotGames, part: tuple[int, np.random.SeedSequence]) -> Samples:
     return bot_games(plan, games, seed)
 
 
-def pretraining_samples(plan: BotGames, games: int, seed: int, run_map: Any) -> Samples:
-    """``games`` bot games split into ``PARTS`` parts run by ``run_map(function, shared, items)`` (the run's
-    workers: ``training.az.selfplay.SelfPlay.map``), joined in order."""
+def pretraining_samples(plan: BotGames, games: int, seed: int, run_map: Any,
+                        progress: Callable[[int], None] | None = None) -> Samples:
+    """``games`` bot games split into ``PARTS`` parts run by ``run_map(function, shared, items, done)`` (the run's
+    workers: ``training.az.selfplay.SelfPlay.map``), joined in order; ``progress(n)`` is told of each part's
+    ``n`` games as they come back."""
     seeds = np.random.SeedSequence([seed, PRETRAIN_STREAM]).spawn(PARTS)
     shares = [games // PARTS + (1 if i < games % PARTS else 0) for i in range(PARTS)]
     parts = [(n, s) for n, s in zip(shares, seeds) if n]
-    return Samples.concat(run_map(_part, plan, parts))
+    done = None if progress is None else (lambda part: progress(part[0]))
+    return Samples.concat(run_map(_part, plan, parts, done))
 

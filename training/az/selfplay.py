@@ -235,6 +235,11 @@ def _play_task(task: tuple[AZNet, GameSetup, int, Any, int]) -> Samples:
     return play(net, setup, games, seed, parallel)
 
 
+def _apply(task: tuple[Callable[[Any, Any], Any], Any, Any]) -> Any:
+    function, shared, item = task
+    return function(shared, item)
+
+
 def _play_share(net: AZNet, share: tuple[GameSetup, int, Any, int]) -> Samples:
     # A Ray task: the network comes from the object store, put there once a round.
     setup, games, seed, parallel = share
@@ -276,16 +281,25 @@ class SelfPlay:
             return Samples.concat(list(ordered_map(self._ray, _play_share, net, tasks, len(tasks))))
         return Samples.concat(self._pool.map(_play_task, [(net, *task) for task in tasks]))
 
-    def map(self, function: Callable[[Any, Any], Any], shared: Any, items: list[Any]) -> list[Any]:
+    def map(self, function: Callable[[Any, Any], Any], shared: Any, items: list[Any],
+            done: Callable[[Any], None] | None = None) -> list[Any]:
         """``function(shared, item)`` for every item, in order, over the same workers (or Ray tasks) as the
-        rounds; ``function`` is a module-level function (a worker process imports it)."""
+        rounds; ``function`` is a module-level function (a worker process imports it). ``done(item)`` is called
+        as each item's result comes back, in order (a progress bar)."""
         if self._ray is not None:
             from agents.ray_tasks import ordered_map
 
-            return list(ordered_map(self._ray, function, shared, items, max(1, self.workers)))
-        if self._pool is None:
-            return [function(shared, item) for item in items]
-        return self._pool.starmap(function, [(shared, item) for item in items])
+            results = ordered_map(self._ray, function, shared, items, max(1, self.workers))
+        elif self._pool is None:
+            results = (function(shared, item) for item in items)
+        else:
+            results = self._pool.imap(_apply, [(function, shared, item) for item in items])
+        out = []
+        for item, result in zip(items, results):
+            out.append(result)
+            if done is not None:
+                done(item)
+        return out
 
     def close(self) -> None:
         if self._pool is not None:

@@ -334,7 +334,12 @@ def _pretrain(cfg: AZConfig, learner: Learner, selfplay: SelfPlay, writer: Any, 
     print(f"contack train: pretraining on {cfg.pretrain_games} games of the {cfg.pretrain_teacher} bot", file=sys.stderr)
     plan = BotGames(game_setup(cfg), cfg.features, cfg.pretrain_temperature, cfg.pretrain_explore,
                     cfg.pretrain_teacher)
-    samples = pretraining_samples(plan, cfg.pretrain_games, cfg.seed, selfplay.map)
+    games = tqdm(total=cfg.pretrain_games, unit="game", desc="bot games", file=sys.stderr,
+                 disable=None if progress is None else not progress)
+    try:
+        samples = pretraining_samples(plan, cfg.pretrain_games, cfg.seed, selfplay.map, games.update)
+    finally:
+        games.close()
     batches = cfg.pretrain_epochs * math.ceil(len(samples) / cfg.batch_size)
     print(f"contack train: {len(samples)} samples in {time.time() - t:.0f} s; {cfg.pretrain_epochs} passes over them",
           file=sys.stderr)

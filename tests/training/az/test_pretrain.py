@@ -91,12 +91,14 @@ def test_exploring_plays_other_moves_than_the_bot_and_the_samples_do_not_depend_
     # The bot's own choice is where every target peaks; exploring leads the games elsewhere.
     assert len(calm) != len(wild) or not np.array_equal(calm.obs, wild.obs)
     pool = SelfPlay(2, 1)
+    told: list[int] = []
     try:
-        spread = pretraining_samples(_plan(0.5), 6, 11, pool.map)
+        spread = pretraining_samples(_plan(0.5), 6, 11, pool.map, told.append)
     finally:
         pool.close()
     for name in ("obs", "mask", "policy", "value", "seats"):
         assert np.array_equal(getattr(wild, name), getattr(spread, name)), name
+    assert told == [1] * 6, "the progress hears of every game, a part (here one game) at a time"
 
 
 def test_pretraining_teaches_the_network_the_bots_choices():
