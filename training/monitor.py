@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from agents.progress import reporter
 from contack_env.atomic import atomic_path, open_atomic
 
 from .config import TrainConfig
@@ -55,11 +56,9 @@ class TrainingMonitor(BaseCallback):
         self.wall_before = float(state.get("wall_s", 0.0))
 
     def _on_training_start(self) -> None:
-        from tqdm import tqdm
-
         t = self.num_timesteps
-        self.bar = tqdm(total=self.final, initial=t, unit="step", desc="train", smoothing=0.05,
-                        disable=None if self.progress is None else not self.progress, file=sys.stderr)
+        self.shown = min(t, self.final)
+        self.bar = reporter(self.final, self.progress, sys.stderr, "train", "step", initial=self.shown)
         self.next_snapshot = _next(t, self.cfg.snapshot_every)
         self.next_checkpoint = _next(t, self.cfg.checkpoint_every)
         self.next_eval = self._next_eval(t)
@@ -70,8 +69,8 @@ class TrainingMonitor(BaseCallback):
 
     def _on_step(self) -> bool:
         t = self.num_timesteps
-        self.bar.n = min(t, self.final)
-        self.bar.refresh()
+        self.bar.update(min(t, self.final) - self.shown)
+        self.shown = min(t, self.final)
         if TRAINING_GAMES[self.cfg.game].self_play and t >= self.next_snapshot:
             self._snapshot()
             self.next_snapshot = _next(t, self.cfg.snapshot_every)

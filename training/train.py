@@ -207,7 +207,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="a TOML configuration (e.g. a run's config.toml); options override it")
     parser.add_argument("--out", default=os.path.join("runs", "train"), help="the run folder (default runs/train)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
-    parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto", help="progress bar (auto: on a terminal)")
+    parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                        help="progress on standard error: a bar on a terminal, elsewhere a plain line every 30 s "
+                        "(auto); on: also a line at the start and at the end off a terminal; off: none")
     docs = field_help()
     defaults = TrainConfig()
     for f in fields(TrainConfig):

@@ -71,6 +71,24 @@ def test_a_terminal_gets_a_bar():
 def test_duration_and_plural():
     assert [duration(s) for s in (0, 59.4, 60, 185, 3725)] == ["0 s", "59 s", "1 min 0 s", "3 min 5 s", "1 h 2 min"]
     assert [plural(n, "game") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+    assert [plural(2, word) for word in ("batch", "pass", "box")] == ["2 batches", "2 passes", "2 boxes"]
+    assert plural(2, "action is", "actions are") == "2 actions are"
+
+
+def test_a_resumed_count_measures_its_pace_from_where_it_resumed_and_ends_with_the_postfix():
+    now = [0.0]
+    out = io.StringIO()
+    lines = Lines(80, "train az", "iteration", out, ends=True, interval=60, clock=lambda: now[0], initial=40)
+    for _ in range(40):
+        now[0] += 3.0  # an iteration every 3 s since the resume: a line after 20 of them, 60 s in
+        lines.update()
+        lines.set_postfix(games=1344, value="0.652")
+    lines.close()
+    assert out.getvalue().splitlines() == [
+        "train az: 40/80 iterations (50%)",
+        "train az: 60/80 iterations (75%), 1 min 0 s so far, about 1 min 0 s left; games=1344, value=0.652",
+        "train az: 40 iterations in 2 min 0 s (80/80); games=1344, value=0.652",
+    ]
 
 
 @pytest.mark.parametrize("argv,expected", [

@@ -45,6 +45,7 @@ from contack_env.games import get_game
 from . import report
 from .config import AZConfig
 from agents.az.encoding import Encoder
+from agents.progress import reporter
 from .selfplay import SAMPLE_FIELDS, GameSetup, Samples, SelfPlay
 
 EVAL_SEED_OFFSET = 1_000_000  # evaluation deals never coincide with self-play's
@@ -149,8 +150,8 @@ class Learner:
 
     def fit(self, samples: Samples, epochs: int, rng: np.random.Generator, progress: Any = None) -> list[np.ndarray]:
         """``epochs`` passes over ``samples``, each in a new shuffled order, in batches of ``batch_size``
-        (pretraining, ``training.az.pretrain``); each pass's mean policy and value losses. ``progress`` (a
-        tqdm bar) is advanced once a batch."""
+        (pretraining, ``training.az.pretrain``); each pass's mean policy and value losses. ``progress`` (an
+        ``agents.progress.reporter``) is advanced once a batch."""
         size = self.cfg.batch_size
         out = []
         for _ in range(epochs):
@@ -282,14 +283,12 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
 def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, wall_before: float,
           progress: bool | None, fresh: bool = False) -> str:
     from torch.utils.tensorboard import SummaryWriter
-    from tqdm import tqdm
 
     setup = game_setup(cfg)
     started = time.time()
     writer = SummaryWriter(run.tensorboard)
     selfplay = SelfPlay(cfg.workers, cfg.parallel_games, cfg.ray)
-    bar = tqdm(total=cfg.iterations, initial=start, unit="iter", desc="train az", file=sys.stderr,
-               disable=None if progress is None else not progress)
+    bar = reporter(cfg.iterations, progress, sys.stderr, "train az", "iteration", initial=start)
     try:
         if fresh and cfg.pretrain_games:
             _pretrain(cfg, learner, selfplay, writer, progress)
@@ -326,16 +325,13 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
 def _pretrain(cfg: AZConfig, learner: Learner, selfplay: SelfPlay, writer: Any, progress: bool | None) -> None:
     """Train the network on the teacher bot's games (``training.az.pretrain``); the buffer starts with the
     latest ``buffer_size`` of their samples, so the first rounds of self-play do not train on a few games alone."""
-    from tqdm import tqdm
-
     from .pretrain import PRETRAIN_STREAM, BotGames, pretraining_samples
 
     t = time.time()
     print(f"contack train: pretraining on {cfg.pretrain_games} games of the {cfg.pretrain_teacher} bot", file=sys.stderr)
     plan = BotGames(game_setup(cfg), cfg.features, cfg.pretrain_temperature, cfg.pretrain_explore,
                     cfg.pretrain_teacher)
-    games = tqdm(total=cfg.pretrain_games, unit="game", desc="bot games", file=sys.stderr,
-                 disable=None if progress is None else not progress)
+    games = reporter(cfg.pretrain_games, progress, sys.stderr, "bot games", "game")
     try:
         samples = pretraining_samples(plan, cfg.pretrain_games, cfg.seed, selfplay.map, games.update)
     finally:
@@ -343,8 +339,7 @@ def _pretrain(cfg: AZConfig, learner: Learner, selfplay: SelfPlay, writer: Any, 
     batches = cfg.pretrain_epochs * math.ceil(len(samples) / cfg.batch_size)
     print(f"contack train: {len(samples)} samples in {time.time() - t:.0f} s; {cfg.pretrain_epochs} passes over them",
           file=sys.stderr)
-    bar = tqdm(total=batches, unit="batch", desc="pretrain az", file=sys.stderr,
-               disable=None if progress is None else not progress)
+    bar = reporter(batches, progress, sys.stderr, "pretrain az", "batch")
     rng = np.random.default_rng(np.random.SeedSequence([cfg.seed, PRETRAIN_STREAM, 1]))
     learner.set_learning_rate(cfg.pretrain_learning_rate)
     try:

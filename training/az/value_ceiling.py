@@ -215,7 +215,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the bot's continuations per position whose mean estimates its value (default 64)")
     parser.add_argument("--seed", type=seed_arg, default=1,
                         help="seeds the games, the positions and the draws (default 1)")
-    parser.add_argument("--progress", choices=MODES, default="auto", help="a progress bar on a terminal (default auto)")
+    parser.add_argument("--progress", choices=MODES, default="auto",
+                        help="progress on standard error: a bar on a terminal, elsewhere a plain line every 30 s "
+                        "(default auto)")
     args = parser.parse_args(argv)
     paths = [p for p in args.models.split(",") if p]
     if not paths:

@@ -151,3 +151,27 @@ def test_bad_pretraining_options_are_refused_with_a_message(tmp_path, capsys, ar
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+def test_a_run_off_a_terminal_logs_plain_progress_lines_and_counts_a_resume_from_where_it_stopped(tmp_path, capsys):
+    # pytest's captured standard error is not a terminal: a job log, where a tqdm bar's redrawing would pile up.
+    cfg = dict(iterations=2, games_per_iteration=2, sims=2, workers=1, net_arch=[8], batch_size=64, eval_every=0,
+               hands=1, seed=3, checkpoint_every=1, pretrain_games=6, pretrain_epochs=2)
+    train(AZConfig(**cfg), str(tmp_path / "run"), progress=True)
+    lines = capsys.readouterr().err.splitlines()
+    assert "\r" not in "".join(lines)
+    samples = int(next(line for line in lines if " samples in " in line).split()[2])
+    batches = 2 * -(-samples // 64)
+    progress = [line for line in lines if not line.startswith("contack train: ")]
+    assert progress[:5] == ["train az: 0/2 iterations (0%)", "bot games: 0/6 games (0%)", progress[2],
+                            f"pretrain az: 0/{batches} batches (0%)", progress[4]], lines
+    assert progress[2].startswith("bot games: 6 games in ")
+    assert progress[4].startswith(f"pretrain az: {batches} batches in ")
+    # the last line carries the latest losses, as the bar's postfix does
+    assert progress[5].startswith("train az: 2 iterations in ") and "; games=4, policy=" in progress[5], progress
+    assert len(progress) == 6
+
+    train(None, str(tmp_path / "run"), resume=True, progress=True, iterations=3)
+    progress = [line for line in capsys.readouterr().err.splitlines() if not line.startswith("contack train: ")]
+    assert progress[0] == "train az: 2/3 iterations (66%)", progress
+    assert progress[1].startswith("train az: 1 iteration in ") and " s (3/3); games=6, policy=" in progress[1], progress
