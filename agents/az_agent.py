@@ -26,7 +26,7 @@ from agents.az.endgame import ENDGAME_POSITIONS, EndgameTable
 from agents.az.evaluator import NetEvaluator
 from agents.az.horizon import horizon_for
 from agents.az.network import AZNet
-from agents.az.search import MAX_CONSIDERED, Search, SearchResult, drive
+from agents.az.search import MAX_CONSIDERED, LeafPlayout, Search, SearchResult, check_rollout, drive
 from agents.policy_file import PolicyFileError
 
 from .base import Agent
@@ -37,13 +37,16 @@ DEFAULT_SIMS = 32
 
 
 class AZAgent(Agent):
-    """Plays ``path``'s network with ``sims`` simulations a decision (None: the file's default)."""
+    """Plays ``path``'s network with ``sims`` simulations a decision (None: the file's default). ``rollout``
+    overrides the file's playout share of a leaf's value, and ``leaf_playout`` the playout itself
+    (``agents.az.search``), for experiments such as ``training.az.leaf_oracle``."""
 
     name = "az"
 
     def __init__(self, path: str, sims: int | None = None, game: str | None = None,
                  seed: int | np.random.Generator | np.random.SeedSequence | None = None,
-                 endgame: int | None = None) -> None:
+                 endgame: int | None = None, rollout: float | None = None,
+                 leaf_playout: LeafPlayout | None = None) -> None:
         self.path = path
         self.net = AZNet.load(path, game=game)
         if sims is None:
@@ -60,7 +63,9 @@ class AZAgent(Agent):
         self.mode = str(self.net.meta.get("mode", "gumbel"))
         self.max_considered = int(self.net.meta.get("max_considered", MAX_CONSIDERED))
         self.horizon = horizon_for(self.net.horizon, self.net.stakes)
-        self.rollout = self.net.rollout
+        self.rollout = self.net.rollout if rollout is None else rollout
+        check_rollout(self.rollout)
+        self.leaf_playout = leaf_playout
         self.leaf_moves = self.net.leaf_moves
         self.rng = np.random.default_rng(seed)
         self.evaluate = NetEvaluator(self.net)
@@ -70,7 +75,8 @@ class AZAgent(Agent):
         if game_of(state) != self.net.game:
             raise PolicyFileError(f"{self.path} is a network for {self.net.game!r}; it cannot play {game_of(state)!r}")
         search = Search(self.sims, self.rng, self.mode, max_considered=self.max_considered, horizon=self.horizon,
-                        rollout=self.rollout, endgame=self.endgame, table=self.table, leaf_moves=self.leaf_moves)
+                        rollout=self.rollout, endgame=self.endgame, table=self.table, leaf_moves=self.leaf_moves,
+                        leaf_playout=self.leaf_playout)
         return drive(search.run(state), self.evaluate)
 
     def act(self, state: GameState, legal: Sequence[Move]) -> Move:

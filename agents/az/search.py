@@ -22,6 +22,8 @@ only look past the next move; in Contack the network's value of the rest of a ha
 (``docs/training.md``). With ``rollout = 1`` the network's values play no part, so a new node is not evaluated
 at all: the network is asked for a node's policy when a simulation comes back to choose a move there. In
 Solitaire No. 2 that halves the cost of a simulation, and twice the simulations fit in a decision's time.
+``leaf_playout`` (``LeafPlayout``) puts another judgement of a leaf in the playout's place, for experiments:
+``training.az.leaf_oracle`` values leaves by the mean of the ``lookahead`` bot's continuations.
 
 **Leaf moves** (``leaf_moves``). With ``leaf_moves = K > 0`` a new leaf is valued further on: ``K`` moves
 are played on from it in the simulation's determinization, each the one that scores the most now (the
@@ -72,6 +74,11 @@ from contack_env.protocol import State
 
 from .endgame import EndgameTable, exact_decision
 from .horizon import Horizon, horizon_for
+
+LeafPlayout = Callable[[State, Horizon, object, np.random.Generator], list[float]]
+"""What values a leaf in place of the greedy playout (``leaf_playout``): called with the simulation's state (its
+hidden tiles drawn by the simulation; it may be played on in place), the horizon, the root's ``horizon.start``
+and the search's generator; returns every seat's value (table order)."""
 
 MODES = ("gumbel", "visits")
 C_VISIT = 50.0
@@ -193,6 +200,7 @@ class Search:
         endgame: int = 0,
         table: EndgameTable | None = None,
         leaf_moves: int = 0,
+        leaf_playout: LeafPlayout | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
@@ -209,6 +217,7 @@ class Search:
         self.horizon = horizon or horizon_for("game")
         self.rollout = float(rollout)
         self.leaf_moves = leaf_moves
+        self.leaf_playout = leaf_playout
         if isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0:
             raise ValueError(f"endgame is a budget of positions, 0 (off) or more; got {endgame!r}")
         self.endgame = endgame
@@ -358,7 +367,10 @@ class Search:
         return node
 
     def _playout(self, state: State) -> list[float]:
-        """Every seat's result of one greedy playout of ``state`` (played on) to the horizon."""
+        """Every seat's result of one greedy playout of ``state`` (played on) to the horizon, or what
+        ``leaf_playout`` makes of it."""
+        if self.leaf_playout is not None:
+            return self.leaf_playout(state, self.horizon, self._base, self.rng)
         return playout_values(state, self.horizon, self._base, self._uniform)
 
     def _select(self, node: Node) -> int:

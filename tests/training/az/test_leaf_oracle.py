@@ -1,0 +1,66 @@
+"""``training.az.leaf_oracle``: the search with leaves valued by the bot's continuations (``leaf_playout``)."""
+
+import numpy as np
+import pytest
+from hidden_order import reordered
+
+from agents.az.horizon import horizon_for
+from agents.az_agent import AZAgent
+from agents.lookahead import LookaheadAgent
+from agents.view import public_view
+from contack_env import new_game
+from training.az.leaf_oracle import ContinuationMean, main, make
+from training.az.value_ceiling import sample_position
+
+MODEL = "models/contack_2p_az.npz"
+
+
+def _position_with_a_pile():
+    judge = LookaheadAgent()
+    for seed in range(100, 200):
+        game = sample_position(np.random.default_rng(seed), 2, 0.15, judge)
+        if game.pile_size >= 5 and not game.done:
+            return game
+    raise AssertionError("no position with a pile")
+
+
+def test_the_continuations_never_read_the_hidden_order_and_average_several_draws():
+    game = _position_with_a_pile()
+    other = reordered(game, np.random.default_rng(1))
+    assert other.decks != game.decks
+    horizon = horizon_for("hand")
+    base = horizon.start(public_view(game))
+    first, second = (ContinuationMean(6)(g.clone(), horizon, base, np.random.default_rng(9)) for g in (game, other))
+    assert first == second and len(first) == 2
+    assert all(0.0 <= v <= 1.0 for v in first)
+    single = [ContinuationMean(1)(game.clone(), horizon, base, np.random.default_rng(s))[0] for s in range(6)]
+    assert len(set(single)) > 1, "each continuation draws the hidden tiles anew"
+
+
+@pytest.mark.parametrize("values", [[1.0, 0.0], [0.0, 1.0]])
+def test_the_search_takes_its_leaf_values_from_the_hook(values):
+    calls = []
+
+    def hook(state, horizon, base, rng):
+        calls.append(state.current_player)
+        return list(values)
+
+    state = new_game(2, seed=3)  # the start of a hand: no simulation of 12 reaches its end
+    agent = AZAgent(MODEL, sims=12, seed=0, rollout=1.0, leaf_playout=hook)
+    result = agent.search(public_view(state))
+    assert len(calls) > 1
+    assert result.values == values and result.value == values[state.current_player]
+
+
+def test_the_command_plays_the_search_against_the_opponent_and_refuses_bad_input(capsys):
+    assert main(["--model", MODEL, "--continuations", "2", "--games", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"az-continuations:{MODEL}:2" in out and "mcts:200" in out and "1 deal (seed 1) x 2 seat rotations" in out
+    assert main(["--model", "missing.npz", "--continuations", "2", "--games", "2"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("leaf_oracle: ") and "missing.npz" in err and "Traceback" not in err
+    with pytest.raises(SystemExit) as exit_:
+        main(["--model", MODEL, "--continuations", "many"])
+    assert exit_.value.code == 2 and "a whole number, 0 or more; got 'many'" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="takes PATH:K"):
+        make(MODEL, np.random.default_rng(0), "contack")

@@ -1,0 +1,98 @@
+"""What a better value would give the search: an ``az`` model's search with every new leaf valued by the mean
+result of ``K`` continuations of the ``lookahead`` bot instead of by the network.
+
+A network's value head knows about half of what a position is worth for the bot's play
+(``training.az.value_ceiling``). This experiment asks what the search would gain from one that knew nearly all of
+it: each new leaf takes the mean result of ``K`` continuations of the bot's play to the network's horizon, each
+from its own draw of the hidden tiles (from the leaf's public view, as ``value_ceiling`` estimates a position's
+value), in the place of the network's value; the network still gives the policy, asked for when a simulation
+comes back to a leaf (as with ``--rollout 1``). The model's simulations, stakes and search settings stay its own::
+
+    python -m training.az.leaf_oracle --model models/contack_2p_az.npz --continuations 32 --games 200 --seed 1
+
+plays that search against ``mcts:200`` (``--opponent``) in every other seat over ``contack evaluate``'s duplicate
+games and prints its table; ``--continuations 0`` plays the model as shipped on the same games. The searching
+agent is ``az-continuations:PATH:K``, seeded for every game and seat as ``contack evaluate`` seeds ``az:PATH``,
+so ``--continuations 0`` gives the same games as ``az:PATH``. The leaf values cost far more than the network's
+(``docs/training.md`` has the times and the results).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Sequence
+
+import numpy as np
+
+from agents.az.horizon import Horizon
+from agents.az_agent import AZAgent
+from agents.evaluate import evaluate, format_table
+from agents.lookahead import LookaheadAgent
+from agents.policy_file import PolicyFileError
+from agents.registry import register
+from agents.view import determinize, public_view
+from contack_env.protocol import State
+
+from .value_ceiling import play_out
+
+NAME = "az-continuations"
+
+
+class ContinuationMean:
+    """A leaf's value (``agents.az.search.LeafPlayout``): every seat's mean result over ``count`` continuations of
+    the ``lookahead`` bot's play to the horizon, each from its own draw of the hidden tiles."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.judge = LookaheadAgent()
+
+    def __call__(self, state: State, horizon: Horizon, base: object, rng: np.random.Generator) -> list[float]:
+        view = public_view(state)  # the simulation's own draw of the hidden tiles is set aside: each continuation draws
+        results = [play_out(determinize(view, rng), horizon, base, self.judge) for _ in range(self.count)]
+        return [float(v) for v in np.mean(results, axis=0)]
+
+
+def make(arg: str | None, rng: np.random.Generator, game: str) -> Any:
+    """``az-continuations:PATH:K`` (``agents.register``'s factory)."""
+    path, _, count = (arg or "").rpartition(":")
+    if not path or not count.isdigit():
+        raise ValueError(f"{NAME} takes PATH:K, K continuations a leaf (0: the network's values); got {arg!r}")
+    k = int(count)
+    if k == 0:
+        return AZAgent(path, seed=rng, game=game)
+    return AZAgent(path, seed=rng, game=game, rollout=1.0, leaf_playout=ContinuationMean(k))
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"a whole number, 0 or more; got {text!r}")
+    return int(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.az.leaf_oracle", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", required=True, help="an az network file for Contack (its players set the table)")
+    parser.add_argument("--continuations", type=_count, required=True,
+                        help="the bot's continuations whose mean values a leaf (0: the network's values)")
+    parser.add_argument("--opponent", default="mcts:200", help="the agent in every other seat (default mcts:200)")
+    parser.add_argument("--games", type=int, default=200, help="games, in whole deals of every seat rotation")
+    parser.add_argument("--seed", type=int, default=1, help="the first deal's seed (default 1)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    args = parser.parse_args(argv)
+    from training.az import leaf_oracle  # the factory under its module's name, which worker processes import
+
+    register(NAME, leaf_oracle.make, games="contack")
+    try:
+        players = int(AZAgent(args.model, game="contack").net.meta.get("players", 2))
+        agents = [f"{NAME}:{args.model}:{args.continuations}"] + [args.opponent] * (players - 1)
+        ev = evaluate(agents, args.games, args.seed, players=players, workers=args.workers)
+    except (PolicyFileError, ValueError, OSError) as err:
+        print(f"leaf_oracle: {err}", file=sys.stderr)
+        return 1
+    print(format_table(ev))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
