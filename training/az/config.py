@@ -103,7 +103,8 @@ class AZConfig:
     pretrain_learning_rate: float = 1e-3
     """The learning rate of the pretraining passes (learning_rate is self-play's)."""
     pretrain_temperature: float = 10.0
-    """Points of the lookahead bot's judgement that make a move e times likelier in its pretraining policy targets (an mcts teacher teaches its visit shares)."""
+    """Points of the lookahead bot's judgement that make a move e times likelier in its pretraining policy targets
+    (an mcts teacher teaches its visit shares)."""
     pretrain_explore: float = 0.15
     """The share of the pretraining games' decisions played at random instead of by the bot."""
     pretrain_teacher: str = "lookahead"

@@ -31,10 +31,9 @@ from agents.evaluate import evaluate, format_table
 from agents.lookahead import LookaheadAgent
 from agents.policy_file import PolicyFileError
 from agents.registry import register
-from agents.view import determinize, public_view
 from contack_env.protocol import State
 
-from .value_ceiling import play_out
+from .value_ceiling import continuations
 
 NAME = "az-continuations"
 
@@ -48,8 +47,8 @@ class ContinuationMean:
         self.judge = LookaheadAgent()
 
     def __call__(self, state: State, horizon: Horizon, base: object, rng: np.random.Generator) -> list[float]:
-        view = public_view(state)  # the simulation's own draw of the hidden tiles is set aside: each continuation draws
-        results = [play_out(determinize(view, rng), horizon, base, self.judge) for _ in range(self.count)]
+        # the simulation's own draw of the hidden tiles is set aside: each continuation draws its own
+        results = continuations(state, self.count, horizon, base, rng, self.judge)
         return [float(v) for v in np.mean(results, axis=0)]
 
 

@@ -73,13 +73,19 @@ def play_out(state: GameState, horizon: Horizon, base: object, judge: LookaheadA
     return horizon.result(state, base)
 
 
+def continuations(view: GameState, count: int, horizon: Horizon, base: object, rng: np.random.Generator,
+                  judge: LookaheadAgent) -> list[list[float]]:
+    """Every seat's result in each of ``count`` continuations of the bot's play from ``view`` (a public view; a
+    real state is redacted first), each from its own draw of the hidden tiles."""
+    view = public_view(view)  # determinize shuffles the order it is given: that order must carry nothing hidden
+    return [play_out(determinize(view, rng), horizon, base, judge) for _ in range(count)]
+
+
 def playout_results(view: GameState, playouts: int, horizon: Horizon, base: object, rng: np.random.Generator,
                     judge: LookaheadAgent) -> list[float]:
-    """The seat to move's result in each of ``playouts`` continuations of the bot's play from ``view`` (a public
-    view; a real state is redacted first), each from its own draw of the hidden tiles."""
-    view = public_view(view)  # determinize shuffles the order it is given: that order must carry nothing hidden
+    """The seat to move's result in each of ``continuations``."""
     mover = view.current_player
-    return [play_out(determinize(view, rng), horizon, base, judge)[mover] for _ in range(playouts)]
+    return [result[mover] for result in continuations(view, playouts, horizon, base, rng, judge)]
 
 
 def sample_position(rng: np.random.Generator, players: int, explore: float, judge: LookaheadAgent) -> GameState:
