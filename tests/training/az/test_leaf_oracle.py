@@ -62,5 +62,8 @@ def test_the_command_plays_the_search_against_the_opponent_and_refuses_bad_input
     with pytest.raises(SystemExit) as exit_:
         main(["--model", MODEL, "--continuations", "many"])
     assert exit_.value.code == 2 and "a whole number, 0 or more; got 'many'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["--model", MODEL, "--continuations", "2", "--seed", "-3"])
+    assert exit_.value.code == 2 and "--seed" in capsys.readouterr().err
     with pytest.raises(ValueError, match="takes PATH:K"):
         make(MODEL, np.random.default_rng(0), "contack")
