@@ -7,9 +7,12 @@ cluster-robust over deals). Entries are the agent names the records give for the
 files is one entry; two seats of one table held by the same name are one entry with two seats' chances. Every
 record is replayed through the rules first (``contack_env.records.replay``), and the winners are the engine's.
 
-The games of one deal (one file, one seed: the seat rotations of a duplicate match) are the independent units.
-All records must be of one game at one table size: ratings from 2-player and 4-player tables are different
-quantities.
+The games of one deal are the independent units: games dealt the same tiles (the same first deck, as the
+records give it) are one deal, in one file or across files. A duplicate match plays each deal once per seat
+rotation, and matches played with the same ``--seed`` share their deals, so the ladder of matches a rating
+table is fitted to usually holds far fewer deals than games; counting each file's deals apart would treat
+repeats of the same tiles as independent and give intervals too narrow. All records must be of one game at one
+table size: ratings from 2-player and 4-player tables are different quantities.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ def league(sources: Sequence[Sequence[dict[str, Any]]], names: Sequence[str] | N
     table size than the first."""
     names = list(names) if names is not None else [f"source {k + 1}" for k in range(len(sources))]
     agents: dict[str, int] = {}
-    deals: dict[tuple[int, Any], list[Game]] = {}
+    deals: dict[tuple[str, ...], list[Game]] = {}
     won: dict[int, float] = {}
     played: dict[int, int] = {}
     kind: tuple[str, int] | None = None
@@ -77,7 +80,7 @@ def league(sources: Sequence[Sequence[dict[str, Any]]], names: Sequence[str] | N
             at = tuple(agents.setdefault(a, len(agents)) for a in labels)
             winners = final.winners
             shares = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(seats))
-            deals.setdefault((k, record.get("seed")), []).append(Game(at, shares))
+            deals.setdefault(tuple(record["hands"][0]["deck"]), []).append(Game(at, shares))
             for e, share in zip(at, shares):
                 won[e] = won.get(e, 0.0) + share
                 played[e] = played.get(e, 0) + 1

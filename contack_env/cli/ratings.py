@@ -14,7 +14,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "ratings",
         help="one Elo table for the games of several matches (the --records files of contack evaluate)",
         description="Fit one Elo table, with 95%% intervals over deals, to every game in the record files "
-        "(contack evaluate --records FILE, one file a match); all of one game and one table size.",
+        "(contack evaluate --records FILE, one file a match); all of one game and one table size. Games dealt the "
+        "same tiles are one deal, across files too.",
     )
     rat.add_argument("files", nargs="+", metavar="FILE", help="record files written by contack evaluate --records")
     rat.add_argument("--json", metavar="FILE", help="also write the table as JSON")

@@ -38,7 +38,22 @@ def test_an_agent_in_two_matches_is_one_entry_and_the_ladder_orders_them(tmp_pat
     table = league([a, b])
     assert [e.agent for e in table.entries] == ["lookahead", "greedy", "random"]
     assert {e.agent: e.games for e in table.entries} == {"lookahead": 60, "greedy": 120, "random": 60}
-    assert table.deals == 60, "the same seeds in two files are different deals"
+    assert table.deals == 30, "both matches were played on the deals of seeds 1..30: one deal each"
+
+
+def test_games_on_the_same_tiles_are_one_deal_across_files(tmp_path):
+    _, a = _match(tmp_path, "a.jsonl", ["greedy", "random"], 60)
+    _, later = _match(tmp_path, "b.jsonl", ["lookahead", "greedy"], 60, seed=31)
+    assert league([a, later]).deals == 60, "seeds 1..30 and 31..60 deal different tiles"
+    once, twice = league([a]), league([a, a])
+    assert twice.games == 120 and twice.deals == 30
+
+    def width(table):
+        low, high = next(e for e in table.entries if e.agent == "greedy").rating.ci95
+        return high - low
+
+    # The same games read twice tell nothing new: the interval must not narrow (as if 60 deals had been played).
+    assert width(twice) == pytest.approx(width(once), rel=0.03)
 
 
 def test_copies_of_a_bot_at_one_table_are_one_entry_with_every_seat_counted(tmp_path):
@@ -74,7 +89,7 @@ def test_the_command_prints_the_table_and_writes_json_and_refuses_bad_input(tmp_
     out = tmp_path / "r.json"
     assert main(["ratings", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--json", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("40 games of contack, 2 players, 20 deals, from 2 files")
+    assert printed.startswith("40 games of contack, 2 players, 10 deals, from 2 files")
     data = json.loads(out.read_text())
     assert [e["agent"] for e in data["entries"]] == [line.split()[1] for line in printed.splitlines()[2:5]]
     assert main(["ratings", str(tmp_path / "missing.jsonl")]) == 2
