@@ -37,6 +37,21 @@ class PolicyFileError(ValueError):
     """A policy file that is missing, not a policy file, or does not fit the game asked for."""
 
 
+def shipped_models_folder() -> str:
+    """The ``models/`` folder of the repository this package was installed from (``pip install -e .``).
+
+    Relative to the current folder when it lies inside it (``models`` from the repository's root, so that agent
+    specs and records read as the README's do), absolute otherwise, so that ``contack demo`` and ``contack
+    serve`` find the shipped models from any folder. Without a checkout beside the package (an install from a
+    wheel, which holds no models) it is ``models``, a folder of the current one.
+    """
+    checkout = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
+    if not os.path.isdir(checkout):
+        return "models"
+    relative = os.path.relpath(checkout)
+    return checkout if relative.startswith(os.pardir) else relative
+
+
 @dataclass
 class PolicyNet:
     """The actor of a trained policy: hidden layers ``(W, b)`` (``x @ W + b``, then the activation) and a head."""

@@ -12,7 +12,9 @@ table, then writes to ``--out``:
     game.png            the end of a finished game: the 2-player model against lookahead
     game.jsonl          that game's record (``contack replay --check`` it)
 
-Every game is played from ``--seed`` onwards, so a run is repeated exactly by the same command.
+Every game is played from ``--seed`` onwards, so a run is repeated exactly by the same command. ``--models``
+defaults to the repository's ``models/`` folder (``agents.policy_file.shipped_models_folder``), so the command
+runs from any current folder; ``--out`` is relative to the current folder.
 """
 
 from __future__ import annotations
@@ -88,11 +90,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1000, help="games per evaluation (default 1000, as the README's tables; rounded up to a multiple of the players)")
     parser.add_argument("--seed", type=seed_arg, default=1, help="deal d of every evaluation is played from seed S+d (default 1)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2); the results do not depend on it")
-    parser.add_argument("--models", default="models", help="the folder of the shipped models (default models)")
+    parser.add_argument(
+        "--models", default=None,
+        help="the folder of the shipped models (default: the repository's models folder, from any current folder)",
+    )
     parser.add_argument("--out", default=os.path.join("runs", "demo"), help="where the files go (default runs/demo)")
 
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from agents.policy_file import shipped_models_folder
+
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers are at least 1")
     try:
@@ -100,7 +107,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     except OutputPathError as err:
         parser.error(f"--out: {err}")
     try:
-        written = run_demo(args.games, args.seed, args.workers, args.models, args.out)
+        written = run_demo(args.games, args.seed, args.workers, args.models or shipped_models_folder(), args.out)
     except (FileNotFoundError, ValueError) as err:
         print(f"contack demo: {err}", file=sys.stderr)
         return 1

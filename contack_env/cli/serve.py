@@ -13,14 +13,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     sv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     sv.add_argument(
         "--models", action="append", metavar="DIR",
-        help="a folder of trained policies (.npz) that tables may seat; repeat for more (default: models)",
+        help="a folder of trained policies (.npz) that tables may seat; repeat for more (default: the repository's models folder)",
     )
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         parser.error(f"--port is 0..65535; got {args.port}")
-    folders = args.models or ["models"]
+    from agents.policy_file import shipped_models_folder
+
+    folders = args.models or [shipped_models_folder()]
     for folder in folders:
         if args.models and not os.path.isdir(folder):
             parser.error(f"--models: {folder!r} is not a folder")

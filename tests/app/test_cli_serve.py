@@ -55,3 +55,11 @@ def test_bad_serve_options_are_refused(served, capsys, argv, words):
     assert exit_.value.code == 2
     assert words in capsys.readouterr().err
     assert not served
+
+
+def test_serve_offers_the_shipped_models_from_any_folder(served, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no models folder here
+    assert contack(["serve"]) == 0
+    client = TestClient(served["app"], base_url="http://127.0.0.1:8000")
+    names = {m["name"] for m in client.get("/api/options").json()["models"]}
+    assert {"contack_2p.npz", "contack_4p.npz", "solitaire2.npz"} <= names

@@ -1,6 +1,7 @@
 """The main job (`contack demo`) on small stand-in models: tables, JSONs, a plot, a finished game that replays."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +38,17 @@ def test_the_demo_prints_the_tables_and_writes_its_files(models, tmp_path, capsy
 def test_missing_models_say_where_they_were_looked_for(tmp_path, capsys):
     assert main(["demo", "--games", "2", "--models", str(tmp_path), "--out", str(tmp_path / "o")]) == 1
     assert f"no shipped model at {tmp_path}/contack_2p.npz" in capsys.readouterr().err
+
+
+def test_the_shipped_models_are_found_from_any_folder(tmp_path, monkeypatch, capsys):
+    from agents.policy_file import shipped_models_folder
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])  # the repository's root, where the README's commands run
+    assert shipped_models_folder() == "models"
+    monkeypatch.chdir(tmp_path)
+    folder = shipped_models_folder()
+    assert folder.endswith("models") and (tmp_path / folder / "contack_2p.npz").is_file()  # an absolute path
+    assert main(["demo", "--games", "4", "--workers", "1", "--out", "out"]) == 0
+    first = json.loads((tmp_path / "out" / "demo_1.json").read_text())
+    assert first["entries"][0]["agent"] == f"ppo:{folder}/contack_2p.npz"
+    assert check_paths([str(tmp_path / "out" / "game.jsonl")], out=None) == (1, 0)
