@@ -77,6 +77,14 @@ that mirror keeps every hole's neighbours and exchanges the two players' sides.)
 `observe` works for either agent at any time, from that agent's point of view. Its mask is all zeros unless the
 agent is the one to move and the game is not over. `action_mask()` gives the mask of the agent to move.
 
+### State
+
+`state()` is the whole position as one float32 array (`state_space`; values 0 or 1, the observation's shape),
+the same whichever agent asks, for centralised critics: plane 0 is 1 where a hole holds a black peg, plane 1 a
+white peg, plane 2 where it is empty, and plane 3 is 1 everywhere while White is to move (0 while Black is, and
+once the game is over). It is Black's observation with the last plane saying who moves instead of who looks:
+the game has nothing hidden.
+
 ### Action Space
 
 `Discrete(N * N)`: action `r * N + c` puts the mover's peg into hole `(r, c)`. The legal actions (the 1s of the
@@ -126,6 +134,7 @@ the text diamond after the reset and after every move, and `render()` prints it 
   truncating them, tells the offender's info `"illegal_action": True` and an int outside `Discrete(N * N)`
   loses like any illegal action (it failed an assertion); reset options warn. Observations are unchanged.
 * v0, revised: `render_mode="human"`; the PettingZoo id `contack/contactix-v0`.
+* v0, revised: `state()` and `state_space`. Observations are unchanged.
 
 """
 
@@ -223,6 +232,7 @@ class raw_env(TurnBasedEnv, EzPickle):
             )
             for agent in self.possible_agents
         }
+        self.state_space = spaces.Box(low=0.0, high=1.0, shape=shape, dtype=np.float32)
         self.game: ContactixState | None = None
         """The rules state of the episode (read it, never play on it directly)."""
         self._observed: dict[str, np.ndarray] | None = None
@@ -281,6 +291,16 @@ class raw_env(TurnBasedEnv, EzPickle):
 
     def _no_mask(self) -> np.ndarray:
         return np.zeros(self.num_actions, dtype=MASK_DTYPE)
+
+    def state(self) -> np.ndarray:
+        """The whole position (``state_space``; the card's "State"): black pegs, white pegs, empty holes, and a
+        plane of 1s while White is to move; the same whoever asks."""
+        game = self._require_game()
+        n = self.board_size
+        planes = observation_planes(self._board.reshape(n, n), BLACK)  # black pegs, white pegs, empty holes, ...
+        over = game.done or self.terminations.get(self.agent_selection, True)
+        planes[3] = float(game.current_player == WHITE and not over)
+        return planes if self.channels_first else np.ascontiguousarray(planes.transpose(1, 2, 0))
 
     def action_mask(self) -> np.ndarray:
         """The int8 action mask of the agent to move (all zeros once the game is over)."""

@@ -129,6 +129,41 @@ def test_channels_first_holds_the_same_planes():
         assert np.array_equal(a.observe(agent)["observation"].transpose(2, 0, 1), b.observe(agent)["observation"])
 
 
+def test_the_state_is_the_board_by_colour_and_who_moves_the_same_for_both_agents():
+    n = 5
+    for channels_first in (False, True):
+        env = contactix_v0.env(board_size=n, swap=True, channels_first=channels_first)
+        env.reset()
+        raw = env.unwrapped
+        to_last = (lambda s: s.transpose(1, 2, 0)) if channels_first else (lambda s: s)
+        assert raw.state_space.shape == env.observation_space("black")["observation"].shape
+        start = to_last(raw.state())
+        assert not start[:, :, :2].any() and start[:, :, 2].all() and not start[:, :, 3].any()  # black to move
+        _step_all(env, [(1, 3)], n)
+        state = to_last(raw.state())
+        assert raw.state_space.contains(raw.state())
+        assert np.argwhere(state[:, :, 0]).tolist() == [[1, 3]] and not state[:, :, 1].any()
+        assert state[:, :, 2].sum() == n * n - 1 and np.all(state[:, :, 3] == 1)  # white to move
+        env.step(cell_index(1, 3, n))  # white swaps: a white peg on the mirror hole, black to move
+        state = to_last(raw.state())
+        assert not state[:, :, 0].any() and np.argwhere(state[:, :, 1]).tolist() == [[3, 1]]
+        assert not state[:, :, 3].any()
+        # Black's planes 0 to 2 are the state's; white's has the colours the other way round.
+        assert np.array_equal(to_last(env.observe("black")["observation"])[:, :, :3], state[:, :, :3])
+        assert np.array_equal(to_last(env.observe("white")["observation"])[:, :, 0], state[:, :, 1])
+
+
+def test_the_state_says_no_one_moves_once_the_game_is_over():
+    env = contactix_v0.env(board_size=3)
+    env.reset()
+    _step_all(env, [(0, 1), (0, 0), (1, 1), (1, 0)], 3)
+    assert np.all(env.unwrapped.state()[:, :, 3] == 0)  # black to move
+    env.step(cell_index(2, 1, 3))  # black's chain (0, 1), (1, 1), (2, 1) joins rows 0 and 2
+    assert env.unwrapped.game.done and env.agent_selection == "white"
+    state = env.unwrapped.state()
+    assert state[:, :, 0].sum() == 3 and state[:, :, 1].sum() == 2 and not state[:, :, 3].any()
+
+
 def test_masks_and_planes_follow_the_rules_state_through_random_games():
     rng = np.random.default_rng(0)
     for size, swap in [(3, True), (6, False), (9, True)]:
