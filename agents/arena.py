@@ -15,9 +15,15 @@ from .base import Agent
 from .registry import make_agent
 
 
-def seed_streams(seed: int, count: int) -> list[np.random.SeedSequence]:
-    """Independent streams for one game: stream 0 deals, stream k+1 drives the agent in seat k."""
-    return np.random.SeedSequence(seed).spawn(count)
+def seed_streams(seed: int, count: int, agent_seed: int | None = None) -> list[np.random.SeedSequence]:
+    """Independent streams for one game: stream 0 deals, stream k+1 drives the agent in seat k.
+
+    With ``agent_seed`` the agents' streams are those ``agent_seed`` would give and the deal stays ``seed``'s: the
+    same tiles, other random choices by the agents (``agent_seed == seed`` is the same as none)."""
+    streams = np.random.SeedSequence(seed).spawn(count)
+    if agent_seed is not None:
+        streams[1:] = np.random.SeedSequence(agent_seed).spawn(count)[1:]
+    return streams
 
 
 def new_state(
@@ -60,11 +66,13 @@ def simulate_records(
     hands: int = 3,
     enclosed_end: str = "1939",
     trace: bool = False,
+    agent_seed: int | None = None,
 ) -> Iterator[dict]:
-    """Records of ``games`` games; game ``i`` is played from seed ``seed + i`` (so one game can be replayed alone)."""
+    """Records of ``games`` games; game ``i`` is played from seed ``seed + i`` (so one game can be replayed alone),
+    its agents' random choices from ``agent_seed + i`` when given (``seed_streams``)."""
     for i in range(games):
         game_seed = seed + i
-        streams = seed_streams(game_seed, len(agent_names) + 1)
+        streams = seed_streams(game_seed, len(agent_names) + 1, None if agent_seed is None else agent_seed + i)
         agents = [make_agent(name, streams[k + 1], game=game) for k, name in enumerate(agent_names)]
         state = play_game(new_state(game, players, streams[0], hands, enclosed_end, trace), agents)
         yield get_game(game).write_record(state, seed=game_seed, agents=list(agent_names))

@@ -7,6 +7,10 @@ the same order as every other entry did from that seat (the duplicate format: th
 ``K`` must therefore be a multiple of ``N``. Deal ``d`` (0-based) is played from game seed ``S + d``:
 ``arena.seed_streams(S + d, N + 1)`` gives the deal (stream 0) and the agent in seat ``s`` its randomness (stream
 ``s + 1``), so any single game is ``contack simulate --seed S+d --games 1 --agents <the seat order>`` again.
+With an agent seed ``A`` (``--agent-seed``) the agents' streams of deal ``d`` come from ``A + d`` instead
+(``arena.seed_streams(S + d, N + 1, A + d)``; ``contack simulate --agent-seed A+d`` plays the game again): the same
+deals, other random choices by the agents, so that evaluations with several agent seeds show how much of a result
+is the agents' luck rather than the deals'. ``A = S`` is the same as none.
 Every game's randomness comes from its own seed, never from a worker, so any ``--workers`` (or ``--ray``) gives the
 same numbers.
 
@@ -162,6 +166,8 @@ class Evaluation:
     results: list[GameResult] = field(repr=False, default_factory=list)
     board_size: int = DEFAULT_SIZE
     swap: bool = False
+    agent_seed: int | None = None
+    """Where the agents' random choices came from (module docstring); None: from ``seed``, with the deals."""
 
     @property
     def report(self) -> str:
@@ -183,6 +189,7 @@ class Evaluation:
                 "deals": self.deals,
                 "rotations": self.rotations,
                 "seed": self.seed,
+                **self._agent_seed_json(),
                 "rules": self.rules,
                 "interval": _INTERVAL_NOTE[0],
                 "rating": RATING_DESCRIPTION,
@@ -198,12 +205,17 @@ class Evaluation:
             "deals": self.deals,
             "rotations": self.rotations,
             "seed": self.seed,
+            **self._agent_seed_json(),
             "rules": self.rules,
             "interval": _INTERVAL_NOTE[not scores],
             "margin": "final score minus the mean final score of the other seats" if scores else None,
             **rating,
             "entries": [e.to_json() for e in self.entries],
         }
+
+    def _agent_seed_json(self) -> dict[str, int]:
+        # Only when given, so that an evaluation without one writes what it always wrote.
+        return {} if self.agent_seed is None else {"agent_seed": self.agent_seed}
 
     def summary(self) -> str:
         return format_table(self)
@@ -269,6 +281,7 @@ class _Config:
     records: bool
     board_size: int = DEFAULT_SIZE
     swap: bool = False
+    agent_seed: int | None = None
     registered: tuple[Registration, ...] = ()
     """The agents of your own the specs name, so that a worker process (or Ray task) knows them too."""
 
@@ -291,7 +304,7 @@ def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
     entries = seat_entries(config.players, rotation) if game.max_players > 1 else (rotation,)
     players = [config.agents[e] for e in entries]
     specs = [display_name(p) for p in players]
-    streams = seed_streams(game_seed, len(specs) + 1)
+    streams = seed_streams(game_seed, len(specs) + 1, None if config.agent_seed is None else config.agent_seed + deal)
     agents = [_player(p, streams[s + 1], config.game) for s, p in enumerate(players)]
     state = new_state(
         config.game, config.players, streams[0], config.hands, config.enclosed_end, log=config.records,
@@ -368,6 +381,7 @@ def check_request(
     workers: int | None,
     board_size: int = DEFAULT_SIZE,
     swap: bool = False,
+    agent_seed: int | None = None,
 ) -> None:
     """Raise ``ValueError`` saying what is allowed when an evaluation request is not."""
     if game not in GAMES:
@@ -418,6 +432,8 @@ def check_request(
         raise ValueError(f"a game has at least 1 hand (the rules play 3); got {hands!r}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers is at least 1; got {workers!r}")
+    if agent_seed is not None and (isinstance(agent_seed, bool) or not isinstance(agent_seed, int) or agent_seed < 0):
+        raise ValueError(f"agent_seed is None or a whole number, 0 or more; got {agent_seed!r}")
 
 
 def evaluate(
@@ -435,6 +451,7 @@ def evaluate(
     board_size: int = DEFAULT_SIZE,
     swap: bool = False,
     ray: bool = False,
+    agent_seed: int | None = None,
 ) -> Evaluation:
     """Play the evaluation described in the module docstring and return its statistics (and the games played:
     ``Evaluation.results``, in play order, with records if ``records``).
@@ -442,7 +459,8 @@ def evaluate(
     ``agents``: one entry per seat (Contack, CON-TAC-TIX) or per solitaire player: specs, ``Agent`` objects or
     functions ``f(state, legal) -> move`` (module docstring). ``workers``: processes on this machine (default 1);
     ``ray``: the games run as Ray tasks instead (``agents.ray_tasks``: ``RAY_ADDRESS``'s cluster, else a local
-    one), ``workers`` of them at once (default: the cluster's CPUs); neither changes the results. ``progress``:
+    one), ``workers`` of them at once (default: the cluster's CPUs); neither changes the results. ``agent_seed``:
+    the agents' random choices of deal ``d`` come from ``agent_seed + d`` (module docstring). ``progress``:
     ``auto``, ``on`` or ``off`` (None, True, False) as ``agents.progress`` says, on ``out`` (standard error by
     default)."""
     agents = [a.strip() if isinstance(a, str) else a for a in agents]
@@ -451,7 +469,7 @@ def evaluate(
     report = get_game(game).report if game in GAMES else None
     if players is None:
         players = 1 if report == "solitaire" else len(agents)
-    check_request(game, players, agents, games, hands, workers, board_size, swap)
+    check_request(game, players, agents, games, hands, workers, board_size, swap, agent_seed)
     options = get_game(game).options
     if "enclosed_end" in options:
         check_rules(players, hands, enclosed_end)
@@ -464,7 +482,7 @@ def evaluate(
     registered = tuple(dict.fromkeys(r for r in (registration_of(split_spec(a)[0]) for a in agents if isinstance(a, str))
                                      if r is not None))
     config = _Config(game, players, tuple(agents), int(seed), hands, enclosed_end, records, int(board_size), swap,
-                     registered)
+                     agent_seed, registered)
     if ray or (workers or 1) > 1:
         check_sendable(config, names, ray)
     results = list(_run(config, tasks, workers, progress, sys.stderr if out is None else out, ray))
@@ -476,7 +494,7 @@ def evaluate(
         entries = solitaire_stats(names, results)
     deals, rotations = (games, 1) if report == "solitaire" else (games // players, players)
     return Evaluation(game, players, names, games, deals, rotations, int(seed), hands, enclosed_end, entries, results,
-                      board_size=int(board_size), swap=swap)
+                      board_size=int(board_size), swap=swap, agent_seed=agent_seed)
 
 
 def check_sendable(config: _Config, names: Sequence[str], ray: bool) -> None:
@@ -593,14 +611,22 @@ def describe(ev: Evaluation) -> str:
         return (
             f"{plural(ev.games, 'game')} of {ev.game} {ev.board_size}x{ev.board_size}, swap rule "
             f"{'on' if ev.swap else 'off'}: {plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x 2 colour rotations"
+            f"{_agent_seeds(ev)}"
         )
     if ev.report == "scores":
         return (
             f"{plural(ev.games, 'game')} of {ev.game}, {ev.players} players, {plural(ev.hands, 'hand')}, "
             f"enclosed_end={ev.enclosed_end}: {plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x "
-            f"{ev.rotations} seat rotations"
+            f"{ev.rotations} seat rotations{_agent_seeds(ev)}"
         )
-    return f"{ev.game}: every agent plays the same {plural(ev.games, 'deal')} ({_seeds(ev.seed, ev.games)})"
+    return f"{ev.game}: every agent plays the same {plural(ev.games, 'deal')} ({_seeds(ev.seed, ev.games)}){_agent_seeds(ev)}"
+
+
+def _agent_seeds(ev: Evaluation) -> str:
+    """What the first line adds when the agents' random choices came from their own seeds."""
+    if ev.agent_seed is None:
+        return ""
+    return f"; the agents' random choices from {_seeds(ev.agent_seed, ev.deals)}"
 
 
 def _seeds(first: int, count: int) -> str:

@@ -2,11 +2,11 @@
 per subcommand, each with ``add_parser(sub)`` and ``run(parser, args)``.
 
     contack simulate --game {contack,solitaire1,solitaire2} [--players N] [--agents random,greedy,...]
-                     --games K --seed S [--trace] [--hands N] [--enclosed-end {1939,next_player,never}]
+                     --games K --seed S [--agent-seed A] [--trace] [--hands N] [--enclosed-end {1939,next_player,never}]
                      --out FILE.jsonl
     contack replay --check [--through-env] FILE...
-    contack evaluate --players N --agents A,B,... --games K --seed S [--workers W] [--ray] [--json FILE] [--records FILE]
-                     [--game {contack,solitaire1,solitaire2}] [--hands N] [--enclosed-end ...]
+    contack evaluate --players N --agents A,B,... --games K --seed S [--agent-seed A] [--workers W] [--ray]
+                     [--json FILE] [--records FILE] [--game {contack,solitaire1,solitaire2}] [--hands N] [--enclosed-end ...]
     contack ratings FILE... [--json OUT]
     contack render FILE [--index I] --out OUT.gif|OUT.png [--every N] [--fps F]
     contack demo [--games K] [--seed S] [--workers W] [--models DIR] [--out DIR]

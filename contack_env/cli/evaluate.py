@@ -28,6 +28,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {spec_help()}")
     ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
     ev.add_argument("--seed", type=seed_arg, required=True, help="deal d is played from seed S+d, so two evaluations of D deals share none when their seeds are D or more apart")
+    ev.add_argument(
+        "--agent-seed", type=seed_arg, default=None, metavar="A",
+        help="the agents' random choices of deal d come from seed A+d instead of S+d: the same deals, other luck for the "
+        "agents (default: S); several agent seeds show how much of a result is the agents' luck",
+    )
     ev.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
     ev.add_argument("--workers", type=int, default=None,
@@ -86,7 +91,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     extra = {"board_size": board_size, "swap": args.swap} if sized else {}
     ev = evaluate(
         agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,
-        workers=args.workers, records=args.records is not None, progress=args.progress, ray=args.ray, **extra,
+        workers=args.workers, records=args.records is not None, progress=args.progress, ray=args.ray,
+        agent_seed=args.agent_seed, **extra,
     )
     print(format_table(ev))
     try:

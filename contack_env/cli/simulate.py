@@ -22,6 +22,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     sim.add_argument("--agents", default="random", help="one agent for every seat, or one per seat, comma-separated (default: random)")
     sim.add_argument("--games", type=int, required=True, help="how many games")
     sim.add_argument("--seed", type=seed_arg, required=True, help="game i is played from seed S+i")
+    sim.add_argument("--agent-seed", type=seed_arg, default=None, metavar="A",
+                     help="the agents' random choices of game i come from seed A+i (default: S+i, with the deal)")
     sim.add_argument("--trace", action="store_true", help="add the list of legal moves to every place event")
     sim.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     sim.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
@@ -51,7 +53,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     records = []
-    stream = simulate_records(args.game, players, agent_names, args.games, args.seed, args.hands, args.enclosed_end, args.trace)
+    stream = simulate_records(args.game, players, agent_names, args.games, args.seed, args.hands, args.enclosed_end, args.trace,
+                              args.agent_seed)
     for record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
         records.append(record)
     try:

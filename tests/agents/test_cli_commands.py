@@ -35,6 +35,20 @@ def test_evaluate_prints_the_table_and_writes_json_and_records(tmp_path, capsys)
     assert check_paths([str(recs)], out=io.StringIO()) == (6, 0)
 
 
+def test_evaluate_with_an_agent_seed_says_so_and_its_games_are_simulate_games(tmp_path, capsys):
+    js, recs, again = tmp_path / "ev.json", tmp_path / "games.jsonl", tmp_path / "again.jsonl"
+    code, out, _ = _run(
+        capsys, "evaluate", "--agents", "greedy,mcts:4", "--games", "4", "--seed", "7", "--agent-seed", "100",
+        "--json", str(js), "--records", str(recs),
+    )
+    assert code == 0 and "2 deals (seeds 7..8) x 2 seat rotations; the agents' random choices from seeds 100..101" in out
+    assert json.loads(js.read_text())["agent_seed"] == 100
+    last = json.loads(recs.read_text().splitlines()[-1])  # deal 1, second rotation: mcts:4 in seat 0
+    code, _, _ = _run(capsys, "simulate", "--players", "2", "--agents", ",".join(last["agents"]), "--games", "1",
+                      "--seed", "8", "--agent-seed", "101", "--out", str(again))
+    assert code == 0 and json.loads(again.read_text()) == last
+
+
 def test_evaluate_solitaire(capsys):
     code, out, _ = _run(capsys, "evaluate", "--game", "solitaire1", "--agents", "greedy,random", "--games", "3", "--seed", "0")
     assert code == 0
@@ -54,6 +68,7 @@ def test_evaluate_solitaire(capsys):
         (["--players", "3", "--agents", "greedy,random", "--games", "6"], "3 players need 3 agents"),
         (["--agents", "greedy,random", "--games", "4", "--workers", "0"], "workers is at least 1"),
         (["--game", "solitaire2", "--players", "2", "--agents", "greedy", "--games", "4"], "solitaire, played by 1 player"),
+        (["--agents", "greedy,random", "--games", "4", "--agent-seed", "-3"], "--agent-seed: a seed is a whole number 0.."),
     ],
 )
 def test_evaluate_bad_arguments_say_what_is_allowed(capsys, argv, message):

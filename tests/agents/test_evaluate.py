@@ -64,6 +64,29 @@ def test_a_deal_is_replayed_in_every_rotation_and_each_game_is_a_simulate_game()
             assert again == record
 
 
+def test_an_agent_seed_keeps_the_deals_and_changes_only_the_agents_luck():
+    agents = ["random", "mcts:4"]
+    plain = evaluate(agents, 8, seed=40, records=True)
+    assert evaluate(agents, 8, seed=40, records=True, agent_seed=40).to_json() == {**plain.to_json(), "agent_seed": 40}
+    other = evaluate(agents, 8, seed=40, records=True, agent_seed=7)
+    assert other.to_json()["agent_seed"] == 7 and "agent_seed" not in plain.to_json()
+    assert "the agents' random choices from seeds 7..10" in other.summary()
+    first, second = records_of(plain.results), records_of(other.results)
+    assert [r["hands"][0]["deck"] for r in first] == [r["hands"][0]["deck"] for r in second]  # the same deals
+    assert [r["seed"] for r in second] == [40 + result.deal for result in other.results]
+    assert [r["hands"] for r in first] != [r["hands"] for r in second]  # other random choices
+    # Repeatable from its seeds, whatever the workers; any game is a `contack simulate --agent-seed` game.
+    assert _numbers(evaluate(agents, 8, seed=40, agent_seed=7, workers=2)) == _numbers(other)
+    for result, record in zip(other.results, second):
+        assert next(simulate_records("contack", 2, record["agents"], 1, record["seed"], agent_seed=7 + result.deal)) == record
+
+
+@pytest.mark.parametrize("agent_seed", [-1, 1.5, True])
+def test_a_bad_agent_seed_is_refused(agent_seed):
+    with pytest.raises(ValueError, match="agent_seed is None or a whole number, 0 or more"):
+        evaluate(["greedy", "random"], 2, seed=1, agent_seed=agent_seed)
+
+
 def test_shared_wins_count_one_over_k():
     results = [
         GameResult(0, 0, (0, 1), (50, 50), (0, 1)),
