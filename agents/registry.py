@@ -96,16 +96,23 @@ def _ppo(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
     return PPOAgent(arg, game=game, seed=rng)
 
 
-def _az(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
-    if not arg:
-        raise ValueError("az needs the path of a trained network: az:PATH, az:PATH:SIMS or az:PATH:SIMS:ENDGAME")
+def split_az_argument(arg: str) -> tuple[str, int | None, int | None]:
+    """``PATH[:SIMS[:ENDGAME]]`` (the argument of an ``az:`` spec) as ``(PATH, SIMS, ENDGAME)``, None where not
+    given. A path may itself hold a colon: only trailing whole numbers are taken off it."""
     path, numbers = arg, []
-    while len(numbers) < 2:  # az:PATH:SIMS[:ENDGAME] (a path may itself hold a colon)
+    while len(numbers) < 2:
         head, sep, tail = path.rpartition(":")
         if not (sep and head and tail.strip().isdigit()):
             break
         path, numbers = head, [int(tail), *numbers]
     sims, endgame = (numbers + [None, None])[:2]
+    return path, sims, endgame
+
+
+def _az(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
+    if not arg:
+        raise ValueError("az needs the path of a trained network: az:PATH, az:PATH:SIMS or az:PATH:SIMS:ENDGAME")
+    path, sims, endgame = split_az_argument(arg)
     from .az_agent import AZAgent  # numpy-only network; imported here so the registry stays light
 
     return AZAgent(path, sims=sims, game=game, seed=rng, endgame=endgame)

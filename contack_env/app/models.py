@@ -1,10 +1,11 @@
-"""The trained policies a table may seat: only ``.npz`` files lying directly in the models folders given to
-``contack serve``, named by their file name.
+"""The trained models a table may seat: only ``.npz`` files lying directly in the models folders given to
+``contack serve``, named by their file name: policies (``contack-policy/1``, seated as ``ppo:NAME``) and
+search-guided networks (``contack-az/1``, seated as ``az:NAME[:SIMS[:ENDGAME]]``).
 
-A page asks for ``ppo:contack_2p.npz``; the server looks the name up in the listing it made of its folders, so a
-path (``ppo:../secret.npz``, ``ppo:/etc/x.npz``) or a file outside them can never be opened. A link inside a
-folder that leads out of it is left out of the listing. When two folders hold the same name, the first folder's
-file is the one listed.
+A page asks for ``ppo:contack_2p.npz`` or ``az:contack_2p_az.npz``; the server looks the name up in the listing it
+made of its folders, so a path (``ppo:../secret.npz``, ``az:/etc/x.npz``) or a file outside them can never be
+opened. A link inside a folder that leads out of it is left out of the listing. When two folders hold the same
+name, the first folder's file is the one listed.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from agents.az.network import FORMAT as AZ_FORMAT
+from agents.policy_file import FORMAT as POLICY_FORMAT
+
 
 @dataclass(frozen=True)
 class Model:
@@ -29,17 +33,20 @@ class Model:
     game: str
     players: int | None
     board_size: int | None
+    kind: str = "ppo"
+    """The agent spec's name that seats it: ``ppo`` (a policy) or ``az`` (a search-guided network)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "game": self.game, "players": self.players, "board_size": self.board_size}
+        return {"name": self.name, "kind": self.kind, "game": self.game, "players": self.players,
+                "board_size": self.board_size}
 
 
 class ModelError(ValueError):
     """A model name that the models folders do not hold."""
 
 
-POLICY_FORMAT = "contack-policy/1"
-"""The files a table may seat as ``ppo:NAME`` (``agents.policy_file``)."""
+KINDS = {POLICY_FORMAT: "ppo", AZ_FORMAT: "az"}
+"""The agent that plays a file of each format: ``agents.policy_file``'s policies, ``agents.az.network``'s networks."""
 
 
 class ModelFolders:
@@ -63,20 +70,24 @@ class ModelFolders:
                 if path.parent != folder or not path.is_file():
                     continue  # a link leading out of the folder
                 meta = _meta(path)
-                if meta is None or meta.get("format", POLICY_FORMAT) != POLICY_FORMAT:
-                    continue  # not a ``ppo:`` policy file (an ``az:`` network is typed in as a spec)
+                kind = None if meta is None else KINDS.get(meta.get("format", POLICY_FORMAT))
+                if kind is None:
+                    continue  # not a model file
                 found[entry.name] = Model(
-                    entry.name, path, str(meta.get("game", "contack")), _int(meta.get("players")), _int(meta.get("board_size"))
+                    entry.name, path, str(meta.get("game", "contack")), _int(meta.get("players")),
+                    _int(meta.get("board_size")), kind,
                 )
         return list(found.values())
 
-    def resolve(self, name: str) -> Path:
-        """The file of the model called ``name``; ``ModelError`` naming the models there are otherwise."""
-        for model in self.models():
+    def resolve(self, name: str, kind: str = "ppo") -> Path:
+        """The file of the model called ``name`` that ``kind`` (``ppo``, ``az``) plays; ``ModelError`` naming the
+        models there are otherwise."""
+        models = [m for m in self.models() if m.kind == kind]
+        for model in models:
             if model.name == name:
                 return model.path
-        names = ", ".join(m.name for m in self.models()) or "none"
-        raise ModelError(f"no model called {name!r} in the models folder(s); the models are: {names}")
+        names = ", ".join(m.name for m in models) or "none"
+        raise ModelError(f"no model called {name!r} for {kind}:NAME in the models folder(s); the {kind} models are: {names}")
 
 
 def _meta(path: Path) -> dict[str, Any] | None:

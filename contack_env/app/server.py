@@ -44,7 +44,7 @@ from contack_env.records import RecordError
 
 from .models import ModelFolders
 from .replays import frames, parse_records, summary
-from .sessions import MAX_HANDS, MAX_MCTS, PERSON, GameSession, Rejected, parse_setup
+from .sessions import MAX_AZ_ENDGAME, MAX_AZ_SIMS, MAX_HANDS, MAX_MCTS, PERSON, GameSession, Rejected, parse_setup
 from .store import Store, StoreFull
 from .web_game import web_games
 
@@ -100,6 +100,8 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
                     "hands": MAX_HANDS,
                     "board_size": [MIN_SIZE, MAX_SIZE],
                     "mcts": MAX_MCTS,
+                    "az_sims": MAX_AZ_SIMS,
+                    "az_endgame": MAX_AZ_ENDGAME,
                     "upload_bytes": limits.max_upload_bytes,
                 },
                 "enclosed_end": list(ENCLOSED_END_OPTIONS),

@@ -17,7 +17,7 @@ import numpy as np
 
 from agents.arena import new_state, seed_streams
 from agents.base import Agent
-from agents.registry import make_agent, mcts_budget, split_spec
+from agents.registry import make_agent, mcts_budget, split_az_argument, split_spec
 from agents.view import public_view
 from contack_env import ENCLOSED_END_OPTIONS
 from contack_env.contactix.rules import check_size
@@ -31,6 +31,8 @@ from .web_game import WebGame, seat_names, web_game, web_games
 PERSON = "person"
 MAX_HANDS = 9  # the rules play 3; a cap keeps one table from holding the server for long
 MAX_MCTS = 20000  # iterations a decision: some seconds; the command line allows far more than a page should wait
+MAX_AZ_SIMS = 5000  # an az simulation costs about four mcts iterations (benchmarks/search.py): as long as MAX_MCTS
+MAX_AZ_ENDGAME = 30000  # Solitaire No. 2's exact endgame, positions a decision: ten times the default
 
 
 class Rejected(Exception):
@@ -117,8 +119,25 @@ def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None
                 spec = f"ppo:{models.resolve(arg or '')}"
             except ValueError as err:
                 raise Rejected(400, f"seat {seat}: {err}") from None
+        if spec is not None and name == "az":
+            spec = _resolve_az(seat, arg or "", models)
         resolved.append(spec)
     return setup, resolved
+
+
+def _resolve_az(seat: int, arg: str, models: ModelFolders) -> str:
+    """The spec ``az:NAME[:SIMS[:ENDGAME]]`` with the network's name resolved to its file, its budgets checked
+    against the server's caps (a page may not make a bot think for minutes)."""
+    name, sims, endgame = split_az_argument(arg)
+    try:
+        path = models.resolve(name, "az")
+    except ValueError as err:
+        raise Rejected(400, f"seat {seat}: {err}") from None
+    if sims is not None and sims > MAX_AZ_SIMS:
+        raise Rejected(400, f"seat {seat}: az:{name}:{sims}: this server lets a bot search at most {MAX_AZ_SIMS} simulations")
+    if endgame is not None and endgame > MAX_AZ_ENDGAME:
+        raise Rejected(400, f"seat {seat}: az:{arg}: this server lets the endgame search at most {MAX_AZ_ENDGAME} positions")
+    return f"az:{path}{arg[len(name):]}"  # the page's budgets as it wrote them
 
 
 def _make_agents(setup: Setup, resolved: list[str | None], streams: Sequence[np.random.SeedSequence]) -> dict[int, Agent]:
@@ -131,8 +150,11 @@ def _make_agents(setup: Setup, resolved: list[str | None], streams: Sequence[np.
             if hasattr(agent, "check_board"):
                 agent.check_board(setup.board_size, setup.swap)
         except ValueError as err:
-            # The page knows a model by its name, not by where the server keeps it.
-            why = str(err).replace(full[4:], spec[4:]) if full != spec else str(err)
+            # The page knows a model by its name, not by where the server keeps it: the folder is left out.
+            why = str(err)
+            if full != spec:  # the resolved argument is the model's folder, then what the page sent
+                full_arg, page_arg = split_spec(full)[1] or "", split_spec(spec)[1] or ""
+                why = why.replace(full_arg[: len(full_arg) - len(page_arg)], "")
             raise Rejected(400, f"seat {seat}: {why}") from None
         agent.reset()
         agents[seat] = agent

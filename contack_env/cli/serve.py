@@ -13,7 +13,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     sv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     sv.add_argument(
         "--models", action="append", metavar="DIR",
-        help="a folder of trained policies (.npz) that tables may seat; repeat for more (default: the repository's models folder)",
+        help="a folder of trained models (.npz: PPO policies, az networks) that tables may seat; repeat for more "
+        "(default: the repository's models folder)",
     )
 
 

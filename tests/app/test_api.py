@@ -287,6 +287,49 @@ def test_model_paths_outside_the_folders_are_refused(make_client, tmp_path, spec
     assert client.post("/api/games", json={"game": "contack", "seats": ["person", "ppo:mine.npz"]}).status_code == 201
 
 
+def test_a_search_guided_network_takes_a_seat_by_name_within_the_servers_caps(client):
+    models = {m["name"]: m for m in client.get("/api/options").json()["models"]}
+    assert models["contack_2p_az.npz"]["kind"] == "az" and models["contack_2p.npz"]["kind"] == "ppo"
+    game = advance_bots(client, new_game(client, seats=["person", "az:contack_2p_az.npz:8"], seed=3, hands=1))
+    assert game["seats"][1]["agent"] == "az:contack_2p_az.npz:8"
+    assert str(MODELS) not in json.dumps(game)  # the page knows a network by its name only
+    for spec, words in [
+        ("az:contack_2p_az.npz:5001", "at most 5000 simulations"),
+        ("az:contack_2p_az.npz:40:30001", "at most 30000 positions"),
+        ("az:contack_2p.npz", "no model called 'contack_2p.npz' for az:NAME"),  # a policy, not a network
+        ("ppo:contack_2p_az.npz", "no model called 'contack_2p_az.npz' for ppo:NAME"),
+        ("az:solitaire2_az.npz", "solitaire2_az.npz is a network for 'solitaire2'"),
+    ]:
+        response = client.post("/api/games", json={"game": "contack", "seats": ["person", spec]})
+        assert response.status_code == 400 and words in response.json()["error"], spec
+        assert str(MODELS) not in response.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "az:../models/contack_2p_az.npz",
+        f"az:{MODELS / 'contack_2p_az.npz'}",
+        f"az:{MODELS / 'contack_2p_az.npz'}:40",
+        "az:models/contack_2p_az.npz",
+        "az:/etc/passwd",
+        "az:",
+        "az:outside.npz",
+    ],
+)
+def test_network_paths_outside_the_folders_are_refused(make_client, tmp_path, spec):
+    folder = tmp_path / "models"
+    folder.mkdir()
+    shutil.copy(MODELS / "contack_2p_az.npz", tmp_path / "outside.npz")
+    (folder / "outside.npz").symlink_to(tmp_path / "outside.npz")  # a link leading out of the folder
+    shutil.copy(MODELS / "contack_2p_az.npz", folder / "mine.npz")
+    client = make_client(models=(folder,))
+    assert [(m["name"], m["kind"]) for m in client.get("/api/options").json()["models"]] == [("mine.npz", "az")]
+    response = client.post("/api/games", json={"game": "contack", "seats": ["person", spec]})
+    assert response.status_code == 400 and "no model called" in response.json()["error"]
+    assert client.post("/api/games", json={"game": "contack", "seats": ["person", "az:mine.npz:4"]}).status_code == 201
+
+
 def test_a_model_for_another_game_is_refused_by_name(client):
     response = client.post("/api/games", json={"game": "contactix", "seats": ["person", "ppo:contack_2p.npz"], "board_size": 5})
     assert response.status_code == 400
@@ -366,7 +409,7 @@ def test_every_bot_the_page_offers_plays_a_whole_game_of_every_game(client, game
     options = client.get("/api/options").json()
     specs = options["bots"][game]
     specs = [s for s in specs if not s.startswith("mcts:") or s == "mcts:50"] + [
-        f"ppo:{m['name']}" for m in options["models"] if m["game"] == game and m["players"] in (None, 1, 2)
+        f"{m['kind']}:{m['name']}" for m in options["models"] if m["game"] == game and m["players"] in (None, 1, 2)
     ]
     assert specs
     for spec in specs:

@@ -286,7 +286,7 @@ def test_every_frame_of_every_kind_of_record_shows(page: Page, name: str) -> Non
 
 def test_a_table_of_bots_plays_itself_and_can_be_paused(page: Page) -> None:
     page.select_option("#seat-0", "random")
-    page.select_option("#seat-1", "greedy")
+    page.select_option("#seat-1", "az:contack_2p_az.npz")  # the shipped search-guided network, offered by name
     page.fill("#hands", "1")
     page.fill("#seed", "4")
     page.select_option("#pace", "400")

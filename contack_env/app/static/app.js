@@ -53,7 +53,8 @@ function seatChoices(g) {
     if (m.game !== g) continue;
     if (g === "contactix" && m.board_size !== size) continue;
     const about = g === "contack" ? `trained for ${m.players} players` : g === "contactix" ? `${m.board_size}x${m.board_size}` : "trained";
-    list.push([`ppo:${m.name}`, `${m.name} (${about})`]);
+    const search = m.kind === "az" ? ", with its search" : "";
+    list.push([`${m.kind}:${m.name}`, `${m.name} (${about}${search})`]);
   }
   list.push(["other", "another spec (e.g. mcts:500)…"]);
   return list;
