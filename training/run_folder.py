@@ -9,7 +9,8 @@ before anything else of the run::
 The run id is also written into the run's ``state.json``. The rules that follow from it:
 
 - A new run starts only in a folder that does not exist, is empty, or holds a run of ours that was killed
-  before its first checkpoint (a marker and no ``checkpoint.zip``: that run's own files are removed first). A
+  before its first checkpoint (a marker and no checkpoint, ``checkpoint.zip`` or ``--algorithm az``'s
+  ``checkpoint.pt``: that run's own files are removed first). A
   folder that holds anything else is refused before any work, so no file a user owns is overwritten or
   removed; so is a folder that already holds a checkpoint (``--resume`` continues it) and a path that is a
   file.
@@ -34,12 +35,14 @@ from typing import Any
 from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
 
 MARKER = ".contack-run"
+CHECKPOINTS = ("checkpoint.zip", "checkpoint.pt")
+"""The checkpoints of the two trainers (MaskablePPO's, ``--algorithm az``'s): a folder holding either holds a run."""
 FORMAT = "contack-run/1"
 SNAPSHOT_NAME = re.compile(r"snap_\d{10}\.npz")
 TENSORBOARD_RUN = re.compile(r"ppo_\d+")
 TENSORBOARD_FILE = "events.out.tfevents."
 
-__all__ = ["FORMAT", "MARKER", "Run", "RunFolderError", "TrainingError", "check_new_run_folder", "claim_folder",
+__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "Run", "RunFolderError", "TrainingError", "check_new_run_folder", "claim_folder",
            "marker_path", "new_run_id", "read_marker", "remove_run_files", "write_marker"]
 
 
@@ -101,13 +104,14 @@ def check_new_run_folder(out: str) -> None:
     names = [name for name in os.listdir(out) if not _is_marker_temporary(name)]
     if not names:
         return  # empty, or holding only what a kill while the marker was written left
+    checkpoint = next((name for name in CHECKPOINTS if name in names), None)
     if MARKER in names:
         read_marker(out)  # a marker that is not ours stops here
-        if "checkpoint.zip" in names:
-            raise RunFolderError(f"{out} already holds a run (checkpoint.zip); continue it with --resume or "
+        if checkpoint is not None:
+            raise RunFolderError(f"{out} already holds a run ({checkpoint}); continue it with --resume or "
                                  "choose another --out")
         return  # a run of ours killed before its first checkpoint: its files are replaced
-    if "checkpoint.zip" in names and "config.toml" in names:
+    if checkpoint is not None and "config.toml" in names:
         raise RunFolderError(f"{out} holds a run of `contack train` made before run folders were marked; "
                              "continue it with --resume (which marks it) or choose another --out")
     shown = ", ".join(sorted(names)[:5]) + (f", ... ({len(names)} entries)" if len(names) > 5 else "")

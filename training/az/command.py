@@ -90,7 +90,8 @@ def _resumed_with_ray(out: str) -> bool:
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo_only: set[str]) -> int:
     """Run (or resume) the az training the options describe; ``ppo_only``: settings refused here."""
-    from .train import AZTrainingError, check_config, train
+    from ..run_folder import TrainingError
+    from .train import check_config, train
 
     cfg: AZConfig | None = None
     iterations: int | None = None
@@ -125,7 +126,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo
     progress = {"auto": None, "on": True, "off": False}[args.progress]
     try:
         path = train(cfg, args.out, resume=args.resume, progress=progress, iterations=iterations)
-    except (AZTrainingError, ValueError) as err:
+    except (TrainingError, ValueError) as err:  # AZTrainingError, and a run folder refused (RunFolderError)
         print(f"contack train: {err}", file=sys.stderr)
         return 1
     print(f"wrote {path}")

@@ -8,8 +8,11 @@ buffer of the latest ``buffer_size``, and trains the torch network on batches dr
 draws per new sample on average; Adam, policy cross-entropy plus ``value_weight`` times the value loss). The next
 iteration plays with the new weights.
 
-What a run writes in ``--out`` (default ``runs/train``, as for PPO):
+What a run writes in ``--out`` (default ``runs/train``, as for PPO), in a folder that is new, empty or a run's
+(``training.run_folder``: a folder holding anything else is refused before any work, and a run removes only what
+a run of ours wrote):
 
+    .contack-run         the run marker (its run id), written first
     config.toml          the whole configuration (``--config`` it to repeat the run)
     policy.npz           the latest network, weights only (``az:DIR/policy.npz``; agents.az.network)
     checkpoint.pt        the torch network and optimizer state with the iteration, written atomically (what
@@ -33,7 +36,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import sys
 import time
 from typing import Any
@@ -42,6 +44,8 @@ import numpy as np
 
 from contack_env.atomic import TEMPORARY_PREFIX, atomic_path, open_atomic
 from contack_env.games import get_game
+from ..run_folder import (MARKER, TENSORBOARD_FILE, RunFolderError, TrainingError, check_new_run_folder, claim_folder,
+                          new_run_id, read_marker, write_marker)
 from . import report
 from .config import AZConfig
 from agents.az.encoding import Encoder
@@ -51,7 +55,7 @@ from .selfplay import SAMPLE_FIELDS, GameSetup, Samples, SelfPlay
 EVAL_SEED_OFFSET = 1_000_000  # evaluation deals never coincide with self-play's
 
 
-class AZTrainingError(RuntimeError):
+class AZTrainingError(TrainingError):
     """A run that cannot start or resume, with what to do about it."""
 
 
@@ -88,19 +92,44 @@ class AZRun:
         with open_atomic(self.state) as f:
             json.dump(state, f, indent=1)
 
+    def check_resumable(self) -> str | None:
+        """Raise unless ``--resume`` can continue this folder; return its run id (None for a run made before
+        run markers, which the resume then marks)."""
+        if not os.path.isdir(self.out):
+            if os.path.exists(self.out):
+                raise RunFolderError(f"--out {self.out} is a file, not a run folder")
+            raise AZTrainingError(f"nothing to resume in {self.out}: no such folder (start the run without --resume)")
+        run_id = read_marker(self.out)  # a marker that is not ours stops here
+        if not os.path.exists(self.checkpoint):
+            raise AZTrainingError(f"nothing to resume in {self.out}: no checkpoint.pt (start the run without --resume)")
+        if run_id is None and not os.path.exists(self.config):
+            raise RunFolderError(f"{self.out} is not a run folder of `contack train`: it has a checkpoint.pt but "
+                                 f"neither a {MARKER} marker nor a config.toml")
+        return run_id
+
     def remove_leftovers(self) -> None:
-        """A run killed before its first checkpoint: remove its files (only in a folder such a run made)."""
-        if not os.path.exists(self.config):
-            return
+        """A run of ours killed before its first checkpoint: remove its files, and only those (its own names,
+        TensorBoard's event files in ``tb/``), and only in a folder its marker proves is a run's."""
+        if read_marker(self.out) is None:
+            return  # ``check_new_run_folder`` let an empty or new folder through: nothing of a run is there
         for path in self.own_files:
             if os.path.exists(path):
                 os.remove(path)
-        shutil.rmtree(self.tensorboard, ignore_errors=True)
+        if os.path.isdir(self.tensorboard):
+            for name in os.listdir(self.tensorboard):
+                if name.startswith(TENSORBOARD_FILE):
+                    os.remove(os.path.join(self.tensorboard, name))
+            try:
+                os.rmdir(self.tensorboard)
+            except OSError:
+                pass  # it holds something that is not the run's
         self.remove_temporaries()
 
     def remove_temporaries(self) -> None:
+        """The temporary files of writes a kill interrupted (``atomic_path``'s), of this run's own files only,
+        and only in a folder marked as a run's."""
         names = tuple(os.path.basename(p) for p in self.own_files)
-        if os.path.isdir(self.out):
+        if os.path.isdir(self.out) and read_marker(self.out) is not None:
             for name in os.listdir(self.out):
                 if name.startswith(TEMPORARY_PREFIX) and name.endswith(names):
                     os.remove(os.path.join(self.out, name))
@@ -249,16 +278,15 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
 
     run = AZRun(out)
     if resume:
-        if not os.path.exists(run.checkpoint):
-            raise AZTrainingError(f"nothing to resume in {out}: no checkpoint.pt (start the run without --resume)")
+        run_id = run.check_resumable()
         cfg = AZConfig.load(run.config, written_by_a_run=True)
         if iterations is not None:
             cfg.iterations = iterations
             cfg.check()
     elif cfg is None:
         raise AZTrainingError("a new run needs a configuration")
-    elif os.path.exists(run.checkpoint):
-        raise AZTrainingError(f"{out} already holds a run (checkpoint.pt); continue it with --resume or choose another --out")
+    else:
+        check_new_run_folder(out)  # before any work: a folder holding anything but a run of ours is refused
     check_config(cfg)
     torch.set_num_threads(cfg.torch_threads)
     learner = Learner(cfg)
@@ -267,6 +295,8 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
         if not learner.load_buffer(run.buffer, start):
             print(f"contack train: {out} holds no sample buffer of iteration {start}; it refills from fresh self-play "
                   "(the run goes on reproducibly, but not exactly as an uninterrupted run)", file=sys.stderr)
+        if run_id is None:  # a run from before markers: its config.toml and checkpoint are ours; mark it
+            write_marker(out, new_run_id())
         run.remove_temporaries()
         state = run.read_state()
         rows = report.read_rows(run.eval_csv)
@@ -275,6 +305,7 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
             report.write_rows(run.eval_csv, kept)
     else:
         run.remove_leftovers()
+        claim_folder(out, new_run_id())  # the marker, before any other file of the run
         start, games, state = 0, 0, {}
     cfg.save(run.config)
     return _loop(cfg, run, learner, start, games, float(state.get("wall_s", 0.0)), progress, fresh=not resume)

@@ -166,6 +166,54 @@ def test_a_configuration_from_before_play_rollout_plays_with_its_rollout(tmp_pat
     assert AZConfig(leaf_moves=3).play_leaf_moves == 3
 
 
+def _tree(folder):
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None) for p in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.parametrize("mine", [
+    {"config.toml": b"my settings", "eval.csv": b"my table", "tb/notes.txt": b"my notes"},  # names an az run writes
+    {"policy.npz": b"my policy"},
+    {"snapshots/mine.npz": b"mine", ".tmp-xyzcheckpoint.pt": b"someone's"},
+])
+def test_a_new_run_in_a_folder_no_run_made_is_refused_and_touches_nothing(tmp_path, capsys, mine):
+    # --out . or a folder of one's own: without a marker what it holds is someone else's, whatever the names.
+    for name, data in mine.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    before = _tree(tmp_path)
+    assert main([*TINY, "--out", str(tmp_path)]) == 1
+    assert "is not empty and is not a run folder of `contack train`" in capsys.readouterr().err
+    assert _tree(tmp_path) == before
+
+
+def test_a_new_run_refuses_a_finished_run_of_either_trainer_and_replaces_only_a_killed_one(tmp_path, capsys):
+    from training.config import TrainConfig
+    from training.train import train as train_ppo
+
+    ppo = tmp_path / "ppo"
+    train_ppo(TrainConfig(total_timesteps=64, n_envs=1, n_steps=64, batch_size=64, n_epochs=1, net_arch=[16],
+                          eval_every=0), str(ppo), progress=False)
+    before = _tree(ppo)
+    assert main([*TINY, "--out", str(ppo)]) == 1
+    assert "already holds a run (checkpoint.zip)" in capsys.readouterr().err
+    assert _tree(ppo) == before
+    az = tmp_path / "az"
+    assert main([*TINY, "--eval-every", "0", "--out", str(az)]) == 0
+    assert (az / ".contack-run").is_file()
+    before = _tree(az)
+    with pytest.raises(Exception, match=r"already holds a run \(checkpoint.pt\)"):  # nor a PPO run over an az one
+        train_ppo(TrainConfig(total_timesteps=64, eval_every=0), str(az), progress=False)
+    assert _tree(az) == before
+    # A run of ours killed before its first checkpoint (a marker, no checkpoint): its files go, a file of the
+    # user's that it never writes stays.
+    (az / "checkpoint.pt").unlink()
+    (az / "tb" / "mine.txt").write_text("mine")
+    (az / "notes.txt").write_text("mine")
+    assert main([*TINY, "--eval-every", "0", "--out", str(az)]) == 0
+    assert (az / "notes.txt").read_text() == "mine" and (az / "tb" / "mine.txt").read_text() == "mine"
+    assert json.loads((az / "state.json").read_text())["iteration"] == 2
+
+
 def test_resuming_needs_a_checkpoint(tmp_path):
     with pytest.raises(AZTrainingError, match="nothing to resume"):
         train(None, str(tmp_path), resume=True)
