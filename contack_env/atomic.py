@@ -1,7 +1,8 @@
 """Writing files so that a reader never sees half of one: every file the project writes goes through here.
 
 ``atomic_path(path)`` hands out a temporary name beside ``path``; whatever is written there replaces ``path``
-in one step (``os.replace``) once it is whole and flushed to disk. A failed write (a full disk, a file size
+in one step (``os.replace``) once it is whole and flushed to disk. A ``path`` that is a link has the file it leads
+to replaced (the link stays); one that is a device or a pipe (``/dev/null``) is written in place, never replaced. A failed write (a full disk, a file size
 limit, an exception, a kill) leaves ``path`` as it was, old content and all, and removes the temporary file
 (a kill cannot: its leftover is named ``.tmp-<random><name>``, which ``contack train --resume`` clears in its
 own run folder). ``open_atomic`` and ``write_text``/``write_bytes`` are the same for the common cases.
@@ -34,15 +35,22 @@ class atomic_path:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
+        self.tmp: str | None = None
 
     def __enter__(self) -> str:
-        directory = os.path.dirname(os.path.abspath(self.path))
+        # A link is followed: the file it leads to is replaced, and the link stays a link.
+        self.path = os.path.realpath(self.path)
+        if os.path.exists(self.path) and not (os.path.isfile(self.path) or os.path.isdir(self.path)):
+            return self.path  # a device or a pipe (``--json /dev/null``): written in place, never replaced by a file
+        directory = os.path.dirname(self.path)
         os.makedirs(directory, exist_ok=True)
         fd, self.tmp = tempfile.mkstemp(dir=directory, prefix=TEMPORARY_PREFIX, suffix=os.path.basename(self.path))
         os.close(fd)
         return self.tmp
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if self.tmp is None:
+            return  # written in place
         if exc_type is None:
             try:
                 # mkstemp makes the file private (0600); give it the mode a plain open() would have
@@ -55,7 +63,7 @@ class atomic_path:
             except BaseException:
                 _remove(self.tmp)
                 raise
-            _fsync_directory(os.path.dirname(os.path.abspath(self.path)))
+            _fsync_directory(os.path.dirname(self.path))
         else:
             _remove(self.tmp)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
@@ -80,6 +81,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(str(err))
     output_arg(parser, "--json", args.json)
     output_arg(parser, "--records", args.records)
+    if args.json and args.records and os.path.realpath(args.json) == os.path.realpath(args.records):
+        parser.error(f"--json and --records name the same file ({args.records}); the records would replace the statistics")
     if args.ray:
         from agents.ray_tasks import RayUnavailable, require_ray
 

@@ -69,6 +69,8 @@ def test_evaluate_solitaire(capsys):
         (["--agents", "greedy,random", "--games", "4", "--workers", "0"], "workers is at least 1"),
         (["--game", "solitaire2", "--players", "2", "--agents", "greedy", "--games", "4"], "solitaire, played by 1 player"),
         (["--agents", "greedy,random", "--games", "4", "--agent-seed", "-3"], "--agent-seed: a seed is a whole number 0.."),
+        (["--agents", "greedy,random", "--games", "2", "--json", "same.json", "--records", "./same.json"],
+         "--json and --records name the same file"),
     ],
 )
 def test_evaluate_bad_arguments_say_what_is_allowed(capsys, argv, message):

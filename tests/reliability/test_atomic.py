@@ -42,6 +42,35 @@ def test_the_written_file_has_the_mode_a_plain_open_gives(tmp_path):
     assert (tmp_path / "f.txt").stat().st_mode & 0o777 == 0o666 & ~umask
 
 
+def test_a_link_keeps_leading_to_the_replaced_file(tmp_path):
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "ev.json"
+    target.write_bytes(OLD)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    write_text(link, "new\n")
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == "new\n" and _leftovers(tmp_path / "real") == [] and _leftovers(tmp_path) == []
+
+
+def test_a_pipe_is_written_in_place_never_replaced_by_a_file(tmp_path):
+    # What `--json /dev/null` does: a device or a pipe gets the bytes, and stays what it is.
+    import stat
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()))
+    reader.start()
+    write_text(pipe, "through the pipe\n")
+    reader.join(timeout=10)
+    assert got == [b"through the pipe\n"]
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode) and _leftovers(tmp_path) == []
+    write_text(os.devnull, "gone\n")
+    assert stat.S_ISCHR(os.lstat(os.devnull).st_mode)
+
+
 # One case per kind of file the project writes, each through its own public writer.
 def _record(path):
     from contack_env.records import write_records
