@@ -102,7 +102,7 @@ def split_az_argument(arg: str) -> tuple[str, int | None, int | None]:
     path, numbers = arg, []
     while len(numbers) < 2:
         head, sep, tail = path.rpartition(":")
-        if not (sep and head and tail.strip().isdigit()):
+        if not (sep and head and tail.strip().isascii() and tail.strip().isdigit()):
             break
         path, numbers = head, [int(tail), *numbers]
     sims, endgame = (numbers + [None, None])[:2]

@@ -239,6 +239,8 @@ async def _json_body(request: Request, cap: int) -> Any:
         return json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise Rejected(400, f"the body is not valid JSON: {err}") from None
+    except (RecursionError, ValueError) as err:  # nested too deep, a number of more digits than Python reads
+        raise Rejected(400, f"the body is JSON this server does not read: {err}") from None
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:

@@ -64,7 +64,7 @@ def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None
         raise Rejected(400, "a table is a JSON object: {game, seats, ...}")
     game = data.get("game", "contack")
     offered = web_games()
-    if game not in offered:
+    if not isinstance(game, str) or game not in offered:
         raise Rejected(400, f"game is one of {', '.join(offered)}; got {game!r}")
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):

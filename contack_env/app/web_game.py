@@ -97,4 +97,6 @@ def record_agents(record: dict[str, Any], seats: int) -> list[str]:
     agents = record.get("agents")
     if isinstance(agents, list) and len(agents) == seats and all(isinstance(a, str) or a is None for a in agents):
         return [a or "?" for a in agents]
-    return ["?"] * max(seats, 0)
+    # A record's seat count is its own word, checked only when the game is opened: past any game's, no list.
+    most = max(spec.max_players for spec in GAMES.values())
+    return ["?"] * seats if 0 < seats <= most else []

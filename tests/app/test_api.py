@@ -173,12 +173,23 @@ def test_an_unknown_game_is_404(client):
         ({"game": "contactix", "seats": ["person", "random"], "board_size": 40}, "board_size"),
         ({"game": "solitaire1", "seats": ["person", "greedy"]}, "1 player"),
         ({"game": "contack", "seats": ["person", "greedy"], "seed": -1}, "seed"),
+        ({"game": ["contack"], "seats": ["person", "greedy"]}, "game is one of"),
+        ({"game": "contack", "seats": ["person", "az:contack_2p_az.npz:²"]}, "no model called 'contack_2p_az.npz:²'"),
     ],
 )
 def test_a_bad_table_is_refused_with_what_is_allowed(client, table, words):
     response = client.post("/api/games", json=table)
     assert response.status_code == 400
     assert words in response.json()["error"]
+
+
+@pytest.mark.parametrize("body, words", [
+    ("[" * 20_000 + "]" * 20_000, "does not read"),  # nested past the interpreter's recursion limit
+    ('{"game": "contack", "seats": ["person", "greedy"], "seed": ' + "9" * 5000 + "}", "digits"),
+])
+def test_json_the_server_cannot_read_is_refused_not_a_server_error(client, body, words):
+    response = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and words in response.json()["error"]
 
 
 # -- the pile's order ---------------------------------------------------------------------------------------

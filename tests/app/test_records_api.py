@@ -136,6 +136,17 @@ def test_a_file_that_is_not_records_is_refused(client, text, words):
     assert words in response.json()["error"]
 
 
+@pytest.mark.parametrize("players", [10**20, 10**6, -3, 8])
+def test_a_record_claiming_any_number_of_seats_is_listed_without_a_seat_list(client, players):
+    # A record's seat count is its own word until the game is opened: it never sizes what the server builds.
+    record = read_records(GOLDEN / "contack_4p.jsonl")[0]
+    record["players"] = players
+    response = upload(client, "\n".join([json.dumps(record)] * 50))
+    assert response.status_code == 201 and len(response.content) < 100_000
+    assert all(game["agents"] == [] for game in response.json()["records"])
+    assert client.get(f"/api/records/{response.json()['id']}/0").status_code == 400
+
+
 def test_uploads_over_the_cap_are_refused_without_being_read(make_client):
     client = make_client(max_upload_bytes=4000)
     small = (GOLDEN / "contactix_5x5.jsonl").read_text()
