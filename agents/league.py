@@ -8,7 +8,8 @@ files is one entry; two seats of one table held by the same name are one entry w
 record is replayed through the rules first (``contack_env.records.replay``), and the winners are the engine's.
 
 The games of one deal are the independent units: games dealt the same tiles (the same first deck, as the
-records give it) are one deal, in one file or across files. A duplicate match plays each deal once per seat
+records give it) are one deal, in one file or across files. CON-TAC-TIX deals no tiles: there the games of one
+seed are a deal (``contack evaluate`` plays both colour rotations of a deal from one seed). A duplicate match plays each deal once per seat
 rotation, and matches played with the same ``--seed`` share their deals, so the ladder of matches a rating
 table is fitted to usually holds far fewer deals than games; counting each file's deals apart would treat
 repeats of the same tiles as independent and give intervals too narrow. All records must be of one game at one
@@ -54,7 +55,7 @@ def league(sources: Sequence[Sequence[dict[str, Any]]], names: Sequence[str] | N
     table size than the first."""
     names = list(names) if names is not None else [f"source {k + 1}" for k in range(len(sources))]
     agents: dict[str, int] = {}
-    deals: dict[tuple[str, ...], list[Game]] = {}
+    deals: dict[tuple[Any, ...], list[Game]] = {}
     won: dict[int, float] = {}
     played: dict[int, int] = {}
     kind: tuple[str, int] | None = None
@@ -80,7 +81,7 @@ def league(sources: Sequence[Sequence[dict[str, Any]]], names: Sequence[str] | N
             at = tuple(agents.setdefault(a, len(agents)) for a in labels)
             winners = final.winners
             shares = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(seats))
-            deals.setdefault(tuple(record["hands"][0]["deck"]), []).append(Game(at, shares))
+            deals.setdefault(deal_of(record, where), []).append(Game(at, shares))
             for e, share in zip(at, shares):
                 won[e] = won.get(e, 0.0) + share
                 played[e] = played.get(e, 0) + 1
@@ -93,6 +94,17 @@ def league(sources: Sequence[Sequence[dict[str, Any]]], names: Sequence[str] | N
     entries.sort(key=lambda x: -x.rating.elo)
     games = sum(len(g) for g in deals.values())
     return League(kind[0], kind[1], games, len(deals), len(sources), entries)
+
+
+def deal_of(record: dict[str, Any], where: str) -> tuple[Any, ...]:
+    """The deal a replayed record's game was played on (module docstring): its first deck for Contack; for
+    CON-TAC-TIX, which deals no tiles, its seed (``contack evaluate`` plays both colour rotations of a deal from
+    one seed), or the record alone when it has none."""
+    hands = record.get("hands")
+    if hands:
+        return ("tiles", *hands[0]["deck"])
+    seed = record.get("seed")
+    return ("seed", seed) if isinstance(seed, int) else ("record", where)
 
 
 def format_league(table: League) -> str:

@@ -109,7 +109,9 @@ def add_arguments(parser) -> None:  # type: ignore[no-untyped-def]
     """``contack solve``'s options."""
     parser.add_argument("--game", choices=SOLITAIRES, required=True, help="the solitaire")
     parser.add_argument("--games", type=int, required=True, metavar="K", help="deals 0 .. K-1")
-    parser.add_argument("--seed", type=int, required=True, metavar="S", help="the deals of `contack evaluate --seed S`")
+    from contack_env.cli_support import seed_arg
+
+    parser.add_argument("--seed", type=seed_arg, required=True, metavar="S", help="the deals of `contack evaluate --seed S`")
     parser.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
                         help="per deal; a deal not settled in time is unknown (default 10)")
 

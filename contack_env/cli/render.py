@@ -14,16 +14,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     rn.add_argument("--index", type=int, default=0, help="which record of the file, from 0 (default 0)")
     rn.add_argument("--out", required=True, help="OUT.gif (animation) or OUT.png (a grid of every --every-th frame)")
     rn.add_argument("--every", type=int, default=5, help="PNG strip: one frame in N (default 5)")
-    rn.add_argument("--fps", type=float, default=2.0, help="GIF: frames a second (default 2)")
+    rn.add_argument("--fps", type=float, default=2.0, help="GIF: frames a second, 0.01 to 100 (default 2)")
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from contack_env.cli_support import output_arg
     from contack_env.records import RecordError, read_records, replay
-    from contack_env.render.pictures import save_gif, save_strip
+    from contack_env.render.pictures import MAX_FPS, MIN_FPS, save_gif, save_strip
 
     if not args.out.lower().endswith((".gif", ".png")):
         parser.error(f"--out must end in .gif or .png; got {args.out!r}")
+    if not MIN_FPS <= args.fps <= MAX_FPS:
+        parser.error(f"--fps is {MIN_FPS:g} to {MAX_FPS:g} frames a second (a GIF shows a frame 10 ms to 655 s); got {args.fps:g}")
     output_arg(parser, "--out", args.out)
 
     def torn(err: RecordError) -> None:

@@ -57,12 +57,16 @@ def _check_path(path: str | Path, suffix: str) -> Path:
     return path
 
 
+MIN_FPS, MAX_FPS = 0.01, 100.0
+"""The frame rates a GIF can hold: a frame is shown 10 ms to 655.35 s (the format counts centiseconds in 16 bits)."""
+
+
 def save_gif(record: Mapping[str, Any], path: str | Path, fps: float = 2.0, size: int | tuple[int, int] = GIF_SIZE) -> Path:
     """Write the game of ``record`` as an animated GIF (one frame per move, ``fps`` frames a second; the last
     frame and finished hands are held longer). Returns the path."""
     path = _check_path(path, ".gif")
-    if not fps > 0:
-        raise ValueError(f"fps must be positive; got {fps!r}")
+    if not MIN_FPS <= fps <= MAX_FPS:  # a GIF holds a frame a whole number of centiseconds, at most 655.35 s
+        raise ValueError(f"fps is {MIN_FPS:g} to {MAX_FPS:g} frames a second; got {fps!r}")
     frames = record_frames(record, size)
     images = [Image.fromarray(frame) for frame, _ in frames]
     width, height = images[0].size

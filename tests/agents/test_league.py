@@ -32,6 +32,19 @@ def test_one_match_rates_as_contack_evaluate_rates_it(tmp_path):
         assert mine.rating.ci95 == pytest.approx(entry.rating_ci95, abs=0.05)
 
 
+def test_a_contactix_match_rates_as_contack_evaluate_rates_it_its_deals_by_seed(tmp_path):
+    path = tmp_path / "c.jsonl"
+    ev = evaluate(["random", "mcts:20"], 20, 1, game="contactix", board_size=5, records=True)
+    write_records(path, records_of(ev.results))
+    table = league([read_records(path)])
+    assert (table.game, table.games, table.deals, table.players) == ("contactix", 20, 10, 2)
+    by_name = {e.agent: e for e in table.entries}
+    for entry in ev.entries:
+        assert by_name[entry.agent].rating.elo == pytest.approx(entry.rating_elo, abs=0.05)
+        assert by_name[entry.agent].rating.ci95 == pytest.approx(entry.rating_ci95, abs=0.05)
+    assert main(["ratings", str(path)]) == 0
+
+
 def test_an_agent_in_two_matches_is_one_entry_and_the_ladder_orders_them(tmp_path):
     _, a = _match(tmp_path, "a.jsonl", ["greedy", "random"], 60)
     _, b = _match(tmp_path, "b.jsonl", ["lookahead", "greedy"], 60)

@@ -42,3 +42,6 @@ def test_the_command_reports_the_share_of_winnable_deals(capsys):
     with pytest.raises(SystemExit):
         main(["solve", "--game", "solitaire1", "--games", "0", "--seed", "1"])
     assert "--games must be at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["solve", "--game", "solitaire1", "--games", "2", "--seed", "-1"])
+    assert "--seed: a seed is a whole number 0.." in capsys.readouterr().err

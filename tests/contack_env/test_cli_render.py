@@ -29,6 +29,8 @@ def test_a_bad_index_suffix_or_record_is_refused_with_the_reason(tmp_path, capsy
     for argv, message in (
         (["--index", "2", "--out", "x.gif"], "holds 2 records, 0..1; got 2"),
         (["--out", str(tmp_path / "x.jpg")], "--out must end in .gif or .png"),
+        (["--out", str(tmp_path / "x.gif"), "--fps", "0.001"], "--fps is 0.01 to 100 frames a second"),
+        (["--out", str(tmp_path / "x.gif"), "--fps", "nan"], "--fps is 0.01 to 100 frames a second"),
     ):
         try:
             main(["render", str(path), *argv])
