@@ -265,6 +265,10 @@ def seat_entries(players: int, rotation: int) -> tuple[int, ...]:
     return tuple((seat - rotation) % players for seat in range(players))
 
 
+MAX_WORKERS = 256
+"""The most worker processes an evaluation starts on this machine (Ray's tasks in flight are not capped)."""
+
+
 def schedule(players: int, games: int) -> list[tuple[int, int]]:
     """``(deal, rotation)`` of every game, in play order: each deal in all its rotations."""
     return [(d, r) for d in range(games // players) for r in range(players)]
@@ -362,7 +366,7 @@ def _run(
             # Small chunks: games of search agents take long, and an idle worker at the end wastes the others.
             chunk = max(1, min(8, len(jobs) // (workers * 16)))
             with one_thread_for_workers():  # a spawned worker copies the environment as it starts
-                pool = ctx.Pool(workers, initializer=_ignore_interrupts)
+                pool = ctx.Pool(min(workers, len(jobs)), initializer=_ignore_interrupts)  # no idle processes
             with pool:
                 for result in pool.imap(_play_task, jobs, chunksize=chunk):  # imap keeps the task order
                     yield result
@@ -382,6 +386,7 @@ def check_request(
     board_size: int = DEFAULT_SIZE,
     swap: bool = False,
     agent_seed: int | None = None,
+    ray: bool = False,
 ) -> None:
     """Raise ``ValueError`` saying what is allowed when an evaluation request is not."""
     if game not in GAMES:
@@ -432,6 +437,8 @@ def check_request(
         raise ValueError(f"a game has at least 1 hand (the rules play 3); got {hands!r}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers is at least 1; got {workers!r}")
+    if workers is not None and not ray and workers > MAX_WORKERS:
+        raise ValueError(f"workers is at most {MAX_WORKERS} processes on this machine (one a core is best); got {workers}")
     if agent_seed is not None and (isinstance(agent_seed, bool) or not isinstance(agent_seed, int) or agent_seed < 0):
         raise ValueError(f"agent_seed is None or a whole number, 0 or more; got {agent_seed!r}")
 
@@ -469,7 +476,7 @@ def evaluate(
     report = get_game(game).report if game in GAMES else None
     if players is None:
         players = 1 if report == "solitaire" else len(agents)
-    check_request(game, players, agents, games, hands, workers, board_size, swap, agent_seed)
+    check_request(game, players, agents, games, hands, workers, board_size, swap, agent_seed, ray)
     options = get_game(game).options
     if "enclosed_end" in options:
         check_rules(players, hands, enclosed_end)

@@ -186,13 +186,7 @@ class TrainConfig:
     @classmethod
     def load(cls, path: str, **overrides: Any) -> TrainConfig:
         """Read a TOML file written by ``save`` (or by hand: a ``[train]`` table); ``overrides`` win."""
-        try:
-            with open(path, "rb") as f:
-                data = tomllib.load(f)
-        except FileNotFoundError:
-            raise ValueError(f"no configuration file at {path}") from None
-        except tomllib.TOMLDecodeError as err:
-            raise ValueError(f"{path} is not valid TOML: {err}") from None
+        data = read_toml(path)
         table = data.get("train", data)
         if not isinstance(table, dict):
             raise ValueError(f"{path}: [train] is a table of settings; got {table!r}")
@@ -236,6 +230,24 @@ def _is_int(value: Any) -> bool:
 
 
 MAX_SEED = 2**31 - 1
+
+
+def read_toml(path: str) -> dict[str, Any]:
+    """A configuration file's TOML, or ``ValueError`` saying why it cannot be read (missing, a folder, not
+    readable, not UTF-8, not TOML)."""
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise ValueError(f"no configuration file at {path}") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path} is a folder; --config names a TOML file (a run's config.toml)") from None
+    except OSError as err:
+        raise ValueError(f"cannot read the configuration {path}: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path} is not a TOML file: it is not UTF-8 text ({err.reason} at byte {err.start})") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ValueError(f"{path} is not valid TOML: {err}") from None
 FLOAT_RANGES = (
     # field, lowest, highest (None: no bound), whether the lowest itself is excluded
     ("learning_rate", 0.0, None, True),

@@ -76,7 +76,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if game.report != "solitaire" and len(agents) == 1:  # one agent for every seat
         agents = agents * players
     try:
-        check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size, args.swap)
+        check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size, args.swap,
+                      ray=args.ray)
     except ValueError as err:
         parser.error(str(err))
     output_arg(parser, "--json", args.json)

@@ -67,6 +67,7 @@ def test_evaluate_solitaire(capsys):
         (["--agents", "greedy,random", "--games", "5"], "multiple of 2; got 5"),
         (["--players", "3", "--agents", "greedy,random", "--games", "6"], "3 players need 3 agents"),
         (["--agents", "greedy,random", "--games", "4", "--workers", "0"], "workers is at least 1"),
+        (["--agents", "greedy,random", "--games", "4", "--workers", "100000"], "workers is at most 256 processes"),
         (["--game", "solitaire2", "--players", "2", "--agents", "greedy", "--games", "4"], "solitaire, played by 1 player"),
         (["--agents", "greedy,random", "--games", "4", "--agent-seed", "-3"], "--agent-seed: a seed is a whole number 0.."),
         (["--agents", "greedy,random", "--games", "2", "--json", "same.json", "--records", "./same.json"],

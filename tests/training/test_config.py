@@ -81,6 +81,19 @@ def test_a_missing_or_broken_file_is_named(tmp_path):
         TrainConfig.load(str(tmp_path / "bad.toml"))
 
 
+@pytest.mark.parametrize("algorithm", ["ppo", "az"])
+def test_a_config_that_is_a_folder_or_not_text_is_refused_by_the_command_with_why(tmp_path, capsys, algorithm):
+    from contack_env.cli import main
+
+    (tmp_path / "binary.toml").write_bytes(b"\xff\xfe[train]")
+    for config, words in ((tmp_path / "binary.toml", "is not a TOML file: it is not UTF-8 text"),
+                          (tmp_path, "is a folder; --config names a TOML file")):
+        with pytest.raises(SystemExit) as exit_:
+            main(["train", "--algorithm", algorithm, "--config", str(config), "--out", str(tmp_path / "run")])
+        assert exit_.value.code == 2 and words in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
 @pytest.mark.parametrize("game", ["solitaire1", "solitaire2"])
 def test_a_solitaire_run_defaults_to_one_player_and_the_tiles_reward(game):
     cfg = _parse(["--game", game])

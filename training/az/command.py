@@ -54,7 +54,7 @@ def algorithm_of(args: argparse.Namespace) -> str:
             with open(path, "rb") as f:
                 table = tomllib.load(f)
             return "az" if table.get("train", table).get("algorithm") == "az" else "ppo"
-        except (OSError, tomllib.TOMLDecodeError):
+        except (OSError, ValueError):  # not readable, not UTF-8, not TOML
             pass  # the chosen path reports the file's problem
     return "ppo"
 
@@ -72,6 +72,8 @@ def parse_option(name: str, text: str) -> Any:
             items = [s.strip() for s in str(text).split(",") if s.strip()]
             return [int(s) for s in items] if name == "net_arch" else items
         if isinstance(default, int) and not isinstance(default, bool):
+            if str(text).strip().lstrip("+-").isdigit():
+                return int(text)  # exactly, however long (through a float it would be rounded)
             value = float(text)
             if value != int(value):
                 raise ValueError

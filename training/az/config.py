@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import tomllib
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -18,8 +17,10 @@ from agents.playout import is_share
 from agents.az.search import MODES
 from contack_env import ENCLOSED_END_OPTIONS
 from contack_env.atomic import atomic_path
+from contack_env.cli_support import MAX_SEED
 from contack_env.games import get_game
 
+from ..config import read_toml
 from .pretrain import check_teacher
 
 SOLITAIRE_DEFAULTS: dict[str, Any] = {"players": 1, "eval_opponents": ["greedy", "mcts:200"], "features": "none",
@@ -197,6 +198,8 @@ class AZConfig:
             if getattr(self, moves) and getattr(self, rollout) == 1.0:
                 raise ValueError(f"{moves} needs {rollout} below 1: with {rollout} 1 every new leaf is played out "
                                  f"to the end already")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed must be a whole number 0..{MAX_SEED}; got {self.seed!r}")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be 0 or more; got {self.weight_decay}")
         if not self.net_arch or any(w < 1 for w in self.net_arch):
@@ -217,13 +220,7 @@ class AZConfig:
     def load(cls, path: str, written_by_a_run: bool = False, **overrides: Any) -> AZConfig:
         """Read a TOML configuration. ``written_by_a_run``: a run folder's own ``config.toml``, where a setting
         missing means a version that did not have it wrote the file (``LATER_SETTINGS`` gives what it did)."""
-        try:
-            with open(path, "rb") as f:
-                data = tomllib.load(f)
-        except FileNotFoundError:
-            raise ValueError(f"no configuration file at {path}") from None
-        except tomllib.TOMLDecodeError as err:
-            raise ValueError(f"{path} is not valid TOML: {err}") from None
+        data = read_toml(path)
         values = data.get("train", data)
         if written_by_a_run:
             values = {**LATER_SETTINGS, **values}

@@ -236,6 +236,8 @@ def test_resuming_needs_a_checkpoint(tmp_path):
      "leaf_moves needs rollout below 1"),
     (["--algorithm", "az", "--value-playouts", "-4"], "value_playouts must be a whole number, 0 or more; got -4"),
     (["--algorithm", "az", "--value-playouts", "2.5"], "--value-playouts: '2.5' is not a valid int"),
+    (["--algorithm", "az", "--seed", "-1"], "seed must be a whole number 0..9223372036854775807; got -1"),
+    (["--algorithm", "az", "--seed", "99999999999999999999"], "got 99999999999999999999"),
 ])
 def test_bad_options_are_refused_with_a_message(tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) as exit_:
