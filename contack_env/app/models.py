@@ -35,6 +35,8 @@ class Model:
     board_size: int | None
     kind: str = "ppo"
     """The agent spec's name that seats it: ``ppo`` (a policy) or ``az`` (a search-guided network)."""
+    sims: int | None = None
+    """An ``az`` network's simulations a decision when its spec gives none (its file's ``sims``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "game": self.game, "players": self.players,
@@ -70,22 +72,27 @@ class ModelFolders:
                 if path.parent != folder or not path.is_file():
                     continue  # a link leading out of the folder
                 meta = _meta(path)
-                kind = None if meta is None else KINDS.get(meta.get("format", POLICY_FORMAT))
+                form = None if meta is None else meta.get("format", POLICY_FORMAT)
+                kind = KINDS.get(form) if isinstance(form, str) else None
                 if kind is None:
                     continue  # not a model file
                 found[entry.name] = Model(
                     entry.name, path, str(meta.get("game", "contack")), _int(meta.get("players")),
-                    _int(meta.get("board_size")), kind,
+                    _int(meta.get("board_size")), kind, _int(meta.get("sims")) if kind == "az" else None,
                 )
         return list(found.values())
 
     def resolve(self, name: str, kind: str = "ppo") -> Path:
         """The file of the model called ``name`` that ``kind`` (``ppo``, ``az``) plays; ``ModelError`` naming the
         models there are otherwise."""
+        return self.find(name, kind).path
+
+    def find(self, name: str, kind: str = "ppo") -> Model:
+        """The model called ``name`` that ``kind`` plays (``resolve``)."""
         models = [m for m in self.models() if m.kind == kind]
         for model in models:
             if model.name == name:
-                return model.path
+                return model
         names = ", ".join(m.name for m in models) or "none"
         raise ModelError(f"no model called {name!r} for {kind}:NAME in the models folder(s); the {kind} models are: {names}")
 

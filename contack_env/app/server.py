@@ -3,7 +3,7 @@
 The server is the authority. The page sends what a person chose; the engine checks it, and a refusal comes back
 as a 4xx status with ``{"error": reason}`` and changes nothing:
 
-    GET  /api/options                 games, agent specs, the models folders' policies, colours, tiles, limits
+    GET  /api/options                 games, agent specs, the models folders' models, colours, tiles, limits
     POST /api/games                   {game, seats, hands, enclosed_end, board_size, swap, seed} -> a new game
     GET  /api/games/{id}              the game as every player sees it (never the pile's order)
     POST /api/games/{id}/move         {version, tile, x, y} (CON-TAC-TIX: {version, cell: [r, c]} or {version, swap})
@@ -14,8 +14,8 @@ as a 4xx status with ``{"error": reason}`` and changes nothing:
 
 Status codes: 400 a malformed request or an illegal move, 404 no such game (or it expired), 409 a stale request
 (its ``version`` is not the game's), a move out of turn or a record asked for too early, 413 an upload over the
-cap, 415 a body that is not JSON, 429 too many games open. Bots think in a worker thread, so a slow one (``mcts``)
-holds up only its own game.
+cap, 415 a body that is not JSON, 429 too many games open. Bots think in a worker thread, so a slow one (``mcts``,
+``az``) holds up only its own game.
 """
 
 from __future__ import annotations
@@ -76,7 +76,8 @@ class Limits:
 
 
 def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | None = None, trusted_hosts: Sequence[str] | None = None) -> Starlette:
-    """The app. ``models``: the folders whose ``.npz`` policies a table may seat (by file name, nothing else).
+    """The app. ``models``: the folders whose ``.npz`` models (PPO policies, ``az`` networks) a table may seat (by
+    file name, nothing else).
     ``trusted_hosts``: the Host names requests may carry (None: any; ``serve`` passes the loopback names when it
     binds to loopback, which keeps pages from other sites out through DNS rebinding)."""
     limits = limits or Limits()
@@ -288,9 +289,15 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, models: Sequence[str | os.PathLike[str]] = ("models",)) -> None:
-    """Run the app with uvicorn until interrupted."""
+def serve(host: str = "127.0.0.1", port: int = 8000, models: Sequence[str | os.PathLike[str]] | None = None) -> None:
+    """Run the app with uvicorn until interrupted. ``models``: the models folders (default: the repository's,
+    ``agents.policy_file.shipped_models_folder``)."""
     import uvicorn
+
+    from agents.policy_file import shipped_models_folder
+
+    if models is None:
+        models = (shipped_models_folder(),)
 
     local = is_loopback(host)
     app = create_app(models, trusted_hosts=LOOPBACK_NAMES if local else None)

@@ -130,14 +130,17 @@ def _resolve_az(seat: int, arg: str, models: ModelFolders) -> str:
     against the server's caps (a page may not make a bot think for minutes)."""
     name, sims, endgame = split_az_argument(arg)
     try:
-        path = models.resolve(name, "az")
+        model = models.find(name, "az")
     except ValueError as err:
         raise Rejected(400, f"seat {seat}: {err}") from None
+    if sims is None and model.sims is not None and model.sims > MAX_AZ_SIMS:  # the file's own budget
+        raise Rejected(400, f"seat {seat}: az:{name} searches {model.sims} simulations a decision; this server lets a "
+                            f"bot search at most {MAX_AZ_SIMS}: give fewer (az:{name}:SIMS)")
     if sims is not None and sims > MAX_AZ_SIMS:
         raise Rejected(400, f"seat {seat}: az:{name}:{sims}: this server lets a bot search at most {MAX_AZ_SIMS} simulations")
     if endgame is not None and endgame > MAX_AZ_ENDGAME:
         raise Rejected(400, f"seat {seat}: az:{arg}: this server lets the endgame search at most {MAX_AZ_ENDGAME} positions")
-    return f"az:{path}{arg[len(name):]}"  # the page's budgets as it wrote them
+    return f"az:{model.path}{arg[len(name):]}"  # the page's budgets as it wrote them
 
 
 def _make_agents(setup: Setup, resolved: list[str | None], streams: Sequence[np.random.SeedSequence]) -> dict[int, Agent]:

@@ -341,6 +341,25 @@ def test_network_paths_outside_the_folders_are_refused(make_client, tmp_path, sp
     assert client.post("/api/games", json={"game": "contack", "seats": ["person", "az:mine.npz:4"]}).status_code == 201
 
 
+def test_an_odd_file_in_the_folder_is_left_out_and_a_networks_own_budget_is_capped(make_client, tmp_path):
+    from agents.az.network import AZNet
+
+    folder = tmp_path / "models"
+    folder.mkdir()
+    shutil.copy(MODELS / "contack_2p.npz", folder / "good.npz")
+    np.savez(folder / "odd.npz", meta=np.array(json.dumps({"format": ["contack-policy/1"]})))  # not a model file
+    big = AZNet.load(MODELS / "contack_2p_az.npz")
+    big.meta["sims"] = 100_000
+    big.save(folder / "big.npz")
+    client = make_client(models=(folder,))
+    listing = client.get("/api/options").json()["models"]
+    assert [(m["name"], m["kind"]) for m in listing] == [("big.npz", "az"), ("good.npz", "ppo")]
+    assert client.post("/api/games", json={"game": "contack", "seats": ["person", "ppo:good.npz"]}).status_code == 201
+    response = client.post("/api/games", json={"game": "contack", "seats": ["person", "az:big.npz"]})
+    assert response.status_code == 400 and "searches 100000 simulations a decision" in response.json()["error"]
+    assert client.post("/api/games", json={"game": "contack", "seats": ["person", "az:big.npz:8"]}).status_code == 201
+
+
 def test_a_model_for_another_game_is_refused_by_name(client):
     response = client.post("/api/games", json={"game": "contactix", "seats": ["person", "ppo:contack_2p.npz"], "board_size": 5})
     assert response.status_code == 400
