@@ -2,7 +2,8 @@
 
 ``atomic_path(path)`` hands out a temporary name beside ``path``; whatever is written there replaces ``path``
 in one step (``os.replace``) once it is whole and flushed to disk. A ``path`` that is a link has the file it leads
-to replaced (the link stays); one that is a device or a pipe (``/dev/null``) is written in place, never replaced. A failed write (a full disk, a file size
+to replaced (the link stays); a device, a pipe or a name under ``/dev`` (``/dev/null``, ``/dev/stdout``) is
+written in place, never replaced by a file. A failed write (a full disk, a file size
 limit, an exception, a kill) leaves ``path`` as it was, old content and all, and removes the temporary file
 (a kill cannot: its leftover is named ``.tmp-<random><name>``, which ``contack train --resume`` clears in its
 own run folder). ``open_atomic`` and ``write_text``/``write_bytes`` are the same for the common cases.
@@ -16,7 +17,9 @@ Standard library only: the rules layer imports it.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
 from typing import IO, Any, Iterator
@@ -38,11 +41,14 @@ class atomic_path:
         self.tmp: str | None = None
 
     def __enter__(self) -> str:
-        # A link is followed: the file it leads to is replaced, and the link stays a link.
-        self.path = os.path.realpath(self.path)
-        if os.path.exists(self.path) and not (os.path.isfile(self.path) or os.path.isdir(self.path)):
-            return self.path  # a device or a pipe (``--json /dev/null``): written in place, never replaced by a file
-        directory = os.path.dirname(self.path)
+        if _in_place(self.path):
+            return self.path  # a device, a pipe, ``/dev/stdout``: written as given, never replaced by a file
+        if os.path.islink(self.path):
+            # A link is followed: the file it leads to is replaced, and the link stays a link.
+            self.path = os.path.realpath(self.path)
+            if not os.path.isdir(os.path.dirname(self.path)):
+                raise FileNotFoundError(errno.ENOENT, "the link leads into a folder that does not exist", self.path)
+        directory = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(directory, exist_ok=True)
         fd, self.tmp = tempfile.mkstemp(dir=directory, prefix=TEMPORARY_PREFIX, suffix=os.path.basename(self.path))
         os.close(fd)
@@ -63,7 +69,7 @@ class atomic_path:
             except BaseException:
                 _remove(self.tmp)
                 raise
-            _fsync_directory(os.path.dirname(self.path))
+            _fsync_directory(os.path.dirname(os.path.abspath(self.path)))
         else:
             _remove(self.tmp)
 
@@ -148,6 +154,19 @@ def _file_in_the_way(folder: str) -> str | None:
         if parent == here:
             return None
         here = parent
+
+
+def _in_place(path: str) -> bool:
+    """Whether ``path`` is to be written as it is rather than replaced: something that exists and is neither a
+    file nor a folder (a device, a pipe), or a name under ``/dev`` or ``/proc`` (``/dev/stdout`` leads to
+    whatever standard output is, a terminal, a pipe or a file the shell opened, which a replace would cut off)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        return True
+    return os.path.abspath(path).startswith(("/dev/", "/proc/"))
 
 
 def _remove(path: str) -> None:

@@ -54,21 +54,27 @@ def test_a_link_keeps_leading_to_the_replaced_file(tmp_path):
 
 
 def test_a_pipe_is_written_in_place_never_replaced_by_a_file(tmp_path):
-    # What `--json /dev/null` does: a device or a pipe gets the bytes, and stays what it is.
+    # What `--json /dev/null` or `--out /dev/stdout | ...` does: a device or a pipe gets the bytes and stays
+    # what it is. The reading end is opened first (without blocking), so a failing write cannot hang the test.
     import stat
-    import threading
 
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
-    got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()))
-    reader.start()
-    write_text(pipe, "through the pipe\n")
-    reader.join(timeout=10)
-    assert got == [b"through the pipe\n"]
-    assert stat.S_ISFIFO(os.lstat(pipe).st_mode) and _leftovers(tmp_path) == []
-    write_text(os.devnull, "gone\n")
-    assert stat.S_ISCHR(os.lstat(os.devnull).st_mode)
+    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        write_text(pipe, "through the pipe\n")
+        assert stat.S_ISFIFO(os.lstat(pipe).st_mode) and _leftovers(tmp_path) == []
+        assert os.read(reader, 100) == b"through the pipe\n"
+    finally:
+        os.close(reader)
+
+
+def test_a_link_into_a_missing_folder_is_an_error_that_makes_no_folder(tmp_path):
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "nowhere" / "deep" / "x.json")
+    with pytest.raises(FileNotFoundError, match="the link leads into a folder that does not exist"):
+        write_text(link, "x")
+    assert not (tmp_path / "nowhere").exists() and link.is_symlink()
 
 
 # One case per kind of file the project writes, each through its own public writer.
