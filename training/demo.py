@@ -1,6 +1,6 @@
 """The main job: the shipped trained agents against the heuristic bots, over whole three-hand games.
 
-    contack demo [--games 1000] [--seed 1] [--workers 2] [--models models] [--out runs/demo]
+    contack demo [--games 1000] [--seed 1] [--workers 2] [--models DIR] [--out runs/demo]
 
 For each shipped model (``models/contack_2p.npz``, ``models/contack_4p.npz``) it runs ``contack evaluate``'s
 duplicate-format evaluation (``agents.evaluate``): the 2-player model heads-up against ``random``, ``greedy``

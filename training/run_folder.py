@@ -17,9 +17,12 @@ The run id is also written into the run's ``state.json``. The rules that follow 
 - ``--resume`` continues a folder with a marker and a checkpoint, after checking that ``state.json`` belongs to
   the marker's run. A run folder made before markers existed (``config.toml`` and a ``checkpoint.zip`` of our
   format, no marker) is taken over: the resume writes its marker.
-- Files are removed only in a folder with a marker, and only the names a run writes (``Run.own_files``, the
-  snapshots ``snapshots/snap_<steps>.npz``, TensorBoard's ``tb/ppo_<n>/events.out.tfevents.*`` and the
-  temporary files of interrupted writes of those).
+- Files are removed only in a folder with a marker, and only the names a run of either trainer writes
+  (``Run.own_files`` and ``RUN_FILES``, the snapshots ``snapshots/snap_<steps>.npz``, TensorBoard's
+  ``tb/ppo_<n>/events.out.tfevents.*`` and ``tb/events.out.tfevents.*``, and the temporary files of
+  interrupted writes of those).
+- A marked folder holding a ``progress.csv`` is a run of ``--backend rllib``, which keeps no checkpoint (its
+  ``policy.npz`` after every iteration is what it made): refused like a folder with a checkpoint.
 """
 
 from __future__ import annotations
@@ -37,12 +40,16 @@ from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
 MARKER = ".contack-run"
 CHECKPOINTS = ("checkpoint.zip", "checkpoint.pt")
 """The checkpoints of the two trainers (MaskablePPO's, ``--algorithm az``'s): a folder holding either holds a run."""
+RUN_FILES = ("config.toml", "policy.npz", "eval_policy.npz", "state.json", "eval.csv", "learning_curve.png",
+             "progress.csv", "buffer.npz")
+"""What a run of any trainer here writes directly in its folder, besides a checkpoint: what a new run clears from
+a marked folder whose run was killed before its first checkpoint, whichever trainer that run was."""
 FORMAT = "contack-run/1"
 SNAPSHOT_NAME = re.compile(r"snap_\d{10}\.npz")
 TENSORBOARD_RUN = re.compile(r"ppo_\d+")
 TENSORBOARD_FILE = "events.out.tfevents."
 
-__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "Run", "RunFolderError", "TrainingError", "check_new_run_folder", "claim_folder",
+__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RUN_FILES", "Run", "RunFolderError", "TrainingError", "check_new_run_folder", "claim_folder",
            "marker_path", "new_run_id", "read_marker", "remove_run_files", "write_marker"]
 
 
@@ -110,6 +117,9 @@ def check_new_run_folder(out: str) -> None:
         if checkpoint is not None:
             raise RunFolderError(f"{out} already holds a run ({checkpoint}); continue it with --resume or "
                                  "choose another --out")
+        if "progress.csv" in names:  # a --backend rllib run, which keeps no checkpoint: its policy.npz is its result
+            raise RunFolderError(f"{out} already holds a run (a --backend rllib run's progress.csv and policy), "
+                                 "which cannot be continued: choose another --out")
         return  # a run of ours killed before its first checkpoint: its files are replaced
     if checkpoint is not None and "config.toml" in names:
         raise RunFolderError(f"{out} holds a run of `contack train` made before run folders were marked; "
@@ -140,7 +150,7 @@ def remove_run_files(folder: str, own_files: tuple[str, ...]) -> None:
     temporary files of interrupted writes of them) and nothing else. Only in a folder with our marker."""
     if read_marker(folder) is None:
         return
-    for path in own_files:
+    for path in (*own_files, *(os.path.join(folder, name) for name in RUN_FILES)):
         _remove(path)
     snapshots = os.path.join(folder, "snapshots")
     for name in _listdir(snapshots):
@@ -149,7 +159,9 @@ def remove_run_files(folder: str, own_files: tuple[str, ...]) -> None:
     tensorboard = os.path.join(folder, "tb")
     for sub in _listdir(tensorboard):
         logs = os.path.join(tensorboard, sub)
-        if TENSORBOARD_RUN.fullmatch(sub) and os.path.isdir(logs):
+        if sub.startswith(TENSORBOARD_FILE):  # an --algorithm az run writes its events in tb/ itself
+            _remove(logs)
+        elif TENSORBOARD_RUN.fullmatch(sub) and os.path.isdir(logs):
             for name in _listdir(logs):
                 if name.startswith(TENSORBOARD_FILE):
                     _remove(os.path.join(logs, name))

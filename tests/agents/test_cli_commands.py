@@ -49,6 +49,15 @@ def test_evaluate_with_an_agent_seed_says_so_and_its_games_are_simulate_games(tm
     assert code == 0 and json.loads(again.read_text()) == last
 
 
+def test_evaluate_refuses_json_and_records_in_one_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["evaluate", "--agents", "greedy,random", "--games", "2", "--seed", "0", "--json", "same.json",
+              "--records", "./same.json"])
+    assert exit_info.value.code == 2 and "--json and --records name the same file" in capsys.readouterr().err
+    assert not (tmp_path / "same.json").exists()
+
+
 def test_evaluate_solitaire(capsys):
     code, out, _ = _run(capsys, "evaluate", "--game", "solitaire1", "--agents", "greedy,random", "--games", "3", "--seed", "0")
     assert code == 0
@@ -70,8 +79,6 @@ def test_evaluate_solitaire(capsys):
         (["--agents", "greedy,random", "--games", "4", "--workers", "100000"], "workers is at most 256 processes"),
         (["--game", "solitaire2", "--players", "2", "--agents", "greedy", "--games", "4"], "solitaire, played by 1 player"),
         (["--agents", "greedy,random", "--games", "4", "--agent-seed", "-3"], "--agent-seed: a seed is a whole number 0.."),
-        (["--agents", "greedy,random", "--games", "2", "--json", "same.json", "--records", "./same.json"],
-         "--json and --records name the same file"),
     ],
 )
 def test_evaluate_bad_arguments_say_what_is_allowed(capsys, argv, message):

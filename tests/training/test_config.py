@@ -86,8 +86,10 @@ def test_a_config_that_is_a_folder_or_not_text_is_refused_by_the_command_with_wh
     from contack_env.cli import main
 
     (tmp_path / "binary.toml").write_bytes(b"\xff\xfe[train]")
+    (tmp_path / "number.toml").write_text("train = 1\n")
     for config, words in ((tmp_path / "binary.toml", "is not a TOML file: it is not UTF-8 text"),
-                          (tmp_path, "is a folder; --config names a TOML file")):
+                          (tmp_path, "is a folder; --config names a TOML file"),
+                          (tmp_path / "number.toml", "[train] is a table of settings; got 1")):
         with pytest.raises(SystemExit) as exit_:
             main(["train", "--algorithm", algorithm, "--config", str(config), "--out", str(tmp_path / "run")])
         assert exit_.value.code == 2 and words in capsys.readouterr().err

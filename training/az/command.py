@@ -53,7 +53,8 @@ def algorithm_of(args: argparse.Namespace) -> str:
         try:
             with open(path, "rb") as f:
                 table = tomllib.load(f)
-            return "az" if table.get("train", table).get("algorithm") == "az" else "ppo"
+            settings = table.get("train", table)
+            return "az" if isinstance(settings, dict) and settings.get("algorithm") == "az" else "ppo"
         except (OSError, ValueError):  # not readable, not UTF-8, not TOML
             pass  # the chosen path reports the file's problem
     return "ppo"

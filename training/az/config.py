@@ -222,6 +222,8 @@ class AZConfig:
         missing means a version that did not have it wrote the file (``LATER_SETTINGS`` gives what it did)."""
         data = read_toml(path)
         values = data.get("train", data)
+        if not isinstance(values, dict):
+            raise ValueError(f"{path}: [train] is a table of settings; got {values!r}")
         if written_by_a_run:
             values = {**LATER_SETTINGS, **values}
         return cls.from_dict({**values, **overrides}, source=path)

@@ -18,7 +18,8 @@ a run of ours wrote):
     checkpoint.pt        the torch network and optimizer state with the iteration, written atomically (what
                          --resume loads, with ``torch.load(weights_only=True)``: no pickled objects)
     buffer.npz           the sample buffer at that checkpoint (compressed arrays, read without pickle)
-    state.json           iterations, self-play games and wall-clock seconds so far, after each checkpoint
+    state.json           iterations, self-play games and wall-clock seconds so far, after each checkpoint, and
+                         the run id
     eval.csv             the periodic evaluations (training.az.report)
     learning_curve.png   eval.csv drawn
     tb/                  TensorBoard logs (``tensorboard --logdir DIR/tb``)
@@ -44,8 +45,8 @@ import numpy as np
 
 from contack_env.atomic import TEMPORARY_PREFIX, atomic_path, open_atomic
 from contack_env.games import get_game
-from ..run_folder import (MARKER, TENSORBOARD_FILE, RunFolderError, TrainingError, check_new_run_folder, claim_folder,
-                          new_run_id, read_marker, write_marker)
+from ..run_folder import (MARKER, RunFolderError, TrainingError, check_new_run_folder, claim_folder, new_run_id,
+                          read_marker, remove_run_files, write_marker)
 from . import report
 from .config import AZConfig
 from agents.az.encoding import Encoder
@@ -89,6 +90,7 @@ class AZRun:
             raise AZTrainingError(f"{self.state} is damaged ({err}); remove it to resume") from None
 
     def write_state(self, state: dict[str, Any]) -> None:
+        state = {**state, "run_id": read_marker(self.out)}  # whose state it is: --resume checks it with the marker
         with open_atomic(self.state) as f:
             json.dump(state, f, indent=1)
 
@@ -105,24 +107,17 @@ class AZRun:
         if run_id is None and not os.path.exists(self.config):
             raise RunFolderError(f"{self.out} is not a run folder of `contack train`: it has a checkpoint.pt but "
                                  f"neither a {MARKER} marker nor a config.toml")
+        if run_id is not None:
+            other = self.read_state().get("run_id")
+            if other is not None and other != run_id:
+                raise RunFolderError(f"{self.state} belongs to another run (run id {other}, the folder's marker says "
+                                     f"{run_id}); the folder mixes two runs' files and cannot be resumed")
         return run_id
 
     def remove_leftovers(self) -> None:
-        """A run of ours killed before its first checkpoint: remove its files, and only those (its own names,
-        TensorBoard's event files in ``tb/``), and only in a folder its marker proves is a run's."""
-        if read_marker(self.out) is None:
-            return  # ``check_new_run_folder`` let an empty or new folder through: nothing of a run is there
-        for path in self.own_files:
-            if os.path.exists(path):
-                os.remove(path)
-        if os.path.isdir(self.tensorboard):
-            for name in os.listdir(self.tensorboard):
-                if name.startswith(TENSORBOARD_FILE):
-                    os.remove(os.path.join(self.tensorboard, name))
-            try:
-                os.rmdir(self.tensorboard)
-            except OSError:
-                pass  # it holds something that is not the run's
+        """A run of ours killed before its first checkpoint: remove its files, and only those, and only in a
+        folder its marker proves is a run's (``training.run_folder.remove_run_files``)."""
+        remove_run_files(self.out, self.own_files)
         self.remove_temporaries()
 
     def remove_temporaries(self) -> None:

@@ -53,7 +53,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         print(f"contack train: --backend rllib needs Ray's RLlib, which is not installed: {INSTALL}",
               file=sys.stderr)
         return 2
-    from ..run_folder import TrainingError
+    from ..run_folder import TrainingError, check_new_run_folder
     from ..train import check_config, config_from_args
 
     try:
@@ -64,10 +64,10 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         check_rllib_config(cfg)
     except ValueError as err:
         parser.error(str(err))
-    from .train import check_run_folder, train
+    from .train import train
 
     try:
-        check_run_folder(args.out)
+        check_new_run_folder(args.out)
     except TrainingError as err:
         print(f"contack train: {err}", file=sys.stderr)
         return 1

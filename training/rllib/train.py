@@ -26,7 +26,7 @@ from agents.policy_file import PolicyNet
 from contack_env.atomic import write_text
 
 from ..config import TrainConfig
-from ..run_folder import MARKER, RunFolderError, check_new_run_folder, claim_folder, new_run_id
+from ..run_folder import check_new_run_folder, claim_folder, new_run_id
 from .env import LEARNER
 from .export import policy_net
 from .module import check_rllib_config, ppo_config
@@ -51,15 +51,6 @@ def send_to_envs(algo: Any, method: str, net: PolicyNet) -> None:
     algo.env_runner_group.foreach_env_runner(call)
 
 
-def check_run_folder(out: str) -> None:
-    """``training.run_folder.check_new_run_folder``, and refuse a folder where a run of this backend wrote a
-    policy (it has no checkpoint.zip, which is what that check looks for, and nothing to resume)."""
-    check_new_run_folder(out)
-    if os.path.exists(os.path.join(out, MARKER)) and os.path.exists(os.path.join(out, "policy.npz")):
-        raise RunFolderError(f"{out} already holds a run (policy.npz); --backend rllib runs cannot be resumed: "
-                             "choose another --out")
-
-
 def env_steps(result: dict[str, Any], before: int) -> int:
     """The env steps sampled so far (``before`` when an iteration reports none: its env runners returned no
     samples within RLlib's ``sample_timeout_s`` on a loaded machine)."""
@@ -72,7 +63,7 @@ def train(cfg: TrainConfig, out: str, env_runners: int = 0, progress: bool | Non
     import torch
 
     check_rllib_config(cfg)
-    check_run_folder(out)
+    check_new_run_folder(out)  # a run of this backend (its progress.csv, no checkpoint) is refused too
     claim_folder(out, new_run_id())
     config_path = os.path.join(out, "config.toml")
     cfg.save(config_path)

@@ -204,14 +204,32 @@ def test_a_new_run_refuses_a_finished_run_of_either_trainer_and_replaces_only_a_
     with pytest.raises(Exception, match=r"already holds a run \(checkpoint.pt\)"):  # nor a PPO run over an az one
         train_ppo(TrainConfig(total_timesteps=64, eval_every=0), str(az), progress=False)
     assert _tree(az) == before
-    # A run of ours killed before its first checkpoint (a marker, no checkpoint): its files go, a file of the
-    # user's that it never writes stays.
+    marker = json.loads((az / ".contack-run").read_text())["run_id"]
+    assert json.loads((az / "state.json").read_text())["run_id"] == marker
+    # A marked folder with a progress.csv is a --backend rllib run, which keeps no checkpoint: refused too.
     (az / "checkpoint.pt").unlink()
+    (az / "progress.csv").write_text("timesteps,seconds,steps_per_s,episode_return_mean\n")
+    assert main([*TINY, "--out", str(az)]) == 1
+    assert "already holds a run (a --backend rllib run's progress.csv and policy)" in capsys.readouterr().err
+    # A run of ours killed before its first checkpoint (a marker, no checkpoint): a new run of either trainer
+    # clears what any run here writes, and a file of the user's stays.
+    (az / "progress.csv").unlink()
     (az / "tb" / "mine.txt").write_text("mine")
     (az / "notes.txt").write_text("mine")
-    assert main([*TINY, "--eval-every", "0", "--out", str(az)]) == 0
+    train_ppo(TrainConfig(total_timesteps=64, n_envs=1, n_steps=64, batch_size=64, n_epochs=1, net_arch=[16],
+                          eval_every=0), str(az), progress=False)
+    assert not (az / "buffer.npz").exists() and not list((az / "tb").glob("events.out.tfevents*"))
     assert (az / "notes.txt").read_text() == "mine" and (az / "tb" / "mine.txt").read_text() == "mine"
-    assert json.loads((az / "state.json").read_text())["iteration"] == 2
+    assert (az / "checkpoint.zip").is_file()
+
+
+def test_a_resume_refuses_a_state_of_another_run(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main([*TINY, "--eval-every", "0", "--out", str(out)]) == 0
+    state = json.loads((out / "state.json").read_text())
+    (out / "state.json").write_text(json.dumps({**state, "run_id": "another"}))
+    assert main(["--resume", "--out", str(out), "--iterations", "3", "--progress", "off"]) == 1
+    assert "belongs to another run" in capsys.readouterr().err
 
 
 def test_resuming_needs_a_checkpoint(tmp_path):
