@@ -33,7 +33,7 @@ import re
 import time
 import uuid
 import zipfile
-from typing import Any
+from typing import Any, Callable
 
 from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
 
@@ -49,8 +49,9 @@ SNAPSHOT_NAME = re.compile(r"snap_\d{10}\.npz")
 TENSORBOARD_RUN = re.compile(r"ppo_\d+")
 TENSORBOARD_FILE = "events.out.tfevents."
 
-__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RUN_FILES", "Run", "RunFolderError", "TrainingError", "check_new_run_folder", "claim_folder",
-           "marker_path", "new_run_id", "read_marker", "remove_run_files", "write_marker"]
+__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RUN_FILES", "Run", "RunFolderError", "TrainingError", "check_new_run_folder",
+           "check_resumable", "claim_folder", "marker_path", "new_run_id", "read_marker", "remove_run_files",
+           "write_marker"]
 
 
 class TrainingError(RuntimeError):
@@ -170,6 +171,30 @@ def remove_run_files(folder: str, own_files: tuple[str, ...]) -> None:
         _rmdir_if_empty(sub)
 
 
+def check_resumable(out: str, checkpoint: str, config: str, state: str,
+                    read_state: Callable[[], dict[str, Any]]) -> str | None:
+    """Raise ``TrainingError`` unless ``--resume`` can continue the run in ``out`` (its ``checkpoint``, its
+    ``config`` and its ``state`` file, read by ``read_state``); return its run id (None for a run made before run
+    markers, which the resume then marks)."""
+    name = os.path.basename(checkpoint)
+    if not os.path.isdir(out):
+        if os.path.exists(out):
+            raise RunFolderError(f"--out {out} is a file, not a run folder")
+        raise TrainingError(f"nothing to resume in {out}: no such folder (start the run without --resume)")
+    run_id = read_marker(out)  # a marker that is not ours stops here
+    if not os.path.exists(checkpoint):
+        raise TrainingError(f"nothing to resume in {out}: no {name} (start the run without --resume)")
+    if run_id is None and not os.path.exists(config):
+        raise RunFolderError(f"{out} is not a run folder of `contack train`: it has a {name} but "
+                             f"neither a {MARKER} marker nor a config.toml")
+    if run_id is not None:
+        other = read_state().get("run_id")
+        if other is not None and other != run_id:
+            raise RunFolderError(f"{state} belongs to another run (run id {other}, the folder's marker says "
+                                 f"{run_id}); the folder mixes two runs' files and cannot be resumed")
+    return run_id
+
+
 def _listdir(folder: str) -> list[str]:
     try:
         return sorted(os.listdir(folder))
@@ -245,24 +270,8 @@ class Run:
         self.remove_temporaries()
 
     def check_resumable(self) -> str | None:
-        """Raise ``TrainingError`` unless ``--resume`` can continue this folder; return its run id (None for a
-        run made before run markers, which the resume then marks)."""
-        if not os.path.isdir(self.out):
-            if os.path.exists(self.out):
-                raise RunFolderError(f"--out {self.out} is a file, not a run folder")
-            raise TrainingError(f"nothing to resume in {self.out}: no such folder (start the run without --resume)")
-        run_id = read_marker(self.out)
-        if not os.path.exists(self.checkpoint):
-            raise TrainingError(f"nothing to resume in {self.out}: no checkpoint.zip (start the run without --resume)")
-        if run_id is None and not os.path.exists(self.config):
-            raise RunFolderError(f"{self.out} is not a run folder of `contack train`: it has a checkpoint.zip but "
-                                 f"neither a {MARKER} marker nor a config.toml")
-        if run_id is not None:
-            other = self.read_state().get("run_id")
-            if other is not None and other != run_id:
-                raise RunFolderError(f"{self.state} belongs to another run (run id {other}, the folder's marker says "
-                                     f"{run_id}); the folder mixes two runs' files and cannot be resumed")
-        return run_id
+        """``check_resumable`` for this run's folder."""
+        return check_resumable(self.out, self.checkpoint, self.config, self.state, self.read_state)
 
     def remove_temporaries(self) -> None:
         """Remove the temporary files of writes a kill interrupted: ``atomic_path``'s ``.tmp-<random><name>``

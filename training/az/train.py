@@ -45,8 +45,8 @@ import numpy as np
 
 from contack_env.atomic import TEMPORARY_PREFIX, atomic_path, open_atomic
 from contack_env.games import get_game
-from ..run_folder import (MARKER, RunFolderError, TrainingError, check_new_run_folder, claim_folder, new_run_id,
-                          read_marker, remove_run_files, write_marker)
+from ..run_folder import (TrainingError, check_new_run_folder, check_resumable, claim_folder, new_run_id, read_marker,
+                          remove_run_files, write_marker)
 from . import report
 from .config import AZConfig
 from agents.az.encoding import Encoder
@@ -95,24 +95,8 @@ class AZRun:
             json.dump(state, f, indent=1)
 
     def check_resumable(self) -> str | None:
-        """Raise unless ``--resume`` can continue this folder; return its run id (None for a run made before
-        run markers, which the resume then marks)."""
-        if not os.path.isdir(self.out):
-            if os.path.exists(self.out):
-                raise RunFolderError(f"--out {self.out} is a file, not a run folder")
-            raise AZTrainingError(f"nothing to resume in {self.out}: no such folder (start the run without --resume)")
-        run_id = read_marker(self.out)  # a marker that is not ours stops here
-        if not os.path.exists(self.checkpoint):
-            raise AZTrainingError(f"nothing to resume in {self.out}: no checkpoint.pt (start the run without --resume)")
-        if run_id is None and not os.path.exists(self.config):
-            raise RunFolderError(f"{self.out} is not a run folder of `contack train`: it has a checkpoint.pt but "
-                                 f"neither a {MARKER} marker nor a config.toml")
-        if run_id is not None:
-            other = self.read_state().get("run_id")
-            if other is not None and other != run_id:
-                raise RunFolderError(f"{self.state} belongs to another run (run id {other}, the folder's marker says "
-                                     f"{run_id}); the folder mixes two runs' files and cannot be resumed")
-        return run_id
+        """``training.run_folder.check_resumable`` for this run's folder."""
+        return check_resumable(self.out, self.checkpoint, self.config, self.state, self.read_state)
 
     def remove_leftovers(self) -> None:
         """A run of ours killed before its first checkpoint: remove its files, and only those, and only in a

@@ -8,7 +8,8 @@ import pytest
 from agents.registry import make_agent
 from training.az.config import AZConfig
 from agents.az.network import AZNet
-from training.az.train import AZTrainingError, Learner, train
+from training.az.train import Learner, train
+from training.run_folder import TrainingError
 from training.train import main
 from contack_env import new_game
 
@@ -233,7 +234,7 @@ def test_a_resume_refuses_a_state_of_another_run(tmp_path, capsys):
 
 
 def test_resuming_needs_a_checkpoint(tmp_path):
-    with pytest.raises(AZTrainingError, match="nothing to resume"):
+    with pytest.raises(TrainingError, match="nothing to resume in .*: no checkpoint.pt"):
         train(None, str(tmp_path), resume=True)
 
 
