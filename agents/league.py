@@ -9,9 +9,9 @@ record is replayed through the rules first (``contack_env.records.replay``), and
 
 The games of one deal are the independent units: games dealt the same tiles (the same first deck, as the
 records give it) are one deal, in one file or across files. CON-TAC-TIX deals no tiles: there the games of one
-seed are a deal (``contack evaluate`` plays both colour rotations of a deal from one seed). A duplicate match plays each deal once per seat
-rotation, and matches played with the same ``--seed`` share their deals, so the ladder of matches a rating
-table is fitted to usually holds far fewer deals than games; counting each file's deals apart would treat
+seed are a deal (``contack evaluate`` plays both colour rotations of a deal from one seed). A duplicate match
+plays each deal once per seat rotation, and matches played with the same ``--seed`` share their deals, so the
+ladder of matches a rating table is fitted to usually holds far fewer deals than games; counting each file's deals apart would treat
 repeats of the same tiles as independent and give intervals too narrow. All records must be of one game at one
 table size: ratings from 2-player and 4-player tables are different quantities.
 """
