@@ -186,10 +186,7 @@ class TrainConfig:
     @classmethod
     def load(cls, path: str, **overrides: Any) -> TrainConfig:
         """Read a TOML file written by ``save`` (or by hand: a ``[train]`` table); ``overrides`` win."""
-        data = read_toml(path)
-        table = data.get("train", data)
-        if not isinstance(table, dict):
-            raise ValueError(f"{path}: [train] is a table of settings; got {table!r}")
+        table = read_settings(path)
         try:
             return cls.from_dict({**table, **overrides})
         except ValueError as err:
@@ -232,12 +229,12 @@ def _is_int(value: Any) -> bool:
 MAX_SEED = 2**31 - 1
 
 
-def read_toml(path: str) -> dict[str, Any]:
-    """A configuration file's TOML, or ``ValueError`` saying why it cannot be read (missing, a folder, not
-    readable, not UTF-8, not TOML)."""
+def read_settings(path: str) -> dict[str, Any]:
+    """A configuration file's settings (its ``[train]`` table, or the whole file without one), or ``ValueError``
+    saying why it cannot be read (missing, a folder, not readable, not UTF-8, not TOML, no table of settings)."""
     try:
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            data = tomllib.load(f)
     except FileNotFoundError:
         raise ValueError(f"no configuration file at {path}") from None
     except IsADirectoryError:
@@ -248,6 +245,10 @@ def read_toml(path: str) -> dict[str, Any]:
         raise ValueError(f"{path} is not a TOML file: it is not UTF-8 text ({err.reason} at byte {err.start})") from None
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"{path} is not valid TOML: {err}") from None
+    table = data.get("train", data)
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: [train] is a table of settings; got {table!r}")
+    return table
 FLOAT_RANGES = (
     # field, lowest, highest (None: no bound), whether the lowest itself is excluded
     ("learning_rate", 0.0, None, True),

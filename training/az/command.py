@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tomllib
 from dataclasses import fields
 from typing import Any
 
+from ..config import read_settings
 from .config import AZConfig, field_help
 
 ALGORITHMS = ("ppo", "az")
@@ -51,11 +51,8 @@ def algorithm_of(args: argparse.Namespace) -> str:
     path = os.path.join(args.out, "config.toml") if args.resume else args.config
     if path:
         try:
-            with open(path, "rb") as f:
-                table = tomllib.load(f)
-            settings = table.get("train", table)
-            return "az" if isinstance(settings, dict) and settings.get("algorithm") == "az" else "ppo"
-        except (OSError, ValueError):  # not readable, not UTF-8, not TOML
+            return "az" if read_settings(path).get("algorithm") == "az" else "ppo"
+        except ValueError:
             pass  # the chosen path reports the file's problem
     return "ppo"
 

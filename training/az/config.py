@@ -20,7 +20,7 @@ from contack_env.atomic import atomic_path
 from contack_env.cli_support import MAX_SEED
 from contack_env.games import get_game
 
-from ..config import read_toml
+from ..config import read_settings
 from .pretrain import check_teacher
 
 SOLITAIRE_DEFAULTS: dict[str, Any] = {"players": 1, "eval_opponents": ["greedy", "mcts:200"], "features": "none",
@@ -220,10 +220,7 @@ class AZConfig:
     def load(cls, path: str, written_by_a_run: bool = False, **overrides: Any) -> AZConfig:
         """Read a TOML configuration. ``written_by_a_run``: a run folder's own ``config.toml``, where a setting
         missing means a version that did not have it wrote the file (``LATER_SETTINGS`` gives what it did)."""
-        data = read_toml(path)
-        values = data.get("train", data)
-        if not isinstance(values, dict):
-            raise ValueError(f"{path}: [train] is a table of settings; got {values!r}")
+        values = read_settings(path)
         if written_by_a_run:
             values = {**LATER_SETTINGS, **values}
         return cls.from_dict({**values, **overrides}, source=path)
