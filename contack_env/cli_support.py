@@ -46,8 +46,16 @@ def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
         parser.error(f"{option}: {err}")
 
 
+def quiet_exit_after_interrupt() -> None:
+    """Ctrl-C can land inside a constructor (a ``ZipFile`` being opened for a checkpoint), leaving an object whose
+    ``__del__`` fails as it is collected on the way out, which Python reports as an "Exception ignored" traceback
+    after the one line the command printed. The process is ending: from here on such reports are dropped."""
+    sys.unraisablehook = lambda unraisable: None
+
+
 def interrupted(command: str) -> int:
     """Say that Ctrl-C stopped ``command`` and what was kept; the exit status for it (130, as shells use)."""
+    quiet_exit_after_interrupt()
     kept = INTERRUPTED.get(command, "nothing more was written")
     print(f"\ncontack {command}: interrupted; {kept}", file=sys.stderr)
     return 130

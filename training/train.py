@@ -67,6 +67,7 @@ from dataclasses import fields
 from typing import Any, Sequence
 
 from agents.policy_file import PolicyNet
+from contack_env.cli_support import quiet_exit_after_interrupt
 
 from .config import TrainConfig, field_help
 from .games import TRAINING_GAMES
@@ -316,6 +317,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
               "written", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        quiet_exit_after_interrupt()
         print(f"\ncontack train: interrupted; {_kept(args.out)}", file=sys.stderr)
         return 130
     print(f"wrote {path}")

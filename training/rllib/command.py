@@ -81,6 +81,9 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         print(f"contack train: cannot write the run in {args.out}: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        from contack_env.cli_support import quiet_exit_after_interrupt
+
+        quiet_exit_after_interrupt()
         print(f"\ncontack train: interrupted; {args.out} keeps the policy of the last finished iteration",
               file=sys.stderr)
         return 130
