@@ -207,9 +207,11 @@ def check_spec(spec: str, game: str = "contack", board_size: int | None = None, 
     return spec.strip()
 
 
-def parse_agent_list(text: str, seats: int, game: str = "contack") -> list[str]:
-    """``"random"`` for every seat, or one spec per seat (``"greedy,random,mcts:100"``), each checked for ``game``."""
-    names = [check_spec(name, game) for name in text.split(",")]
+def parse_agent_list(text: str, seats: int, game: str = "contack", board_size: int | None = None,
+                     swap: bool = False) -> list[str]:
+    """``"random"`` for every seat, or one spec per seat (``"greedy,random,mcts:100"``), each checked for ``game``
+    (and CON-TAC-TIX's ``board_size`` and ``swap``, as ``check_spec`` does)."""
+    names = [check_spec(name, game, board_size, swap) for name in text.split(",")]
     if len(names) == 1:
         return names * seats
     if len(names) != seats:

@@ -2,6 +2,8 @@
 
 - ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are).
 - ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``).
+- ``add_board_options``, ``board_options``: CON-TAC-TIX's ``--board-size`` and ``--swap``, added and checked alike
+  in every command that plays it.
 - ``interrupted``: the one line a subcommand prints when Ctrl-C stops it, saying what was kept.
 """
 
@@ -11,6 +13,7 @@ import argparse
 import sys
 
 from contack_env.atomic import OutputPathError, check_output
+from contack_env.contactix.rules import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
 
 MAX_SEED = 2**63 - 1
 
@@ -44,6 +47,28 @@ def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
         check_output(path, suffixes)
     except OutputPathError as err:
         parser.error(f"{option}: {err}")
+
+
+def add_board_options(parser: argparse.ArgumentParser, swap_help: str = "contactix: play with the swap (pie) rule") -> None:
+    """CON-TAC-TIX's rule options, ``--board-size N`` and ``--swap`` (read them back with ``board_options``)."""
+    parser.add_argument("--board-size", type=int, default=None,
+                        help=f"contactix: the board is N x N holes, {MIN_SIZE}-{MAX_SIZE} (default {DEFAULT_SIZE})")
+    parser.add_argument("--swap", action="store_true", help=swap_help)
+
+
+def board_options(parser: argparse.ArgumentParser, args: argparse.Namespace, has_board: bool) -> tuple[int, bool]:
+    """``(board_size, swap)`` from ``add_board_options``' options, checked; a usage error if they are given for a
+    game without a board (``has_board`` false) or the size does not exist."""
+    if not has_board:
+        if args.board_size is not None or args.swap:
+            parser.error("--board-size and --swap are options of --game contactix")
+        return DEFAULT_SIZE, False
+    size = DEFAULT_SIZE if args.board_size is None else args.board_size
+    try:
+        check_size(size)
+    except ValueError as err:
+        parser.error(f"--board-size: {err}")
+    return size, bool(args.swap)
 
 
 def quiet_exit_after_interrupt() -> None:

@@ -1,7 +1,7 @@
 """The ``contack`` command line: the top layer (it may import every package; nothing imports it). One module
 per subcommand, each with ``add_parser(sub)`` and ``run(parser, args)``.
 
-    contack simulate --game {contack,solitaire1,solitaire2} [--players N] [--agents random,greedy,...]
+    contack simulate --game {contack,solitaire1,solitaire2,contactix} [--players N] [--agents random,greedy,...]
                      --games K --seed S [--agent-seed A] [--trace] [--hands N] [--enclosed-end {1939,next_player,never}]
                      --out FILE.jsonl
     contack replay --check [--through-env] FILE...
@@ -13,6 +13,7 @@ per subcommand, each with ``add_parser(sub)`` and ``run(parser, args)``.
     contack train [--config FILE] [--out DIR] [--resume] [--FIELD VALUE ...]
     contack play [--players N] [--agents ...] [--seat S] [--seed S]
     contack evaluate --game contactix --agents A,B --games K --seed S [--board-size N] [--swap] [...]
+    contack simulate --game contactix --agents BLACK,WHITE --games K --seed S [--board-size N] [--swap] --out FILE.jsonl
     contack play --game contactix [--board-size N] [--swap] [--agents BOT] [--seat 0|1] [--seed S]
     contack serve [--host 127.0.0.1] [--port 8000] [--models DIR]
     contack solve --game {solitaire1,solitaire2} --games K --seed S [--time-limit SECONDS]

@@ -7,7 +7,7 @@ import os
 import sys
 
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
-from contack_env.cli_support import output_arg, seed_arg
+from contack_env.cli_support import add_board_options, board_options, output_arg, seed_arg
 from contack_env.games import GAME_NAMES, get_game
 from contack_env.wording import plural
 
@@ -23,8 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--game", choices=GAME_NAMES, default="contack",
         help="contack (default), a solitaire (each agent alone on the same deals), or contactix (heads-up, colours swapped every deal)",
     )
-    ev.add_argument("--board-size", type=int, default=None, help="contactix: the board is N x N holes, 3-19 (default 11)")
-    ev.add_argument("--swap", action="store_true", help="contactix: play with the swap (pie) rule (off by default, as in 1942)")
+    add_board_options(ev, "contactix: play with the swap (pie) rule (off by default, as in 1942)")
     ev.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")
     ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {spec_help()}")
     ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
@@ -53,16 +52,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     game = get_game(args.game)
     sized = "board_size" in game.options
-    if not sized and (args.board_size is not None or args.swap):
-        parser.error("--board-size and --swap are options of --game contactix")
-    board_size = 11 if args.board_size is None else args.board_size
-    if sized:
-        from contack_env.contactix.rules import check_size
-
-        try:
-            check_size(board_size)
-        except ValueError as err:
-            parser.error(f"--board-size: {err}")
+    board_size, swap = board_options(parser, args, sized)
     try:
         agents = [check_spec(a, args.game) for a in args.agents.split(",")]
     except ValueError as err:
@@ -76,7 +66,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if game.report != "solitaire" and len(agents) == 1:  # one agent for every seat
         agents = agents * players
     try:
-        check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size, args.swap,
+        check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size, swap,
                       ray=args.ray)
     except ValueError as err:
         parser.error(str(err))
@@ -92,7 +82,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except RayUnavailable as err:
             print(f"contack evaluate: {err}", file=sys.stderr)
             return 2
-    extra = {"board_size": board_size, "swap": args.swap} if sized else {}
+    extra = {"board_size": board_size, "swap": swap} if sized else {}
     ev = evaluate(
         agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,
         workers=args.workers, records=args.records is not None, progress=args.progress, ray=args.ray,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from contack_env.cli_support import seed_arg
+from contack_env.cli_support import add_board_options, board_options, seed_arg
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 
 
@@ -20,8 +20,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "contactix: one bot (random, two_distance, mcts[:N], ppo:PATH; default two_distance)",
     )
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0); contactix: 0 black (moves first), 1 white")
-    pl.add_argument("--board-size", type=int, default=None, help="contactix: the board is N x N holes, 3-19 (default 11)")
-    pl.add_argument("--swap", action="store_true", help="contactix: play with the swap (pie) rule")
+    add_board_options(pl)
     pl.add_argument("--seed", type=seed_arg, default=None, help="the game's seed (default: a fresh one, printed)")
     pl.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     pl.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
@@ -33,8 +32,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     if args.game == "contactix":
         return _run_contactix(parser, args)
-    if args.board_size is not None or args.swap:
-        parser.error("--board-size and --swap are options of --game contactix")
+    board_options(parser, args, has_board=False)
     if args.agents is None:
         args.agents = "lookahead"
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
@@ -56,20 +54,14 @@ def _run_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     from agents.play import play_contactix_terminal
     from agents.registry import check_spec
 
-    from contack_env.contactix.rules import check_size
-
     if args.players != 2:
         parser.error(f"--players: contactix is played by 2 players; got {args.players}")
     if args.seat not in (0, 1):
         parser.error(f"--seat: 0 (black, moves first) or 1 (white); got {args.seat}")
-    board_size = 11 if args.board_size is None else args.board_size
-    try:
-        check_size(board_size)
-    except ValueError as err:
-        parser.error(f"--board-size: {err}")
+    board_size, swap = board_options(parser, args, has_board=True)
     agent = "two_distance" if args.agents is None else args.agents
     try:
-        agent = check_spec(agent, "contactix", board_size=board_size, swap=args.swap)
+        agent = check_spec(agent, "contactix", board_size=board_size, swap=swap)
     except ValueError as err:
         parser.error(f"--agents: {err}")
-    return play_contactix_terminal(board_size, agent, args.seat, args.seed, args.swap)
+    return play_contactix_terminal(board_size, agent, args.seat, args.seed, swap)

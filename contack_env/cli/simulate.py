@@ -8,25 +8,27 @@ from collections import Counter
 from typing import Sequence
 
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
-from contack_env.cli_support import output_arg, seed_arg
-from contack_env.games import get_game
+from contack_env.contactix.rules import COLOUR_NAMES
+from contack_env.cli_support import add_board_options, board_options, output_arg, seed_arg
+from contack_env.games import GAME_NAMES, get_game
 from contack_env.wording import plural
-
-SIMULATED_GAMES = ("contack", "solitaire1", "solitaire2")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     sim = sub.add_parser("simulate", help="play games between agents and write their records (JSON lines)")
-    sim.add_argument("--game", choices=SIMULATED_GAMES, default="contack", help="the game (default: contack)")
-    sim.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4); 1 for a solitaire")
+    sim.add_argument("--game", choices=GAME_NAMES, default="contack", help="the game (default: contack)")
+    sim.add_argument("--players", type=int, default=None,
+                     help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4); 1 for a solitaire, 2 for contactix")
     sim.add_argument("--agents", default="random", help="one agent for every seat, or one per seat, comma-separated (default: random)")
     sim.add_argument("--games", type=int, required=True, help="how many games")
     sim.add_argument("--seed", type=seed_arg, required=True, help="game i is played from seed S+i")
     sim.add_argument("--agent-seed", type=seed_arg, default=None, metavar="A",
                      help="the agents' random choices of game i come from seed A+i (default: S+i, with the deal)")
-    sim.add_argument("--trace", action="store_true", help="add the list of legal moves to every place event")
+    sim.add_argument("--trace", action="store_true",
+                     help="add the list of legal moves to every place event (contack and the solitaires)")
     sim.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
     sim.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
+    add_board_options(sim)
     sim.add_argument("--out", required=True, help="where to write the records, one JSON object per line")
 
 
@@ -36,16 +38,21 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     from contack_env.records.contack import write_records
 
+    game = get_game(args.game)
     try:
-        players = get_game(args.game).check_players(args.players)
+        players = game.check_players(args.players)
     except ValueError as err:
         parser.error(f"--players: {err}")
+    has_board = "board_size" in game.options
+    board_size, swap = board_options(parser, args, has_board)
+    if has_board and args.trace:
+        parser.error("--trace is an option of contack and the solitaires (a contactix record lists its moves only)")
     if args.games < 1:
         parser.error(f"--games must be at least 1; got {args.games}")
     if args.hands < 1:
         parser.error(f"--hands must be at least 1; got {args.hands}")
     try:
-        agent_names = parse_agent_list(args.agents, players, args.game)
+        agent_names = parse_agent_list(args.agents, players, args.game, board_size if has_board else None, swap)
     except ValueError as err:
         parser.error(f"--agents: {err}")
     output_arg(parser, "--out", args.out)
@@ -54,7 +61,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     records = []
     stream = simulate_records(args.game, players, agent_names, args.games, args.seed, args.hands, args.enclosed_end, args.trace,
-                              args.agent_seed)
+                              args.agent_seed, board_size, swap)
     for record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
         records.append(record)
     try:
@@ -62,17 +69,20 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"contack simulate: cannot write {args.out}: {err}", file=sys.stderr)
         return 1
-    print(summarize(records))
+    print(summarize(records, game.report))
     print(f"wrote {plural(len(records), 'record')} to {args.out}")
     return 0
 
 
-def summarize(records: Sequence[dict]) -> str:
-    """A short table of what a batch of records shows: wins and mean scores per seat, or solitaire results."""
+def summarize(records: Sequence[dict], report: str) -> str:
+    """A short table of what a batch of records of one game shows, by the game's kind of report
+    (``contack_env.games.REPORTS``): wins and mean scores per seat, wins per colour, or solitaire results."""
+    if report == "colours":
+        return _summarize_colours(records)
     first = records[0]
     n = len(records)
     lines = []
-    if get_game(first["game"]).report == "scores":  # seats with scores; else a solitaire
+    if report == "scores":  # seats with scores; else a solitaire
         seats = first["players"]
         rules = first["rules"]
         lines.append(
@@ -89,10 +99,11 @@ def summarize(records: Sequence[dict]) -> str:
                 totals[seat] += score
             for hand in record["hands"]:
                 reasons[hand["events"][-1]["reason"]] += 1
-        lines.append(f"{'seat':>4}  {'agent':<10} {'wins':>8} {'win rate':>9} {'mean score':>11}")
+        width = max(10, *(len(a) for a in first["agents"]))
+        lines.append(f"{'seat':>4}  {'agent':<{width}} {'wins':>8} {'win rate':>9} {'mean score':>11}")
         for seat in range(seats):
             lines.append(
-                f"{seat:>4}  {first['agents'][seat]:<10} {wins[seat]:>8.1f} {wins[seat] / n:>9.3f} {totals[seat] / n:>11.2f}"
+                f"{seat:>4}  {first['agents'][seat]:<{width}} {wins[seat]:>8.1f} {wins[seat] / n:>9.3f} {totals[seat] / n:>11.2f}"
             )
         lines.append("hand ends: " + ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items())))
     else:
@@ -101,6 +112,21 @@ def summarize(records: Sequence[dict]) -> str:
         points = sum(r["scores"][0] for r in records)
         lines.append(f"{plural(n, 'game')} of {first['game']}, agent {first['agents'][0]}, {_seeds(records)}")
         lines.append(f"won {won} ({won / n:.3f}), mean tiles placed {placed / n:.2f}, mean points {points / n:.2f}")
+    return "\n".join(lines)
+
+
+def _summarize_colours(records: Sequence[dict]) -> str:
+    """CON-TAC-TIX: wins by colour (Black, seat 0, moves first) and the mean number of moves."""
+    first = records[0]
+    n = len(records)
+    width = max(10, *(len(a) for a in first["agents"]))
+    lines = [f"{plural(n, 'game')} of contactix, {first['size']}x{first['size']} board, "
+             f"swap rule {'on' if first['swap'] else 'off'}, {_seeds(records)}",
+             f"{'seat':>4}  {'colour':<6} {'agent':<{width}} {'wins':>5} {'win rate':>9}"]
+    for seat, colour in enumerate(COLOUR_NAMES):
+        wins = sum(1 for r in records if r["winner"] == colour)
+        lines.append(f"{seat:>4}  {colour:<6} {first['agents'][seat]:<{width}} {wins:>5} {wins / n:>9.3f}")
+    lines.append(f"mean moves {sum(len(r['moves']) for r in records) / n:.1f}")
     return "\n".join(lines)
 
 

@@ -49,6 +49,18 @@ def test_evaluate_with_an_agent_seed_says_so_and_its_games_are_simulate_games(tm
     assert code == 0 and json.loads(again.read_text()) == last
 
 
+def test_a_contactix_evaluation_game_is_a_simulate_game(tmp_path, capsys):
+    recs, again = tmp_path / "games.jsonl", tmp_path / "again.jsonl"
+    code, _, _ = _run(capsys, "evaluate", "--game", "contactix", "--board-size", "5", "--agents", "random,mcts:3",
+                      "--games", "4", "--seed", "7", "--records", str(recs))
+    assert code == 0
+    records = [json.loads(line) for line in recs.read_text().splitlines()]
+    for record in (records[1], records[2]):  # one game of each rotation
+        code, _, _ = _run(capsys, "simulate", "--game", "contactix", "--board-size", "5", "--agents",
+                          ",".join(record["agents"]), "--games", "1", "--seed", str(record["seed"]), "--out", str(again))
+        assert code == 0 and json.loads(again.read_text()) == record
+
+
 def test_evaluate_refuses_json_and_records_in_one_file(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exit_info:

@@ -70,11 +70,12 @@ def test_the_golden_record_files_open_and_step_through(client, name):
         ["simulate", "--game", "contack", "--players", "3", "--agents", "random,greedy,random", "--games", "2", "--seed", "1", "--hands", "2"],
         ["simulate", "--game", "solitaire1", "--agents", "greedy", "--games", "2", "--seed", "1"],
         ["simulate", "--game", "solitaire2", "--agents", "random", "--games", "2", "--seed", "1"],
+        ["simulate", "--game", "contactix", "--board-size", "6", "--agents", "two_distance,random", "--games", "2", "--seed", "1"],
         ["evaluate", "--players", "2", "--agents", "greedy,random", "--games", "2", "--seed", "1"],
         ["evaluate", "--game", "solitaire2", "--agents", "greedy,random", "--games", "2", "--seed", "1"],
         ["evaluate", "--game", "contactix", "--board-size", "6", "--agents", "random,two_distance", "--games", "2", "--seed", "1"],
     ],
-    ids=["simulate-contack", "simulate-solitaire1", "simulate-solitaire2", "evaluate-contack", "evaluate-solitaire2", "evaluate-contactix"],
+    ids=["simulate-contack", "simulate-solitaire1", "simulate-solitaire2", "simulate-contactix", "evaluate-contack", "evaluate-solitaire2", "evaluate-contactix"],
 )
 def test_files_written_by_the_command_line_open(client, tmp_path, argv):
     out = tmp_path / "records.jsonl"

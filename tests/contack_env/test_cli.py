@@ -31,6 +31,28 @@ def test_simulate_trace_records_replay_clean(tmp_path, capsys, game, players):
     assert stdout.splitlines()[-1] == "3 passed, 0 failed"
 
 
+def test_simulate_plays_contactix_on_the_board_asked_for_and_its_records_replay(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    code, stdout, _ = _run(capsys, "simulate", "--game", "contactix", "--board-size", "5", "--swap", "--agents",
+                           "random,two_distance", "--games", "4", "--seed", "7", "--out", str(out))
+    assert code == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["seed"] for r in records] == [7, 8, 9, 10]
+    assert all(r["format"] == "contactix-record/1" and r["size"] == 5 and r["swap"] for r in records)
+    assert all(r["agents"] == ["random", "two_distance"] for r in records)
+    # Black's random moves come from each game's seed: not every game is the same one.
+    assert len({json.dumps(r["moves"]) for r in records}) > 1
+    lines = stdout.splitlines()
+    assert lines[0] == "4 games of contactix, 5x5 board, swap rule on, seeds 7..10"
+    black_wins = sum(r["winner"] == "black" for r in records)
+    assert lines[2].split() == ["0", "black", "random", str(black_wins), f"{black_wins / 4:.3f}"]
+    assert lines[3].split() == ["1", "white", "two_distance", str(4 - black_wins), f"{(4 - black_wins) / 4:.3f}"]
+    assert lines[4] == f"mean moves {sum(len(r['moves']) for r in records) / 4:.1f}"
+    code, stdout, _ = _run(capsys, "replay", "--check", str(out))
+    assert code == 0
+    assert stdout.splitlines()[-1] == "4 passed, 0 failed"
+
+
 def test_simulate_rule_options_reach_the_records(tmp_path, capsys):
     out = tmp_path / "g.jsonl"
     code, _, _ = _run(capsys, "simulate", "--players", "3", "--games", "1", "--seed", "0", "--hands", "2",
@@ -70,6 +92,12 @@ def test_replay_check_reports_a_broken_record_and_exits_1(tmp_path, capsys):
         (["--game", "chess"], "invalid choice: 'chess'"),
         (["--games", "0"], "--games must be at least 1"),
         (["--enclosed-end", "sometimes"], "invalid choice: 'sometimes'"),
+        (["--board-size", "5"], "--board-size and --swap are options of --game contactix"),
+        (["--game", "solitaire1", "--swap"], "--board-size and --swap are options of --game contactix"),
+        (["--game", "contactix", "--board-size", "2"], "board_size is a whole number 3..19; got 2"),
+        (["--game", "contactix", "--players", "3"], "CON-TAC-TIX is played by 2 players; got 3"),
+        (["--game", "contactix", "--agents", "greedy"], "unknown agent 'greedy' for contactix"),
+        (["--game", "contactix", "--trace"], "--trace is an option of contack and the solitaires"),
     ],
 )
 def test_simulate_rejects_bad_arguments_saying_what_is_allowed(tmp_path, capsys, argv, message):

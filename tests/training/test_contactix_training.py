@@ -250,6 +250,15 @@ def test_evaluate_and_play_take_a_contactix_policy_on_the_command_line(tmp_path,
     with pytest.raises(SystemExit):
         contack_main(["play", "--game", "contactix", "--agents", f"ppo:{five}"])  # the default board is 11x11
     assert "use --board-size 5" in capsys.readouterr().err
+    records = tmp_path / "games.jsonl"
+    with pytest.raises(SystemExit):
+        contack_main(["simulate", "--game", "contactix", "--agents", f"random,ppo:{five}", "--games", "1", "--seed", "0",
+                      "--out", str(records)])
+    assert "use --board-size 5" in capsys.readouterr().err
+    assert not records.exists()
+    assert contack_main(["simulate", "--game", "contactix", "--board-size", "5", "--agents", f"random,ppo:{five}",
+                         "--games", "2", "--seed", "0", "--out", str(records)]) == 0
+    assert "wrote 2 records" in capsys.readouterr().out
     out = io.StringIO()
     moves = "".join(f"{r} {c}\n" for r in range(5) for c in range(5))
     assert play_contactix_terminal(5, f"ppo:{five}", seat=0, seed=1, input=io.StringIO(moves), output=out) == 0
