@@ -122,3 +122,39 @@ def test_registering_again_changes_nothing():
 
 def test_the_card_shows_the_state_table():
     assert STATE_LAYOUT.card_table() in contack_v0.__doc__, "the contack_v0 card's state table is out of date:\n" + STATE_LAYOUT.card_table()
+
+
+# -- what importing the package brings in --------------------------------------------------------------------------
+def _imported_after(code: str) -> set[str]:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code + "\nimport json, sys; print(json.dumps(sorted(sys.modules)))"],
+                         capture_output=True, text=True, check=True).stdout
+    return set(json.loads(out.splitlines()[-1]))
+
+
+def test_importing_the_package_never_imports_the_learning_stack():
+    loaded = _imported_after("import contack_env")
+    assert {"gymnasium", "pettingzoo", "contack_env.envs.solitaire_v0"} <= loaded  # the ids are registered
+    assert not loaded & {"torch", "stable_baselines3", "sb3_contrib", "contack_env.envs.contack_v0",
+                         "contack_env.envs.contactix_v0"}
+
+
+def test_the_engine_plays_without_gymnasium_or_pettingzoo():
+    # A meta-path finder that refuses the RL libraries stands in for an install without them.
+    blocker = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('gymnasium', 'pettingzoo', 'torch'):\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import contack_env\n"
+        "game = contack_env.new_game(2, seed=1)\n"
+        "while not game.done:\n"
+        "    game.play(game.legal_moves()[0])\n"
+    )
+    loaded = _imported_after(blocker)
+    assert "contack_env.contack.multiplayer" in loaded and not loaded & {"gymnasium", "pettingzoo", "torch"}
