@@ -50,3 +50,12 @@ def test_the_learner_is_unchanged(monkeypatch):
     got = golden.learner_golden()
     expected = (golden.GOLDEN / golden.LEARNER).read_text()
     assert got == expected, f"{golden.LEARNER} differs (regenerate with python tests/golden/commands.py if meant)"
+
+
+def test_a_short_ppo_run_is_unchanged(monkeypatch, tmp_path):
+    """A short run of the heads-up PPO model's command gives the golden evaluations and policy: a change to what
+    ``contack train`` makes (environments, opponents, random streams, checkpoints, the learner) shows up here."""
+    monkeypatch.chdir(ROOT)
+    got = golden.ppo_golden(tmp_path / "run")
+    expected = (golden.GOLDEN / golden.PPO_RUN).read_text()
+    assert got == expected, f"{golden.PPO_RUN} differs (regenerate with python tests/golden/commands.py if meant)"

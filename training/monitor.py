@@ -71,19 +71,22 @@ class TrainingMonitor(BaseCallback):
         t = self.num_timesteps
         self.bar.update(min(t, self.final) - self.shown)
         self.shown = min(t, self.final)
+        return True
+
+    def _on_rollout_start(self) -> None:
+        # Snapshots, evaluations and checkpoints are taken between rollouts, after the update, so that each is of
+        # the policy trained on the steps its timesteps count (a rollout's last step comes before its update).
+        # The evaluation comes before the checkpoint: a kill between them repeats it on resume, never loses it.
+        # At a checkpoint nothing of the run is held only in memory but the games in progress, and those are
+        # restarted (with every random stream) exactly as a resumed run starts them, so a kill at any moment
+        # costs time, never a difference in the run.
+        t = self.num_timesteps
         if TRAINING_GAMES[self.cfg.game].self_play and t >= self.next_snapshot:
             self._snapshot()
             self.next_snapshot = _next(t, self.cfg.snapshot_every)
         if self.next_eval is not None and t >= self.next_eval:
             self._evaluate()
             self.next_eval = self._next_eval(t)
-        return True
-
-    def _on_rollout_start(self) -> None:
-        # Checkpoints are taken between rollouts, after the update: nothing of the run is then held only in
-        # memory but the games in progress, and those are restarted (with every random stream) exactly as a
-        # resumed run starts them, so a kill at any moment costs time, never a difference in the run.
-        t = self.num_timesteps
         if t >= self.next_checkpoint:
             self._checkpoint()
             self.next_checkpoint = _next(t, self.cfg.checkpoint_every)

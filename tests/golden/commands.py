@@ -130,6 +130,44 @@ def learner_golden() -> str:
     return json.dumps(out, sort_keys=True) + "\n"
 
 
+PPO_RUN = "ppo_run.json"
+"""A short run of the heads-up PPO model's command (its ``.toml``: 8,192 steps, a checkpoint, a snapshot and an
+evaluation on the way): the evaluation rows and the trained policy's move probabilities at four decisions of a
+fixed game. What a change to ``contack train`` (the environments, the opponents, the random streams, the
+learner) would change in the models its commands make."""
+PPO_SETTINGS = ["--total-timesteps", "8192", "--checkpoint-every", "4096", "--snapshot-every", "4096",
+                "--eval-every", "4096", "--eval-games", "4"]
+
+
+def ppo_golden(folder: Path) -> str:
+    """The text of ``PPO_RUN``, the run written under ``folder`` (rounded, as ``learner_golden``)."""
+    import csv
+    import json
+
+    import numpy as np
+
+    from agents.arena import new_state
+    from agents.features import policy_input
+    from agents.policy_file import PolicyNet
+    from contack_env.games import get_game
+
+    run(PPO_RUN, ["train", "--config", "models/contack_2p.toml", *PPO_SETTINGS, "--out", str(folder)], folder)
+    with open(folder / "eval.csv", newline="") as f:
+        rows = [{k: v for k, v in row.items() if k != "wall_s"} for row in csv.DictReader(f)]
+    net = PolicyNet.load(folder / "policy.npz")
+    observer = get_game("contack").make_observer()
+    state = new_state("contack", 2, np.random.SeedSequence(22), hands=1, log=False)
+    policy = []
+    for decision in range(6):
+        if decision >= 2:  # past the opening, where any tile anywhere is much the same
+            obs, mask, _ = observer.observe_state(state)
+            logits = net.logits(policy_input(state, obs, net.meta["features"])[None])[0]
+            z = np.exp(logits[mask] - logits[mask].max())
+            policy.append([round(float(p), 4) for p in z / z.sum()])
+        state.play(state.legal_moves()[0])
+    return json.dumps({"eval": rows, "policy": policy}, sort_keys=True) + "\n"
+
+
 def contack_main():
     """The ``contack`` console script, wherever the command line lives."""
     from importlib.metadata import entry_points
@@ -158,3 +196,8 @@ if __name__ == "__main__":
     print(f"wrote {GOLDEN / SELFPLAY}", file=sys.stderr)
     (GOLDEN / LEARNER).write_text(learner_golden())
     print(f"wrote {GOLDEN / LEARNER}", file=sys.stderr)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        (GOLDEN / PPO_RUN).write_text(ppo_golden(Path(folder) / "run"))
+    print(f"wrote {GOLDEN / PPO_RUN}", file=sys.stderr)

@@ -180,7 +180,8 @@ def test_an_older_solitaire_run_resumes_and_reports(tmp_path, capsys):
     # eval.csv written before the agent and mean_tiles columns existed: the run resumes, the summary and the
     # curve make do without the tiles of those rows.
     out = tmp_path / "s1"
-    train(TrainConfig.for_game("solitaire1", total_timesteps=128, eval_every=64, eval_games=4, **SMALL), str(out),
+    # Rollouts of 128 steps (SMALL): an evaluation at every rollout boundary.
+    train(TrainConfig.for_game("solitaire1", total_timesteps=256, eval_every=128, eval_games=4, **SMALL), str(out),
           progress=False)
     with open(out / "eval.csv", newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["agent"] == "policy"]
@@ -188,15 +189,34 @@ def test_an_older_solitaire_run_resumes_and_reports(tmp_path, capsys):
     old += [",".join(r[k] for k in old[0].split(",")) for r in rows]
     (out / "eval.csv").write_text("\n".join(old) + "\n")
     assert main(["--out", str(out), "--resume", "--progress", "off"]) == 0
-    assert "timesteps=128 policy: win rate" in capsys.readouterr().out
-    assert main(["--out", str(out), "--resume", "--total-timesteps", "256", "--progress", "off"]) == 0
+    assert "timesteps=256 policy: win rate" in capsys.readouterr().out
+    assert main(["--out", str(out), "--resume", "--total-timesteps", "512", "--progress", "off"]) == 0
     printed = capsys.readouterr().out
-    assert "timesteps=256 policy: win rate" in printed and "tiles placed on average, over 4 deals" in printed
+    assert "timesteps=512 policy: win rate" in printed and "tiles placed on average, over 4 deals" in printed
     with open(out / "eval.csv", newline="") as f:
         back = list(csv.DictReader(f))
     assert [(r["timesteps"], r["agent"], bool(r["mean_tiles"])) for r in back] == [
-        ("0", "policy", False), ("64", "policy", False), ("128", "policy", False),
-        *((t, a, True) for t in ("192", "256") for a in ("policy", "random", "greedy"))]
+        ("0", "policy", False), ("128", "policy", False), ("256", "policy", False),
+        *((t, a, True) for t in ("384", "512") for a in ("policy", "random", "greedy"))]
+
+
+def test_snapshots_and_evaluations_hold_the_policy_trained_on_the_steps_they_name(tmp_path):
+    # A rollout's last step comes before its update: taken then, "128 steps" would be the policy of 0 steps.
+    cfg = dict(players=2, opponents="random,self", eval_every=128, eval_games=4, eval_opponents=["greedy"], **SMALL)
+    train(TrainConfig(total_timesteps=128, **cfg), str(tmp_path / "short"), progress=False)
+    train(TrainConfig(total_timesteps=256, **cfg), str(tmp_path / "long"), progress=False)
+    trained = np.load(tmp_path / "short" / "policy.npz")
+    snapshot = np.load(tmp_path / "long" / "snapshots" / "snap_0000000128.npz")
+    initial = np.load(tmp_path / "long" / "snapshots" / "snap_0000000000.npz")
+    assert all(np.array_equal(trained[k], snapshot[k]) for k in trained.files if k != "meta")
+    assert not all(np.array_equal(trained[k], initial[k]) for k in trained.files if k != "meta")
+
+    def rows(run: str) -> dict[str, dict[str, str]]:
+        with open(tmp_path / run / "eval.csv", newline="") as f:
+            return {r["timesteps"]: {k: v for k, v in r.items() if k != "wall_s"} for r in csv.DictReader(f)}
+
+    assert sorted(rows("long"), key=int) == ["0", "128", "256"]
+    assert rows("long")["128"] == rows("short")["128"]  # the same policy, evaluated on the same games
 
 
 def test_a_damaged_checkpoint_stops_the_resume_with_a_message(tmp_path):
@@ -259,21 +279,21 @@ def test_a_person_plays_a_trained_policy_at_the_terminal(tmp_path):
 
 def test_solitaire_training_runs_and_its_policy_plays_the_solitaire(tmp_path, capsys):
     out = tmp_path / "s1"
-    assert main(["--game", "solitaire1", "--total-timesteps", "128", "--eval-every", "64", "--eval-games", "4",
+    assert main(["--game", "solitaire1", "--total-timesteps", "256", "--eval-every", "128", "--eval-games", "4",
                  "--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--net-arch", "32,32", "--out", str(out),
                  "--progress", "off"]) == 0
     # Every evaluation measures the policy and, on the same deals, the reference bots (random and greedy).
     with open(out / "eval.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert [(r["timesteps"], r["agent"], r["opponent"]) for r in rows] == [
-        (t, a, "-") for t in ("0", "64", "128") for a in ("policy", "random", "greedy")]
+        (t, a, "-") for t in ("0", "128", "256") for a in ("policy", "random", "greedy")]
     assert all(0 < float(r["mean_tiles"]) <= 36 and r["games"] == "4" for r in rows)
     for bot in ("random", "greedy"):  # the same deals each time, and the bots do not learn
         assert len({(r["win_rate"], r["mean_tiles"]) for r in rows if r["agent"] == bot}) == 1
     reference = evaluate(["random", "greedy"], 4, seed=EVAL_SEED_OFFSET, game="solitaire1")
     assert [float(r["mean_tiles"]) for r in rows[1:3]] == [round(e.mean_tiles_placed, 2) for e in reference.entries]
     printed = capsys.readouterr().out
-    assert "timesteps=128 policy: win rate" in printed and "timesteps=128 greedy: win rate" in printed
+    assert "timesteps=256 policy: win rate" in printed and "timesteps=256 greedy: win rate" in printed
     assert "tiles placed on average, over 4 deals" in printed
     ev = evaluate([f"ppo:{out / 'policy.npz'}"], 4, seed=2, game="solitaire1")
     assert 0 < ev.entries[0].mean_tiles_placed <= 36

@@ -28,8 +28,9 @@ def test_one_evaluation_per_point_the_last_at_the_steps_trained_and_tensorboard_
     assert main(["--out", str(out), "--progress", "on", *OPTIONS]) == 0
     with open(out / "eval.csv", newline="") as f:
         steps = [int(row["timesteps"]) for row in csv.DictReader(f)]
-    # Every 150 below 300, then the end: not 300 and again 384.
-    assert steps == [0, 150, 384]
+    # Every 150 below 300, at the first rollout boundary past it (after that rollout's update: 256, not 150 in
+    # the middle of the second rollout), then the end: not 300 and again 384.
+    assert steps == [0, 256, 384]
     captured = capsys.readouterr()
     # Off a terminal (pytest captures standard error), plain lines counting to the steps PPO will train, no bar.
     lines = [line for line in captured.err.splitlines() if line.startswith("train: ")]
