@@ -4,7 +4,8 @@ At each decision it runs the search of ``agents.az.search`` from the public view
 network in ``PATH`` (a ``contack-az/1`` weight file, numpy only), with ``SIMS`` simulations (the file's own
 default without one; ``SIMS=0``: the network's most likely legal move, no search). Near the end of Solitaire
 No. 2 it first tries an exact search of the rest of the game (``agents.az.endgame``) with a budget of
-``ENDGAME`` positions (default ``ENDGAME_POSITIONS``, 3000; 0 turns it off; the network alone never uses it).
+``ENDGAME`` positions (default ``ENDGAME_POSITIONS``, 3000, and 0 for the network alone, ``SIMS=0``; 0 turns it
+off; ``az:PATH:0:3000`` is the network with the exact endgame).
 It plays deterministically up to the sampling of the hidden tiles, which flows from the agent's seed: the same
 seed, the same choices. It never looks at the face-down order (every simulation samples its own, and the exact
 search lists what could be face down).

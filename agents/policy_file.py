@@ -1,10 +1,11 @@
 """Trained policies as plain weight files (``contack-policy/1``): saved, loaded and run with numpy alone.
 
 A policy file is a numpy ``.npz`` archive holding only arrays: the actor's layers (``w0``, ``b0``, ``w1``, ...,
-then the action head ``wa``, ``ba``) and one string array ``meta``, a JSON object::
+then the action head ``wa``, ``ba``; for the factored policy also its per-action scorer, ``s_gather``, ``s_wf``,
+``s_wc``, ``s_bc``, ``s_wo``, ``s_bo``) and one string array ``meta``, a JSON object::
 
-    {"format": "contack-policy/1", "game": "contack", "activation": "tanh", "obs_size": 787,
-     "num_actions": 105, "players": 2, "trained_steps": 3000000, "config": {...}}
+    {"format": "contack-policy/1", "game": "contack", "activation": "tanh", "obs_size": 892,
+     "num_actions": 105, "players": 2, "features": "lookahead", "trained_steps": 1503232, "config": {...}}
 
 Why not the Stable-Baselines3 ``.zip``: loading one unpickles Python objects, which can run code from the file.
 ``np.load(..., allow_pickle=False)`` reads arrays and nothing else, so a policy file from anyone is safe to

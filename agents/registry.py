@@ -2,7 +2,7 @@
 
     random          uniform over the legal moves
     greedy          the most points now
-    lookahead       points now against the next player's best reply, the tiles kept playable, the hand's end
+    lookahead       points now against a greedy reply by every other seat, the tiles kept playable, the hand's end
     mcts[:N]        Monte Carlo tree search with N iterations a decision (default 200), over sampled pile orders
     ppo:PATH        a trained policy: a ``contack-policy/1`` weight file written by ``contack train`` (policy.npz)
     az:PATH[:SIMS[:ENDGAME]]

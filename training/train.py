@@ -20,6 +20,7 @@ What a run writes in ``--out`` (default ``runs/train``):
                          id, written after each checkpoint
     snapshots/*.npz      the learner's snapshots (self-play opponents)
     eval.csv             the periodic evaluations against the bots, over whole three-hand games
+    eval_policy.npz      the policy of the latest evaluation, as its games played it
     learning_curve.png   eval.csv drawn
     tb/                  TensorBoard logs (``tensorboard --logdir DIR/tb``): SB3's training scalars with the
                          episode statistics (rollout/ep_rew_mean, rollout/ep_len_mean: the learner's reward
@@ -134,7 +135,8 @@ def train(
 
     ``resume=True`` continues the run in ``out`` from its last checkpoint with the run's own config.toml
     (``cfg`` is ignored), up to its ``total_timesteps`` or to ``total_timesteps`` if given (to extend a
-    finished run). ``progress``: a progress bar on standard error (None: only on a terminal).
+    finished run). ``progress``: on standard error, as ``agents.progress`` says (True: on, False: off; None: auto,
+    a bar on a terminal and a plain line every 30 s elsewhere).
     """
     import torch
 

@@ -12,7 +12,7 @@ The network: a trunk of fully connected layers over the input (``agents.az.encod
 The file is a numpy ``.npz`` of arrays only (trunk ``w0``, ``b0``, ...; head ``wa``, ``ba``; scorer ``s_*``;
 value ``vw0``, ``vb0``, ``vw1``, ``vb1``) and one JSON string ``meta``::
 
-    {"format": "contack-az/1", "game": "contack", "activation": "relu", "obs_size": 787, "num_actions": 105,
+    {"format": "contack-az/1", "game": "contack", "activation": "relu", "obs_size": 997, "num_actions": 105,
      "seats": 7, "players": 2, "features": "lookahead", "horizon": "hand", "stakes": "margin", "rollout": 0.0, "sims": 32, "iterations": 120, "config": {...}}
 
 read with ``numpy.load(allow_pickle=False)``: loading one cannot run code. ``sims`` is the search budget the

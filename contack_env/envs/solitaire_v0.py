@@ -128,11 +128,12 @@ Solitaire No. 2, ``n = 953`` (``S2_LAYOUT``):
 
 Rendering and records
 ---------------------
-``render_mode="ansi"`` returns ``text.render_text(state)``, ``"rgb_array"`` ``render.render_rgb(state)``;
+``render_mode="ansi"`` returns ``contack_env.render.text.render_text(state)``, ``"rgb_array"``
+``contack_env.render.image.render_rgb(state)``;
 ``"human"`` prints the text view after every ``reset`` and ``step`` (and ``render()`` prints it again).
 ``game_record(agents=None)`` is the finished episode's ``contack-record/1`` record, with the episode seed.
-``replay_solitaire_through_env(record)`` plays a solitaire record through the environment, action by action, and
-checks it (``contack replay --check --through-env``).
+``contack_env.envs.replay.replay_through_env(record)`` plays a record through the environment, action by action,
+and checks it (``contack replay --check --through-env``).
 
 Version history
 ---------------
@@ -323,7 +324,7 @@ class _SolitaireEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the current decision (int8, 1 = legal); see the module docstring for episodes with no
-        decision and for finished ones (all False)."""
+        decision and for finished ones (action 0 alone: a mask is never all zeros)."""
         return self._mask.copy()
 
     def encode_move(self, move: Move | Sequence[int]) -> int:

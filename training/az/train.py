@@ -5,8 +5,8 @@ A run with ``pretrain_games`` first trains the network on that many games of a b
 self-play games (``training.az.selfplay``, over ``workers`` processes or, with ``ray``, Ray tasks,
 ``parallel_games`` at a time in each, every seat searched with ``sims`` simulations), adds their samples to a
 buffer of the latest ``buffer_size``, and trains the torch network on batches drawn from it (``sample_reuse``
-draws per new sample on average; Adam, policy cross-entropy plus ``value_weight`` times the value loss). The next
-iteration plays with the new weights.
+draws per new sample on average; AdamW with ``weight_decay``, policy cross-entropy plus ``value_weight`` times
+the value loss). The next iteration plays with the new weights.
 
 What a run writes in ``--out`` (default ``runs/train``, as for PPO), in a folder that is new, empty or a run's
 (``training.run_folder``: a folder holding anything else is refused before any work, and a run removes only what
@@ -21,6 +21,7 @@ a run of ours wrote):
     state.json           iterations, self-play games and wall-clock seconds so far, after each checkpoint, and
                          the run id
     eval.csv             the periodic evaluations (training.az.report)
+    eval_policy.npz      the network of the latest evaluation, as its games played it
     learning_curve.png   eval.csv drawn
     tb/                  TensorBoard logs (``tensorboard --logdir DIR/tb``)
 
