@@ -2,8 +2,9 @@
 
 - ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are).
 - ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``).
-- ``add_board_options``, ``board_options``: CON-TAC-TIX's ``--board-size`` and ``--swap``, added and checked alike
-  in every command that plays it.
+- ``add_board_options``, ``board_options``: CON-TAC-TIX's ``--board-size`` and ``--swap``, and
+  ``add_hand_options``, ``hand_options``: Contack's ``--hands`` and ``--enclosed-end``, added and checked alike
+  in every command that plays the game; given for another game, they are a usage error, not ignored.
 - ``interrupted``: the one line a subcommand prints when Ctrl-C stops it, saying what was kept.
 """
 
@@ -13,7 +14,10 @@ import argparse
 import sys
 
 from contack_env.atomic import OutputPathError, check_output
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS
 from contack_env.contactix.rules import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
+
+DEFAULT_HANDS, DEFAULT_ENCLOSED_END = 3, "1939"
 
 MAX_SEED = 2**63 - 1
 
@@ -69,6 +73,27 @@ def board_options(parser: argparse.ArgumentParser, args: argparse.Namespace, has
     except ValueError as err:
         parser.error(f"--board-size: {err}")
     return size, bool(args.swap)
+
+
+def add_hand_options(parser: argparse.ArgumentParser) -> None:
+    """Contack's rule options, ``--hands N`` and ``--enclosed-end`` (read them back with ``hand_options``)."""
+    parser.add_argument("--hands", type=int, default=None, help=f"contack: hands per game (default {DEFAULT_HANDS})")
+    parser.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default=None,
+                        help=f"contack: when an enclosed figure ends a hand (default {DEFAULT_ENCLOSED_END}; "
+                        "docs/rules.md section 5)")
+
+
+def hand_options(parser: argparse.ArgumentParser, args: argparse.Namespace, has_hands: bool) -> tuple[int, str]:
+    """``(hands, enclosed_end)`` from ``add_hand_options``' options, checked; a usage error if they are given for a
+    game without hands (``has_hands`` false) or ``--hands`` is below 1."""
+    if not has_hands:
+        if args.hands is not None or args.enclosed_end is not None:
+            parser.error("--hands and --enclosed-end are options of --game contack")
+        return DEFAULT_HANDS, DEFAULT_ENCLOSED_END
+    hands = DEFAULT_HANDS if args.hands is None else args.hands
+    if hands < 1:
+        parser.error(f"--hands must be at least 1; got {hands}")
+    return hands, args.enclosed_end or DEFAULT_ENCLOSED_END
 
 
 def quiet_exit_after_interrupt() -> None:

@@ -6,8 +6,8 @@ import argparse
 import os
 import sys
 
-from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
-from contack_env.cli_support import add_board_options, board_options, output_arg, seed_arg
+from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
+from contack_env.cli_support import add_board_options, add_hand_options, board_options, hand_options, output_arg, seed_arg
 from contack_env.games import GAME_NAMES, get_game
 from contack_env.wording import plural
 
@@ -33,8 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="the agents' random choices of deal d come from seed A+d instead of S+d: the same deals, other luck for the "
         "agents (default: S); several agent seeds show how much of a result is the agents' luck",
     )
-    ev.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
-    ev.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
+    add_hand_options(ev)
     ev.add_argument("--workers", type=int, default=None,
                     help="worker processes (default 1); with --ray, games at once (default: the cluster's CPUs); the results do not depend on it")
     ev.add_argument("--ray", action="store_true",
@@ -53,6 +52,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     game = get_game(args.game)
     sized = "board_size" in game.options
     board_size, swap = board_options(parser, args, sized)
+    hands, enclosed_end = hand_options(parser, args, "hands" in game.options)
     try:
         agents = [check_spec(a, args.game) for a in args.agents.split(",")]
     except ValueError as err:
@@ -66,7 +66,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if game.report != "solitaire" and len(agents) == 1:  # one agent for every seat
         agents = agents * players
     try:
-        check_request(args.game, players, agents, args.games, args.hands, args.workers, board_size, swap,
+        check_request(args.game, players, agents, args.games, hands, args.workers, board_size, swap,
                       ray=args.ray)
     except ValueError as err:
         parser.error(str(err))
@@ -84,7 +84,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return 2
     extra = {"board_size": board_size, "swap": swap} if sized else {}
     ev = evaluate(
-        agents, args.games, args.seed, game=args.game, players=players, hands=args.hands, enclosed_end=args.enclosed_end,
+        agents, args.games, args.seed, game=args.game, players=players, hands=hands, enclosed_end=enclosed_end,
         workers=args.workers, records=args.records is not None, progress=args.progress, ray=args.ray,
         agent_seed=args.agent_seed, **extra,
     )

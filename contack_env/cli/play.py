@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from contack_env.cli_support import add_board_options, board_options, seed_arg
-from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
+from contack_env.cli_support import add_board_options, add_hand_options, board_options, hand_options, seed_arg
+from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -22,8 +22,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0); contactix: 0 black (moves first), 1 white")
     add_board_options(pl)
     pl.add_argument("--seed", type=seed_arg, default=None, help="the game's seed (default: a fresh one, printed)")
-    pl.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
-    pl.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
+    add_hand_options(pl)
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -39,15 +38,14 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(f"--players: Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {args.players}")
     if not 0 <= args.seat < args.players:
         parser.error(f"--seat: the seats are 0..{args.players - 1}; got {args.seat}")
-    if args.hands < 1:
-        parser.error(f"--hands must be at least 1; got {args.hands}")
+    hands, enclosed_end = hand_options(parser, args, has_hands=True)
     try:
         agents = [check_spec(a) for a in args.agents.split(",")]
     except ValueError as err:
         parser.error(f"--agents: {err}")
     if len(agents) not in (1, args.players - 1):
         parser.error(f"--agents: one bot for every bot seat, or one per bot seat ({args.players - 1}); got {len(agents)}")
-    return play_terminal(args.players, agents, args.seat, args.seed, args.hands, args.enclosed_end)
+    return play_terminal(args.players, agents, args.seat, args.seed, hands, enclosed_end)
 
 
 def _run_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -56,6 +54,7 @@ def _run_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
 
     if args.players != 2:
         parser.error(f"--players: contactix is played by 2 players; got {args.players}")
+    hand_options(parser, args, has_hands=False)
     if args.seat not in (0, 1):
         parser.error(f"--seat: 0 (black, moves first) or 1 (white); got {args.seat}")
     board_size, swap = board_options(parser, args, has_board=True)

@@ -7,9 +7,9 @@ import sys
 from collections import Counter
 from typing import Sequence
 
-from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
+from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
-from contack_env.cli_support import add_board_options, board_options, output_arg, seed_arg
+from contack_env.cli_support import add_board_options, add_hand_options, board_options, hand_options, output_arg, seed_arg
 from contack_env.games import GAME_NAMES, get_game
 from contack_env.wording import plural
 
@@ -26,8 +26,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="the agents' random choices of game i come from seed A+i (default: S+i, with the deal)")
     sim.add_argument("--trace", action="store_true",
                      help="add the list of legal moves to every place event (contack and the solitaires)")
-    sim.add_argument("--hands", type=int, default=3, help="hands per game (default 3)")
-    sim.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default="1939", help="when an enclosed figure ends a hand (docs/rules.md section 5)")
+    add_hand_options(sim)
     add_board_options(sim)
     sim.add_argument("--out", required=True, help="where to write the records, one JSON object per line")
 
@@ -49,8 +48,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error("--trace is an option of contack and the solitaires (a contactix record lists its moves only)")
     if args.games < 1:
         parser.error(f"--games must be at least 1; got {args.games}")
-    if args.hands < 1:
-        parser.error(f"--hands must be at least 1; got {args.hands}")
+    hands, enclosed_end = hand_options(parser, args, "hands" in game.options)
     try:
         agent_names = parse_agent_list(args.agents, players, args.game, board_size if has_board else None, swap)
     except ValueError as err:
@@ -60,7 +58,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     records = []
-    stream = simulate_records(args.game, players, agent_names, args.games, args.seed, args.hands, args.enclosed_end, args.trace,
+    stream = simulate_records(args.game, players, agent_names, args.games, args.seed, hands, enclosed_end, args.trace,
                               args.agent_seed, board_size, swap)
     for record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
         records.append(record)

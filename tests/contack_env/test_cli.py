@@ -98,6 +98,9 @@ def test_replay_check_reports_a_broken_record_and_exits_1(tmp_path, capsys):
         (["--game", "contactix", "--players", "3"], "CON-TAC-TIX is played by 2 players; got 3"),
         (["--game", "contactix", "--agents", "greedy"], "unknown agent 'greedy' for contactix"),
         (["--game", "contactix", "--trace"], "--trace is an option of contack and the solitaires"),
+        (["--game", "solitaire2", "--hands", "2"], "--hands and --enclosed-end are options of --game contack"),
+        (["--game", "contactix", "--enclosed-end", "never"], "--hands and --enclosed-end are options of --game contack"),
+        (["--hands", "0"], "--hands must be at least 1; got 0"),
     ],
 )
 def test_simulate_rejects_bad_arguments_saying_what_is_allowed(tmp_path, capsys, argv, message):

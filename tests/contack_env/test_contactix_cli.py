@@ -88,6 +88,9 @@ def test_cli_evaluate_contactix_prints_the_table_and_writes_json_and_records(tmp
         (["--game", "contactix", "--agents", "random", "--games", "4", "--board-size", "2"], "--board-size: board_size is a whole number 3..19; got 2"),
         (["--agents", "random,random", "--games", "4", "--board-size", "7"], "--board-size and --swap are options of --game contactix"),
         (["--game", "solitaire1", "--agents", "random", "--games", "4", "--swap"], "--board-size and --swap are options of --game contactix"),
+        (["--game", "contactix", "--agents", "random", "--games", "4", "--hands", "1"], "--hands and --enclosed-end are options of --game contack"),
+        (["--game", "solitaire2", "--agents", "random", "--games", "4", "--enclosed-end", "never"], "--hands and --enclosed-end are options of --game contack"),
+        (["--agents", "random,random", "--games", "4", "--hands", "0"], "--hands must be at least 1; got 0"),
     ],
 )
 def test_cli_evaluate_contactix_bad_arguments(capsys, argv, message):
@@ -146,6 +149,7 @@ def test_cli_play_contactix(monkeypatch, capsys):
         (["--players", "3"], "contactix is played by 2 players; got 3"),
         (["--board-size", "40"], "--board-size: board_size is a whole number 3..19; got 40"),
         (["--agents", "lookahead"], "unknown agent 'lookahead' for contactix"),
+        (["--hands", "1"], "--hands and --enclosed-end are options of --game contack"),
     ],
 )
 def test_cli_play_contactix_bad_arguments(capsys, argv, message):
