@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import Logger
 
 from agents.progress import reporter
 from contack_env.atomic import atomic_path, open_atomic
@@ -103,11 +104,21 @@ class TrainingMonitor(BaseCallback):
         return due if due < self.cfg.total_timesteps else None
 
     def finish(self, model: Any) -> None:
-        """The final policy, evaluation and checkpoint (once training reached total_timesteps)."""
+        """The final snapshot, policy, evaluation and checkpoint (once training reached total_timesteps), as at a
+        rollout's start: a run extended with ``--resume --total-timesteps`` then goes on as an uninterrupted one."""
         self.model = model
-        done = [row for row in read_csv(self.run.eval_csv) if int(row["timesteps"]) == model.num_timesteps]
+        t = model.num_timesteps
+        if TRAINING_GAMES[self.cfg.game].self_play and t >= getattr(self, "next_snapshot", t + 1):
+            self._snapshot()
+        done = [row for row in read_csv(self.run.eval_csv) if int(row["timesteps"]) == t]
         if self.cfg.eval_every and not done:
             self._evaluate()
+        try:
+            logger = model.logger
+        except AttributeError:  # a finished run resumed: nothing was trained
+            pass
+        else:  # the last update's values: SB3's loop writes an update's values only before the next one
+            logger.dump(step=int(t))
         self._checkpoint()
         if self.bar is not None:
             self.bar.close()
@@ -135,12 +146,15 @@ class TrainingMonitor(BaseCallback):
         draw_learning_curve(self.run.eval_csv, self.run.curve, self.cfg)
 
     def _log_evaluation(self, rows: list[dict[str, Any]]) -> None:
-        """The evaluation in TensorBoard at the timesteps eval.csv gives it. Written at once: left to SB3's dump
-        at the end of the rollout it would land at a later step, and after the last rollout not at all."""
+        """The evaluation in TensorBoard at the timesteps eval.csv gives it. Written at once (left to SB3's dump
+        at the end of the rollout it would land at a later step, and after the last rollout not at all), by a
+        logger of its own on the run's writers: SB3's logger holds the values of the update just made, which SB3
+        writes with the next rollout's statistics."""
         try:
-            logger = self.model.logger
+            run_logger = self.model.logger
         except AttributeError:  # a finished run resumed: nothing was trained, so SB3 set up no logger
             return
+        logger = Logger(run_logger.dir, run_logger.output_formats)
         for row in rows:
             if row["agent"] != POLICY:
                 continue

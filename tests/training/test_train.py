@@ -219,6 +219,19 @@ def test_snapshots_and_evaluations_hold_the_policy_trained_on_the_steps_they_nam
     assert rows("long")["128"] == rows("short")["128"]  # the same policy, evaluated on the same games
 
 
+def test_a_finished_run_extended_is_the_uninterrupted_run(tmp_path):
+    # The snapshot due at the first run's end (256) joins the pool before the extension trains against it.
+    cfg = dict(players=2, opponents="self", eval_every=0, checkpoint_every=128, **SMALL)
+    train(TrainConfig(total_timesteps=512, **cfg), str(tmp_path / "whole"), progress=False)
+    train(TrainConfig(total_timesteps=256, **cfg), str(tmp_path / "extended"), progress=False)
+    train(None, str(tmp_path / "extended"), resume=True, progress=False, total_timesteps=512)
+    whole, extended = (np.load(tmp_path / run / "policy.npz") for run in ("whole", "extended"))
+    assert all(np.array_equal(whole[k], extended[k]) for k in whole.files if k != "meta")
+    states = [json.loads((tmp_path / run / "state.json").read_text()) for run in ("whole", "extended")]
+    assert states[0]["snapshots"] == states[1]["snapshots"]
+    assert "snap_0000000256.npz" in states[1]["snapshots"]
+
+
 def test_a_damaged_checkpoint_stops_the_resume_with_a_message(tmp_path):
     out = tmp_path / "run"
     train(TrainConfig(total_timesteps=64, eval_every=0, **SMALL), str(out), progress=False)

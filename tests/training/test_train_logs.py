@@ -43,6 +43,9 @@ def test_one_evaluation_per_point_the_last_at_the_steps_trained_and_tensorboard_
     acc.Reload()
     tags = acc.Tags()["scalars"]
     assert [e.step for e in acc.Scalars("eval/win_rate_vs_random")] == steps
+    # The learner's values keep SB3's steps, one update a rollout, evaluations or not (update 1 written at 256,
+    # update 2 at 384), and the last update's values are written at the end (384 again).
+    assert [e.step for e in acc.Scalars("train/loss")] == [256, 384, 384]
     for tag in ("rollout/ep_rew_mean", "rollout/ep_len_mean"):
         assert tag in tags, tags
     assert all(e.value > 0 for e in acc.Scalars("rollout/ep_len_mean"))
