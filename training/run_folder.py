@@ -21,8 +21,10 @@ The run id is also written into the run's ``state.json``. The rules that follow 
   (``Run.own_files`` and ``RUN_FILES``, the snapshots ``snapshots/snap_<steps>.npz``, TensorBoard's
   ``tb/ppo_<n>/events.out.tfevents.*`` and ``tb/events.out.tfevents.*``, and the temporary files of
   interrupted writes of those).
-- A marked folder holding a ``progress.csv`` is a run of ``--backend rllib``, which keeps no checkpoint (its
-  ``policy.npz`` after every iteration is what it made): refused like a folder with a checkpoint.
+- A ``--backend rllib`` run's checkpoint is a folder, ``rllib_checkpoint_<timesteps>`` (``RLLIB_CHECKPOINT``):
+  a marked folder holding one holds a run. A marked folder holding a ``progress.csv`` and no checkpoint is an
+  rllib run made before such runs kept checkpoints, or killed before its first (its ``policy.npz`` after every
+  iteration is what it made): refused too, never cleared.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import time
 import uuid
 import zipfile
@@ -46,10 +49,15 @@ RUN_FILES = ("config.toml", "policy.npz", "eval_policy.npz", "state.json", "eval
 a marked folder whose run was killed before its first checkpoint, whichever trainer that run was."""
 FORMAT = "contack-run/1"
 SNAPSHOT_NAME = re.compile(r"snap_\d{10}\.npz")
+RLLIB_CHECKPOINT = re.compile(r"rllib_checkpoint_\d{10}")
+"""The checkpoint folders of ``--backend rllib`` runs (``training.rllib.train``), named by their timesteps."""
+RLLIB_TEMPORARY = re.compile(re.escape(TEMPORARY_PREFIX) + r"[0-9a-f]{8}rllib_checkpoint_\d{10}")
+"""Where an rllib checkpoint is written before it is renamed to its name (what a kill mid-write leaves)."""
 TENSORBOARD_RUN = re.compile(r"ppo_\d+")
 TENSORBOARD_FILE = "events.out.tfevents."
 
-__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RUN_FILES", "Run", "RunFolderError", "TrainingError", "check_new_run_folder",
+__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RLLIB_CHECKPOINT", "RLLIB_TEMPORARY", "RUN_FILES", "Run", "RunFolderError",
+           "TrainingError", "check_new_run_folder",
            "check_resumable", "claim_folder", "marker_path", "new_run_id", "read_marker", "remove_run_files",
            "write_marker"]
 
@@ -118,9 +126,14 @@ def check_new_run_folder(out: str) -> None:
         if checkpoint is not None:
             raise RunFolderError(f"{out} already holds a run ({checkpoint}); continue it with --resume or "
                                  "choose another --out")
-        if "progress.csv" in names:  # a --backend rllib run, which keeps no checkpoint: its policy.npz is its result
-            raise RunFolderError(f"{out} already holds a run (a --backend rllib run's progress.csv and policy), "
-                                 "which cannot be continued: choose another --out")
+        rllib = sorted(name for name in names if RLLIB_CHECKPOINT.fullmatch(name))
+        if rllib:
+            raise RunFolderError(f"{out} already holds a --backend rllib run ({rllib[-1]}); continue it with "
+                                 "--backend rllib --resume or choose another --out")
+        if "progress.csv" in names:  # an rllib run with no checkpoint: its policy.npz is its result
+            raise RunFolderError(f"{out} already holds a --backend rllib run with no checkpoint (made before such "
+                                 "runs kept checkpoints, or stopped before its first), which cannot be continued: "
+                                 "choose another --out")
         return  # a run of ours killed before its first checkpoint: its files are replaced
     if checkpoint is not None and "config.toml" in names:
         raise RunFolderError(f"{out} holds a run of `contack train` made before run folders were marked; "
@@ -148,7 +161,8 @@ def claim_folder(folder: str, run_id: str) -> None:
 
 def remove_run_files(folder: str, own_files: tuple[str, ...]) -> None:
     """Remove what a run wrote in ``folder`` (``own_files``, its snapshots and TensorBoard logs, and the
-    temporary files of interrupted writes of them) and nothing else. Only in a folder with our marker."""
+    temporary files and rllib checkpoint folders of interrupted writes of them) and nothing else. Only in a
+    folder with our marker."""
     if read_marker(folder) is None:
         return
     for path in (*own_files, *(os.path.join(folder, name) for name in RUN_FILES)):
@@ -169,6 +183,9 @@ def remove_run_files(folder: str, own_files: tuple[str, ...]) -> None:
             _rmdir_if_empty(logs)
     for sub in (snapshots, tensorboard):
         _rmdir_if_empty(sub)
+    for name in _listdir(folder):  # an rllib checkpoint a kill left half-written (a whole one is never cleared)
+        if RLLIB_TEMPORARY.fullmatch(name):
+            shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
 
 
 def check_resumable(out: str, checkpoint: str, config: str, state: str,
@@ -183,6 +200,10 @@ def check_resumable(out: str, checkpoint: str, config: str, state: str,
         raise TrainingError(f"nothing to resume in {out}: no such folder (start the run without --resume)")
     run_id = read_marker(out)  # a marker that is not ours stops here
     if not os.path.exists(checkpoint):
+        rllib = sorted(n for n in _listdir(out) if RLLIB_CHECKPOINT.fullmatch(n))
+        if rllib and not RLLIB_CHECKPOINT.fullmatch(name):
+            raise TrainingError(f"nothing to resume in {out} for this trainer: no {name}; it holds a --backend "
+                                f"rllib run ({rllib[-1]}): continue it with --backend rllib --resume")
         raise TrainingError(f"nothing to resume in {out}: no {name} (start the run without --resume)")
     if run_id is None and not os.path.exists(config):
         raise RunFolderError(f"{out} is not a run folder of `contack train`: it has a {name} but "

@@ -128,6 +128,21 @@ def _vec_env(cfg: TrainConfig) -> Any:
 
 
 # -- the run ------------------------------------------------------------------------------------------------
+def extend_total(cfg: TrainConfig, steps: int, total_timesteps: int | None) -> None:
+    """``--resume --total-timesteps T`` of a run at ``steps``: ``cfg`` (the run's) gets the total ``T``, said on
+    standard error when it changes; a ``T`` below ``steps`` raises ``TrainingError``. None leaves ``cfg`` as is."""
+    if total_timesteps is None:
+        return
+    if total_timesteps < steps:
+        raise TrainingError(f"--total-timesteps {total_timesteps} is below the {steps} timesteps this run has "
+                            f"done; give {steps} or more (the run's total is {cfg.total_timesteps})")
+    if total_timesteps != cfg.total_timesteps:
+        print(f"contack train: the run's total_timesteps changes from {cfg.total_timesteps} to {total_timesteps} "
+              "(config.toml)", file=sys.stderr)
+    cfg.total_timesteps = total_timesteps
+    cfg.check()
+
+
 def train(
     cfg: TrainConfig | None, out: str, resume: bool = False, progress: bool | None = None, total_timesteps: int | None = None
 ) -> str:
@@ -145,15 +160,7 @@ def train(
         run_id = run.check_resumable()
         cfg = TrainConfig.load(run.config)
         steps, updates = run.checkpoint_progress()  # a damaged checkpoint stops here, the folder untouched
-        if total_timesteps is not None:
-            if total_timesteps < steps:
-                raise TrainingError(f"--total-timesteps {total_timesteps} is below the {steps} timesteps this run has "
-                                    f"done; give {steps} or more (the run's total is {cfg.total_timesteps})")
-            if total_timesteps != cfg.total_timesteps:
-                print(f"contack train: the run's total_timesteps changes from {cfg.total_timesteps} to {total_timesteps} "
-                      "(config.toml)", file=sys.stderr)
-            cfg.total_timesteps = total_timesteps
-            cfg.check()
+        extend_total(cfg, steps, total_timesteps)
     elif cfg is None:
         raise TrainingError("a new run needs a configuration")
     else:
@@ -168,7 +175,7 @@ def train(
     venv = _vec_env(cfg)
     model = new_model(cfg, venv, run.tensorboard)
     if resume:
-        from .monitor import trim_evaluations
+        from .evaluations import trim_evaluations
 
         try:
             model.set_parameters(run.checkpoint, exact_match=True, device="cpu")
@@ -271,6 +278,16 @@ def _kept(out: str) -> str:
             f"`contack train --resume --out {out}`")
 
 
+def ignored_on_resume(args: argparse.Namespace) -> None:
+    """Say on standard error which options given with ``--resume`` are ignored (all but --total-timesteps)."""
+    ignored = [f"--{f.name.replace('_', '-')}" for f in fields(TrainConfig)
+               if f.name != "total_timesteps" and getattr(args, f.name, None) is not None]
+    ignored += ["--config"] if args.config else []
+    if ignored:
+        print(f"contack train: --resume continues with the run's own config.toml; ignoring {', '.join(ignored)} "
+              "(only --total-timesteps applies)", file=sys.stderr)
+
+
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from .az import command as az_command
     from .az.config import AZConfig
@@ -302,12 +319,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         parser.error(str(err))
     progress = {"auto": None, "on": True, "off": False}[args.progress]
     if args.resume:
-        ignored = [f"--{f.name.replace('_', '-')}" for f in fields(TrainConfig)
-                   if f.name != "total_timesteps" and getattr(args, f.name, None) is not None]
-        ignored += ["--config"] if args.config else []
-        if ignored:
-            print(f"contack train: --resume continues with the run's own config.toml; ignoring {', '.join(ignored)} "
-                  "(only --total-timesteps applies)", file=sys.stderr)
+        ignored_on_resume(args)
     try:
         path = train(cfg, args.out, resume=args.resume, progress=progress, total_timesteps=total)
     except (TrainingError, ValueError) as err:
@@ -323,20 +335,9 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         print(f"\ncontack train: interrupted; {_kept(args.out)}", file=sys.stderr)
         return 130
     print(f"wrote {path}")
-    from contack_env.wording import plural
+    from .evaluations import print_last_evaluation
 
-    from .monitor import read_csv
-
-    rows = read_csv(Run(args.out).eval_csv)
-    if rows:
-        last = int(rows[-1]["timesteps"])
-        for row in (r for r in rows if int(r["timesteps"]) == last):
-            rate = f"win rate {float(row['win_rate']):.3f} [{float(row['ci_low']):.3f}, {float(row['ci_high']):.3f}]"
-            if row["opponent"] == "-":  # a solitaire: the policy and the reference bots on the same deals
-                tiles = f", {float(row['mean_tiles']):.2f} tiles placed on average" if row.get("mean_tiles") else ""
-                print(f"timesteps={last} {row['agent']}: {rate}{tiles}, over {plural(int(row['games']), 'deal')}")
-            else:
-                print(f"timesteps={last} vs {row['opponent']}: {rate} over {plural(int(row['games']), 'game')}")
+    print_last_evaluation(Run(args.out).eval_csv)
     return 0
 
 

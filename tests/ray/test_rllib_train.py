@@ -1,5 +1,6 @@
-"""``contack train --backend rllib``: a short run through the command line, its policy file played by
-``contack evaluate``, and the export checked against the RLlib module's own logits."""
+"""``contack train --backend rllib``: a short run through the command line (its policy file played by
+``contack evaluate``, its evaluations, curve and TensorBoard logs), and the export checked against the RLlib
+module's own logits."""
 
 from __future__ import annotations
 
@@ -30,9 +31,13 @@ def contack(*args: str, cwd: str | None = None) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> str:
     out = str(tmp_path_factory.mktemp("rllib") / "run")
-    done = contack("train", "--backend", "rllib", "--total-timesteps", "256", "--out", out, *SMALL)
+    done = contack("train", "--backend", "rllib", "--total-timesteps", "256", "--out", out, "--eval-every", "128",
+                   "--eval-games", "6", "--eval-opponents", "random,greedy", *SMALL)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip().splitlines()[-1] == f"wrote {os.path.join(out, 'policy.npz')}"
+    # The policy written, then the last evaluation, as an sb3 run ends.
+    lines = done.stdout.strip().splitlines()
+    assert lines[0] == f"wrote {os.path.join(out, 'policy.npz')}"
+    assert [line.split(":")[0].split(" ", 1)[1] for line in lines[1:]] == ["vs random", "vs greedy"]
     return out
 
 
@@ -52,6 +57,48 @@ def test_run_writes_a_policy_file_config_and_progress(run_dir: str) -> None:
     assert all(float(r["steps_per_s"]) > 0 for r in rows)
 
 
+def progress_steps(run_dir: str) -> list[int]:
+    with open(os.path.join(run_dir, "progress.csv")) as f:
+        return [int(r["timesteps"]) for r in csv.DictReader(f)]
+
+
+def test_evaluations_come_at_0_between_iterations_and_at_the_end(run_dir: str) -> None:
+    from agents.evaluate import evaluate
+    from training.evaluations import EVAL_SEED_OFFSET
+
+    with open(os.path.join(run_dir, "eval.csv")) as f:
+        rows = list(csv.DictReader(f))
+    first, last = progress_steps(run_dir)
+    # --eval-every 128: before training, after the iteration that reached 128, and at the end (past 256).
+    assert [(int(r["timesteps"]), r["opponent"]) for r in rows] == [
+        (t, bot) for t in (0, first, last) for bot in ("random", "greedy")]
+    assert all(int(r["games"]) == 6 and r["agent"] == "policy" for r in rows)
+    # The last rows measure the policy the run wrote, over the sb3 runs' evaluation deals (the run's seed is 3).
+    for row in rows[-2:]:
+        again = evaluate([f"ppo:{os.path.join(run_dir, 'policy.npz')}", row["opponent"]], 6,
+                         seed=3 + EVAL_SEED_OFFSET)
+        assert (float(row["win_rate"]), float(row["mean_score"])) == (
+            round(again.entries[0].win_rate, 4), round(again.entries[0].mean_score, 2))
+    with open(os.path.join(run_dir, "learning_curve.png"), "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_tensorboard_has_each_iteration_and_each_evaluation(run_dir: str) -> None:
+    from pathlib import Path
+
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    (events,) = [p.parent for p in (Path(run_dir) / "tb").rglob("events.out.tfevents*")]
+    acc = EventAccumulator(str(events))
+    acc.Reload()
+    steps = progress_steps(run_dir)
+    for tag in ("train/policy_loss", "train/vf_loss", "train/entropy", "time/steps_per_s"):
+        assert [e.step for e in acc.Scalars(tag)] == steps, tag
+    assert all(e.value > 0 for e in acc.Scalars("train/entropy"))
+    for bot in ("random", "greedy"):
+        assert [e.step for e in acc.Scalars(f"eval/win_rate_vs_{bot}")] == [0, *steps]
+
+
 def test_policy_plays_in_evaluate(run_dir: str) -> None:
     spec = f"ppo:{os.path.join(run_dir, 'policy.npz')}"
     done = contack("evaluate", "--agents", f"{spec},random", "--players", "2", "--games", "4", "--seed", "0")
@@ -62,16 +109,83 @@ def test_policy_plays_in_evaluate(run_dir: str) -> None:
 def test_a_used_folder_is_refused(run_dir: str) -> None:
     done = contack("train", "--backend", "rllib", "--total-timesteps", "64", "--out", run_dir, *SMALL)
     assert done.returncode == 1
-    assert "already holds a run" in done.stderr and "Traceback" not in done.stderr
+    assert "already holds a --backend rllib run (rllib_checkpoint_" in done.stderr
+    assert "continue it with --backend rllib --resume" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_bad_settings_exit_2_before_any_work(tmp_path) -> None:
     out = str(tmp_path / "run")
     for args, said in ((["--policy", "factored"], "factored"), (["--game", "contactix"], "contactix"),
-                       (["--env-runners", "-1"], "--env-runners"), (["--resume"], "--resume")):
+                       (["--env-runners", "-1"], "--env-runners")):
         done = contack("train", "--backend", "rllib", "--out", out, *args)
         assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
+    done = contack("train", "--backend", "rllib", "--resume", "--out", out)
+    assert done.returncode == 1 and "nothing to resume" in done.stderr and "Traceback" not in done.stderr
     assert not os.path.exists(out)
+
+
+def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, monkeypatch) -> None:
+    """Killed at its second checkpoint (after the evaluation and the progress row of 514 steps), the run resumes
+    from the first (257): the weights, optimizer and RLlib's counters come back, the rows made after it are
+    dropped and made again, the snapshots it named play on, and what a kill left half-written is removed."""
+    from training.rllib import train as rllib_train
+
+    cfg = TrainConfig.from_dict({"players": 2, "n_steps": 64, "n_envs": 2, "batch_size": 64, "n_epochs": 1,
+                                 "net_arch": [16], "features": "none", "opponents": "random,self", "seed": 5,
+                                 "total_timesteps": 640, "eval_every": 128, "eval_games": 2,
+                                 "eval_opponents": ["random"], "checkpoint_every": 256, "snapshot_every": 256})
+    out = tmp_path / "run"
+    original = rllib_train._Session.checkpoint
+    saved = {}
+
+    def killed_at_the_second(self, steps):
+        if self.run.checkpoints():
+            raise KeyboardInterrupt
+        original(self, steps)
+        saved["policy"] = PolicyNet.load(str(out / "policy.npz"))
+
+    monkeypatch.setattr(rllib_train._Session, "checkpoint", killed_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        rllib_train.train(cfg, str(out), progress=False)
+    monkeypatch.undo()
+    (first,) = rllib_train.RLlibRun(str(out)).checkpoints()
+    at = int(first.rsplit("_", 1)[1])
+    assert 256 <= at < 300
+    with open(out / "eval.csv") as f:
+        assert [int(r["timesteps"]) for r in csv.DictReader(f)][-1] > 500  # made after the checkpoint
+    half = out / ".tmp-0badcaferllib_checkpoint_0000000514"  # as a kill mid-write leaves it
+    half.mkdir()
+    (out / "notes.txt").write_text("mine")
+
+    exported, export = [], rllib_train.export_policy
+
+    def recorded(*args):
+        exported.append(export(*args))
+        return exported[-1]
+
+    monkeypatch.setattr(rllib_train, "export_policy", recorded)  # the first is the learner restored
+    assert rllib_train.train(None, str(out), progress=False, resume=True) == str(out / "policy.npz")
+    monkeypatch.undo()
+    run = rllib_train.RLlibRun(str(out))
+    (last,) = run.checkpoints()
+    state = run.read_state()
+    assert state["timesteps"] == int(last.rsplit("_", 1)[1]) >= 640 and not half.exists()
+    assert (out / "notes.txt").read_text() == "mine"
+    with open(out / "eval.csv") as f:
+        evaluated = [int(r["timesteps"]) for r in csv.DictReader(f)]
+    steps = progress_steps(str(out))
+    # Each point once, in order: the rows after the checkpoint were dropped and made again.
+    assert evaluated == sorted(set(evaluated)) and evaluated[0] == 0 and evaluated[-1] == steps[-1]
+    assert steps == sorted(set(steps)) and at in steps and len(steps) == 5
+    # RLlib's counters came back (the steps go on from the checkpoint's), and so did the weights: the learner
+    # the resumed session starts from is the one checkpointed, exactly.
+    assert steps[2] - at < 140
+    restored, checkpointed = exported[0], saved["policy"]
+    for (w, b), (w0, b0) in zip([*restored.layers, restored.head], [*checkpointed.layers, checkpointed.head]):
+        np.testing.assert_array_equal(w, w0)
+        np.testing.assert_array_equal(b, b0)
+    assert state["snapshots"] == [f"snap_{t:010d}.npz" for t in (0, at, steps[3])]
+    assert all((out / "snapshots" / name).is_file() for name in state["snapshots"])
 
 
 def test_export_matches_the_trained_module_logits() -> None:

@@ -91,14 +91,14 @@ def _evaluation_json(path):
 
 
 def _eval_csv(path):
-    from training.monitor import write_rows
+    from training.evaluations import write_rows
 
     write_rows(str(path), [{"timesteps": 0, "opponent": "random"}])
 
 
 def _curve_png(path):
     from training.config import TrainConfig
-    from training.monitor import draw_learning_curve
+    from training.evaluations import draw_learning_curve
 
     draw_learning_curve(str(path) + ".missing.csv", str(path), TrainConfig())
 

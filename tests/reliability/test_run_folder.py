@@ -163,3 +163,29 @@ def test_a_checkpoint_with_a_bad_step_count_is_called_damaged(tmp_path, cli, val
     result.assert_clean_failure(1, "checkpoint.zip is damaged or not a checkpoint of `contack train` (num_timesteps is")
     assert (out / "config.toml").read_text() == config, "the folder is left as it was"
     assert json.loads((out / "state.json").read_text())["timesteps"] == 64
+
+
+def test_an_rllib_checkpoint_marks_a_run_and_only_its_half_written_copies_are_cleared(tmp_path, cli):
+    # What a --backend rllib run leaves (training.rllib.train): a checkpoint is a folder. Built by hand here,
+    # so that the rules hold without Ray installed.
+    from training.run_folder import check_new_run_folder, write_marker
+
+    out = tmp_path / "run"
+    (out / "rllib_checkpoint_0000000128").mkdir(parents=True)
+    (out / "rllib_checkpoint_0000000128" / "learner.pkl").write_bytes(b"state")
+    write_marker(str(out), "a1")
+    with pytest.raises(TrainingError, match=r"already holds a --backend rllib run \(rllib_checkpoint_0000000128\); "
+                                            "continue it with --backend rllib --resume"):
+        check_new_run_folder(str(out))
+    # The sb3 trainer's --resume names the backend to use instead of saying there is nothing to resume.
+    cli("train", "--out", out, "--resume").assert_clean_failure(
+        1, "it holds a --backend rllib run (rllib_checkpoint_0000000128): continue it with --backend rllib --resume")
+    # A checkpoint a kill left half-written (never renamed into place) is no run: a new run clears it, and
+    # nothing of the user's, even under a name close to the run's.
+    (out / "rllib_checkpoint_0000000128").rename(out / ".tmp-0badcaferllib_checkpoint_0000000128")
+    (out / "rllib_checkpoint_mine").mkdir()
+    (out / ".tmp-notes").write_text("mine")
+    train(TrainConfig(total_timesteps=64, **SMALL), str(out), progress=False)
+    assert not (out / ".tmp-0badcaferllib_checkpoint_0000000128").exists()
+    assert (out / "rllib_checkpoint_mine").is_dir() and (out / ".tmp-notes").read_text() == "mine"
+    assert (out / "checkpoint.zip").is_file()

@@ -19,7 +19,7 @@ from agents.evaluate import evaluate
 from agents.registry import make_agent
 from contack_env import new_game
 from training.config import TrainConfig
-from training.monitor import EVAL_SEED_OFFSET
+from training.evaluations import EVAL_SEED_OFFSET
 from agents.policy_file import PolicyNet
 from training.run_folder import write_marker
 from training.train import TrainingError, main, train

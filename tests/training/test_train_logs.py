@@ -55,7 +55,7 @@ def test_the_last_evaluation_measures_the_policy_the_run_wrote(tmp_path):
     # 256 steps are exactly two rollouts of 2 x 64: the last evaluation comes after the last update, not inside
     # the last rollout (where the weights are those before it).
     from agents.evaluate import evaluate
-    from training.monitor import EVAL_SEED_OFFSET
+    from training.evaluations import EVAL_SEED_OFFSET
 
     out = tmp_path / "run"
     options = OPTIONS[:]

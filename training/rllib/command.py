@@ -32,15 +32,13 @@ def ray_missing() -> bool:
 
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """Run ``contack train --backend rllib`` (or refuse its options under the sb3 backend)."""
+    """Run ``contack train --backend rllib [--resume]`` (or refuse its options under the sb3 backend)."""
     if args.backend != "rllib":
         if args.env_runners is not None:
             parser.error("--env-runners: a setting of --backend rllib")
         raise AssertionError("run_from_args is for --backend rllib")
     if getattr(args, "algorithm", None) == "az":
         parser.error("--backend rllib trains PPO; --algorithm az has its own trainer (leave out --backend)")
-    if args.resume:
-        parser.error("--resume: --backend rllib runs have no checkpoints to resume; start a new run")
     env_runners = 0
     if args.env_runners is not None:
         try:
@@ -54,26 +52,38 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
               file=sys.stderr)
         return 2
     from ..run_folder import TrainingError, check_new_run_folder
-    from ..train import check_config, config_from_args
+    from ..train import check_config, config_from_args, ignored_on_resume, parse_option
 
+    cfg = None
+    total = None
     try:
-        cfg = config_from_args(args)
-        check_config(cfg)
-        from .module import check_rllib_config
+        if args.resume:  # the run's own config.toml decides; only --total-timesteps is read (and checked)
+            if args.total_timesteps is not None:
+                total = parse_option("total_timesteps", args.total_timesteps)
+        else:
+            cfg = config_from_args(args)
+            check_config(cfg)
+            from .module import check_rllib_config
 
-        check_rllib_config(cfg)
+            check_rllib_config(cfg)
     except ValueError as err:
         parser.error(str(err))
-    from .train import train
+    from .train import RLlibRun, train
 
     try:
-        check_new_run_folder(args.out)
+        if args.resume:
+            RLlibRun(args.out).check_resumable()
+        else:
+            check_new_run_folder(args.out)
     except TrainingError as err:
         print(f"contack train: {err}", file=sys.stderr)
         return 1
+    if args.resume:
+        ignored_on_resume(args)
     progress = {"auto": None, "on": True, "off": False}[args.progress]
     try:
-        path = train(cfg, args.out, env_runners=env_runners, progress=progress)
+        path = train(cfg, args.out, env_runners=env_runners, progress=progress, resume=args.resume,
+                     total_timesteps=total)
     except (TrainingError, ValueError) as err:
         print(f"contack train: {err}", file=sys.stderr)
         return 1
@@ -84,8 +94,22 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         from contack_env.cli_support import quiet_exit_after_interrupt
 
         quiet_exit_after_interrupt()
-        print(f"\ncontack train: interrupted; {args.out} keeps the policy of the last finished iteration",
-              file=sys.stderr)
+        print(f"\ncontack train: interrupted; {kept(args.out)}", file=sys.stderr)
         return 130
     print(f"wrote {path}")
+    from ..evaluations import print_last_evaluation
+
+    print_last_evaluation(RLlibRun(args.out).eval_csv)
     return 0
+
+
+def kept(out: str) -> str:
+    """What an interrupted run left in ``out``, and how to go on."""
+    from .train import RLlibRun
+
+    names = RLlibRun(out).checkpoints()
+    if not names:
+        return (f"{out} keeps the policy of the last finished iteration; no checkpoint was written yet, so the run "
+                "cannot be continued")
+    return (f"{out} keeps the run up to its last checkpoint, {int(names[-1].rsplit('_', 1)[1])} timesteps; continue "
+            f"it with `contack train --backend rllib --resume --out {out}`")

@@ -9,7 +9,7 @@ policy file holds (``training.rllib.export``). The ``TrainConfig`` fields map on
     learning_rate, gamma                                  gae_lambda -> lambda_
     clip_range -> clip_param                              ent_coef   -> entropy_coeff
     vf_coef -> vf_loss_coeff                              max_grad_norm -> grad_clip
-    torch_threads -> each env runner's torch threads      seed -> debugging(seed=...)
+    torch_threads -> each env runner's torch threads      seed (+ timesteps when resumed) -> debugging(seed=...)
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ def check_rllib_config(cfg: TrainConfig) -> None:
         raise ValueError("policy 'factored' is the sb3 backend's network; --backend rllib trains an mlp (--policy mlp or auto)")
 
 
-def env_config(cfg: TrainConfig) -> dict[str, Any]:
-    """What ``ContackMultiAgentEnv`` is built from."""
+def env_config(cfg: TrainConfig, seed: int | None = None) -> dict[str, Any]:
+    """What ``ContackMultiAgentEnv`` is built from (its bots seeded from ``seed``, by default the run's)."""
     return {"players": cfg.players, "hands": cfg.hands, "enclosed_end": cfg.enclosed_end, "reward": cfg.reward,
             "opponents": cfg.opponents, "keep_snapshots": cfg.keep_snapshots, "features": cfg.features,
-            "seed": cfg.seed}
+            "seed": cfg.seed if seed is None else seed}
 
 
 def model_config(cfg: TrainConfig) -> dict[str, Any]:
@@ -41,8 +41,9 @@ def model_config(cfg: TrainConfig) -> dict[str, Any]:
             "head_fcnet_hiddens": []}
 
 
-def ppo_config(cfg: TrainConfig, env_runners: int = 0) -> Any:
-    """The ``PPOConfig`` of a run."""
+def ppo_config(cfg: TrainConfig, env_runners: int = 0, seed: int | None = None) -> Any:
+    """The ``PPOConfig`` of a run; ``seed`` (by default the run's) seeds its games, networks and bots."""
+    seed = cfg.seed if seed is None else seed
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -53,7 +54,7 @@ def ppo_config(cfg: TrainConfig, env_runners: int = 0) -> Any:
     spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model_config(cfg))
     return (
         PPOConfig()
-        .environment(ContackMultiAgentEnv, env_config=env_config(cfg), disable_env_checking=True)
+        .environment(ContackMultiAgentEnv, env_config=env_config(cfg, seed), disable_env_checking=True)
         .env_runners(num_env_runners=env_runners, num_envs_per_env_runner=cfg.n_envs,
                      # "auto": the iteration's n_steps x n_envs steps shared among the env runners' environments;
                      # no timeout, as RLlib drops the samples of a runner that answers late (a loaded machine).
@@ -65,5 +66,5 @@ def ppo_config(cfg: TrainConfig, env_runners: int = 0) -> Any:
                   clip_param=cfg.clip_range, entropy_coeff=cfg.ent_coef, vf_loss_coeff=cfg.vf_coef,
                   grad_clip=cfg.max_grad_norm)
         .python_environment(extra_python_environs_for_worker={"OMP_NUM_THREADS": str(cfg.torch_threads)})
-        .debugging(seed=cfg.seed, log_level="ERROR")
+        .debugging(seed=seed, log_level="ERROR")
     )

@@ -207,11 +207,12 @@ def test_a_new_run_refuses_a_finished_run_of_either_trainer_and_replaces_only_a_
     assert _tree(az) == before
     marker = json.loads((az / ".contack-run").read_text())["run_id"]
     assert json.loads((az / "state.json").read_text())["run_id"] == marker
-    # A marked folder with a progress.csv is a --backend rllib run, which keeps no checkpoint: refused too.
+    # A marked folder with a progress.csv and no checkpoint is a --backend rllib run made before such runs kept
+    # checkpoints (or stopped before its first): its policy is its result, so it is refused too.
     (az / "checkpoint.pt").unlink()
     (az / "progress.csv").write_text("timesteps,seconds,steps_per_s,episode_return_mean\n")
     assert main([*TINY, "--out", str(az)]) == 1
-    assert "already holds a run (a --backend rllib run's progress.csv and policy)" in capsys.readouterr().err
+    assert "already holds a --backend rllib run with no checkpoint" in capsys.readouterr().err
     # A run of ours killed before its first checkpoint (a marker, no checkpoint): a new run of either trainer
     # clears what any run here writes, and a file of the user's stays.
     (az / "progress.csv").unlink()
