@@ -464,7 +464,9 @@ def evaluate(
     ``Evaluation.results``, in play order, with records if ``records``).
 
     ``agents``: one entry per seat (Contack, CON-TAC-TIX) or per solitaire player: specs, ``Agent`` objects or
-    functions ``f(state, legal) -> move`` (module docstring). ``workers``: processes on this machine (default 1);
+    functions ``f(state, legal) -> move`` (module docstring). ``hands`` and ``enclosed_end`` are Contack's rule
+    options, ``board_size`` and ``swap`` CON-TAC-TIX's: for a game without one, a value other than its default is
+    refused. ``workers``: processes on this machine (default 1);
     ``ray``: the games run as Ray tasks instead (``agents.ray_tasks``: ``RAY_ADDRESS``'s cluster, else a local
     one), ``workers`` of them at once (default: the cluster's CPUs); neither changes the results. ``agent_seed``:
     the agents' random choices of deal ``d`` come from ``agent_seed + d`` (module docstring). ``progress``:
@@ -478,6 +480,14 @@ def evaluate(
         players = 1 if report == "solitaire" else len(agents)
     check_request(game, players, agents, games, hands, workers, board_size, swap, agent_seed, ray)
     options = get_game(game).options
+    # As on the command line (--hands with a solitaire, --board-size with Contack): a rule option the game does
+    # not have would be silently ignored, so a value other than its default is refused.
+    given = {"hands": hands, "enclosed_end": enclosed_end, "board_size": board_size, "swap": swap}
+    foreign = [name for name, value in given.items() if name not in options and value != getattr(RuleOptions, name)]
+    if foreign:
+        raise ValueError(f"{' and '.join(foreign)}: not {'an option' if len(foreign) == 1 else 'options'} of game "
+                         f"{game!r} (its rule options: {', '.join(options) or 'none'}); leave "
+                         f"{'it' if len(foreign) == 1 else 'them'} out")
     if "enclosed_end" in options:
         check_rules(players, hands, enclosed_end)
     if "swap" in options and not isinstance(swap, bool):

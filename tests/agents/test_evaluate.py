@@ -1,3 +1,4 @@
+import re
 from collections import Counter
 
 import pytest
@@ -114,6 +115,21 @@ def test_share_interval_uses_the_spread_over_deals_and_wilson_without_spread():
     lo2, hi2 = share_ci([0.5] * 50 + [0.6] * 50)
     assert hi2 - lo2 < hi - lo
     assert share_ci([1.0] * 30) == pytest.approx(wilson(1.0, 30))
+
+
+@pytest.mark.parametrize("game, options, named", [
+    ("solitaire1", {"hands": 2}, "hands: not an option of game 'solitaire1'"),
+    ("contactix", {"enclosed_end": "next_player"}, "enclosed_end: not an option of game 'contactix'"),
+    ("solitaire2", {"hands": 1, "enclosed_end": "never"}, "hands and enclosed_end: not options of game 'solitaire2'"),
+    ("contack", {"board_size": 5}, "board_size: not an option of game 'contack' (its rule options: hands, enclosed_end)"),
+    ("solitaire1", {"swap": True}, "swap: not an option of game 'solitaire1' (its rule options: none)"),
+])
+def test_a_rule_option_of_another_game_is_refused(game, options, named):
+    # As `contack evaluate --game solitaire1 --hands 2` is a usage error: the game would ignore the setting.
+    agents = ["random", "random"] if game in ("contactix", "contack") else ["random"]
+    with pytest.raises(ValueError, match=re.escape(named)):
+        evaluate(agents, 2, seed=0, game=game, **options)
+    assert evaluate(agents, 2, seed=0, game=game).games == 2  # left out, they are fine
 
 
 def test_games_must_be_a_multiple_of_the_rotations():
