@@ -1,5 +1,6 @@
 """The ``contack`` command line: the top layer (it may import every package; nothing imports it). One module
-per subcommand, each with ``add_parser(sub)`` and ``run(parser, args)``.
+per subcommand, each with ``add_parser(sub)`` and ``run(parser, args)`` (``parser``: the subcommand's own, so a
+usage error found while the command runs shows that command's usage).
 
     contack simulate --game {contack,solitaire1,solitaire2,contactix} [--players N] [--agents random,greedy,...]
                      --games K --seed S [--agent-seed A] [--trace] [--hands N] [--enclosed-end {1939,next_player,never}]
@@ -52,19 +53,25 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """``contack``'s parser and each subcommand's, by name."""
     parser = ArgumentParser(prog="contack", description="Contack (Parker Brothers, 1939): rules engine and tools.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
     for module in COMMANDS.values():
         module.add_parser(sub)
-    return parser
+    return parser, dict(sub.choices)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    return build_parsers()[0]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser, commands = build_parsers()
     args = parser.parse_args(argv)
     try:
-        return COMMANDS[args.command].run(parser, args)
+        # The subcommand's own parser: a usage error found while running shows that command's usage line.
+        return COMMANDS[args.command].run(commands[args.command], args)
     except KeyboardInterrupt:  # one line saying what was kept, not a traceback (train says how to resume itself)
         return interrupted(args.command)
 

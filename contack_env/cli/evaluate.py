@@ -54,7 +54,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     board_size, swap = board_options(parser, args, sized)
     hands, enclosed_end = hand_options(parser, args, "hands" in game.options)
     try:
-        agents = [check_spec(a, args.game) for a in args.agents.split(",")]
+        # With the board's size and swap rule, so that a policy trained for another board is an --agents error.
+        agents = [check_spec(a, args.game, board_size if sized else None, swap) for a in args.agents.split(",")]
     except ValueError as err:
         parser.error(f"--agents: {err}")
     players = args.players

@@ -91,6 +91,11 @@ def test_cli_evaluate_contactix_prints_the_table_and_writes_json_and_records(tmp
         (["--game", "contactix", "--agents", "random", "--games", "4", "--hands", "1"], "--hands and --enclosed-end are options of --game contack"),
         (["--game", "solitaire2", "--agents", "random", "--games", "4", "--enclosed-end", "never"], "--hands and --enclosed-end are options of --game contack"),
         (["--agents", "random,random", "--games", "4", "--hands", "0"], "--hands must be at least 1; got 0"),
+        # A policy for another board or rule is an --agents error, as in simulate.
+        (["--game", "contactix", "--agents", "ppo:models/contactix_5x5.npz,random", "--games", "4", "--board-size", "5",
+          "--swap"], "--agents: models/contactix_5x5.npz was trained without the swap rule"),
+        (["--game", "contactix", "--agents", "ppo:models/contactix_5x5.npz,random", "--games", "4"],
+         "--agents: models/contactix_5x5.npz was trained on the 5x5 board; it cannot play 11x11"),
     ],
 )
 def test_cli_evaluate_contactix_bad_arguments(capsys, argv, message):

@@ -20,6 +20,20 @@ def test_a_negative_seed_is_a_usage_error(tmp_path, cli, args):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("args, message", [
+    (["demo", "--games", "0"], "--games and --workers are at least 1"),  # found while the command runs
+    (["train", "--players", "9"], "players: Contack is played by 2 to 7 players; got 9"),
+    (["evaluate", "--agents", "random", "--game", "solitaire1", "--hands", "2", "--games", "2", "--seed", "1"],
+     "--hands and --enclosed-end are options of --game contack"),
+    (["simulate", "--games", "x"], "argument --games"),  # found by argparse itself
+])
+def test_a_usage_error_shows_the_usage_of_the_command_given(tmp_path, cli, args, message):
+    result = cli(*args, cwd=tmp_path)
+    result.assert_clean_failure(2, f"contack {args[0]}: error: {message}")
+    assert result.err.startswith(f"usage: contack {args[0]} ")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_seed_that_is_not_a_number_is_a_usage_error(tmp_path, cli):
     cli("simulate", "--games", "1", "--seed", "abc", "--out", "x.jsonl", cwd=tmp_path).assert_clean_failure(
         2, "argument --seed: a seed is a whole number")
