@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from contack_env.games import GAMES
+from contack_env.wording import plural
 
 from .base import Agent
 from .contactix_bots import TwoDistanceAgent
@@ -215,7 +216,8 @@ def parse_agent_list(text: str, seats: int, game: str = "contack", board_size: i
     if len(names) == 1:
         return names * seats
     if len(names) != seats:
-        raise ValueError(f"--agents takes one agent for every seat or one per seat ({seats}); got {len(names)}")
+        raise ValueError(f"name one agent for every seat, or one per seat ({plural(seats, 'seat')}); got "
+                         f"{len(names)}: {', '.join(names)}")
     return names
 
 

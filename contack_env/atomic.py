@@ -6,7 +6,9 @@ to replaced (the link stays); a device, a pipe or a name under ``/dev`` (``/dev/
 written in place, never replaced by a file. A failed write (a full disk, a file size
 limit, an exception, a kill) leaves ``path`` as it was, old content and all, and removes the temporary file
 (a kill cannot: its leftover is named ``.tmp-<random><name>``, which ``contack train --resume`` clears in its
-own run folder). ``open_atomic`` and ``write_text``/``write_bytes`` are the same for the common cases.
+own run folder). ``open_atomic`` and ``write_text``/``write_bytes`` are the same for the common cases; they write
+a path that is the process's own standard output or error (``--json /dev/stdout``) through it, after what was
+printed, so that a redirect to a file keeps both in order.
 
 ``check_output(path)`` is what a command does with an output path before any work: it makes a missing folder
 and refuses, at once, a path it could not write at the end (a folder, a name under a file, a folder it may
@@ -20,6 +22,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 import tempfile
 from contextlib import contextmanager
 from typing import IO, Any, Iterator
@@ -81,6 +84,20 @@ def open_atomic(path: str | os.PathLike[str], mode: str = "w", encoding: str | N
     ends without an exception (``atomic_path``). ``mode`` is ``"w"`` or ``"wb"``."""
     if mode not in ("w", "wb"):
         raise ValueError(f"open_atomic writes a whole file: mode 'w' or 'wb'; got {mode!r}")
+    fd = _own_stream(os.fspath(path))
+    if fd is not None:
+        # ``--json /dev/stdout`` with standard output sent to a file: opening the path anew would truncate that
+        # file (losing what was printed) and write from its start, over which the next print then lands. A
+        # duplicate of the descriptor shares its offset: the bytes follow what was printed, in order.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if mode == "wb":
+            with os.fdopen(os.dup(fd), "wb") as f:
+                yield f
+        else:
+            with os.fdopen(os.dup(fd), "w", encoding=encoding, newline=newline) as f:
+                yield f
+        return
     with atomic_path(path) as tmp:
         if mode == "wb":
             with open(tmp, "wb") as f:
@@ -154,6 +171,25 @@ def _file_in_the_way(folder: str) -> str | None:
         if parent == here:
             return None
         here = parent
+
+
+def _own_stream(path: str) -> int | None:
+    """1 or 2 when ``path`` (``/dev/stdout``, ``/dev/fd/2``, or the file the shell sent one to) is this
+    process's standard output or error, else None."""
+    if not _in_place(path):
+        return None
+    try:
+        target = os.stat(path)
+    except OSError:
+        return None
+    for fd in (1, 2):
+        try:
+            mine = os.fstat(fd)
+        except OSError:
+            continue
+        if (mine.st_dev, mine.st_ino) == (target.st_dev, target.st_ino):
+            return fd
+    return None
 
 
 def _in_place(path: str) -> bool:

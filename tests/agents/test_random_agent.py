@@ -38,5 +38,5 @@ def test_unknown_agent_names_the_known_ones():
 def test_agent_list_one_for_all_or_one_per_seat():
     assert parse_agent_list("greedy", 3) == ["greedy"] * 3
     assert parse_agent_list("greedy,random", 2) == ["greedy", "random"]
-    with pytest.raises(ValueError, match="one per seat"):
+    with pytest.raises(ValueError, match=r"one per seat \(3 seats\); got 2: greedy, random$"):
         parse_agent_list("greedy,random", 3)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import errno
+import json
 import os
 from pathlib import Path
 
@@ -67,6 +68,21 @@ def test_a_pipe_is_written_in_place_never_replaced_by_a_file(tmp_path):
         assert os.read(reader, 100) == b"through the pipe\n"
     finally:
         os.close(reader)
+
+
+@pytest.mark.parametrize("stream", ["/dev/stdout", "/dev/fd/1"])
+def test_json_to_standard_output_sent_to_a_file_comes_after_the_table_whole(tmp_path, cli, stream):
+    # `contack evaluate --json /dev/stdout > out.txt`: opening the path anew would truncate out.txt (the table
+    # lost) and write from its start, and the last line printed would then land inside the JSON.
+    out = tmp_path / "out.txt"
+    result = cli("evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", "--json", stream,
+                 prefix=f"exec > '{out}'")
+    assert result.code == 0, result.err
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("2 games of contack, 2 players") and lines[-1] == f"wrote {stream}"
+    start = lines.index("{")
+    assert json.loads("\n".join(lines[start:-1]))["entries"][0]["agent"] == "random"
+    assert [line.split()[1] for line in lines[2:4]] == ["random", "greedy"]  # the table's rows, before it
 
 
 def test_a_link_into_a_missing_folder_is_an_error_that_makes_no_folder(tmp_path):
