@@ -117,7 +117,7 @@ def evaluation_scalars(rows: list[dict[str, Any]]) -> dict[str, float]:
     return scalars
 
 
-def trim_evaluations(run: Any, timesteps: int, cfg: TrainConfig) -> None:
+def trim_evaluations(run: Any, timesteps: int, cfg: TrainConfig, trainer: str = "MaskablePPO") -> None:
     """Drop the eval.csv rows after ``timesteps`` (a killed session evaluated past its last checkpoint; the
     resumed run evaluates those timesteps again) and redraw the curve."""
     rows = read_csv(run.eval_csv)
@@ -125,7 +125,7 @@ def trim_evaluations(run: Any, timesteps: int, cfg: TrainConfig) -> None:
     if len(kept) == len(rows):
         return
     write_rows(run.eval_csv, kept)
-    draw_learning_curve(run.eval_csv, run.curve, cfg)
+    draw_learning_curve(run.eval_csv, run.curve, cfg, trainer)
 
 
 def read_csv(path: str) -> list[dict[str, str]]:

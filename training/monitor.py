@@ -1,8 +1,8 @@
 """What happens while ``contack train`` trains: progress bar, self-play snapshots, evaluation, checkpoints.
 
 ``TrainingMonitor`` is the Stable-Baselines3 callback that does it all by timestep; it evaluates through
-``training.evaluations`` (``eval.csv``, its curve, its TensorBoard scalars). (A module of its own so that importing ``training.train``, as the
-``contack`` command line does, does not import torch.)
+``training.evaluations`` (``eval.csv``, its curve, its TensorBoard scalars). (A module of its own so that
+importing ``training.train``, as the ``contack`` command line does, does not import torch.)
 """
 
 from __future__ import annotations

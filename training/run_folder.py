@@ -21,10 +21,10 @@ The run id is also written into the run's ``state.json``. The rules that follow 
   (``Run.own_files`` and ``RUN_FILES``, the snapshots ``snapshots/snap_<steps>.npz``, TensorBoard's
   ``tb/ppo_<n>/events.out.tfevents.*`` and ``tb/events.out.tfevents.*``, and the temporary files of
   interrupted writes of those).
-- A ``--backend rllib`` run's checkpoint is a folder, ``rllib_checkpoint_<timesteps>`` (``RLLIB_CHECKPOINT``):
-  a marked folder holding one holds a run. A marked folder holding a ``progress.csv`` and no checkpoint is an
-  rllib run made before such runs kept checkpoints, or killed before its first (its ``policy.npz`` after every
-  iteration is what it made): refused too, never cleared.
+- A ``--backend rllib`` run's checkpoint is a folder, ``rllib_checkpoint_<timesteps>`` (``RLLIB_CHECKPOINT``),
+  the first written at 0, before the run's first ``progress.csv`` row: a marked folder holding one holds a run.
+  A marked folder holding a ``progress.csv`` and no checkpoint is an rllib run made before such runs kept
+  checkpoints (its ``policy.npz`` after every iteration is what it made): refused too, never cleared.
 """
 
 from __future__ import annotations
@@ -56,10 +56,9 @@ RLLIB_TEMPORARY = re.compile(re.escape(TEMPORARY_PREFIX) + r"[0-9a-f]{8}rllib_ch
 TENSORBOARD_RUN = re.compile(r"ppo_\d+")
 TENSORBOARD_FILE = "events.out.tfevents."
 
-__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RLLIB_CHECKPOINT", "RLLIB_TEMPORARY", "RUN_FILES", "Run", "RunFolderError",
-           "TrainingError", "check_new_run_folder",
-           "check_resumable", "claim_folder", "marker_path", "new_run_id", "read_marker", "remove_run_files",
-           "write_marker"]
+__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RLLIB_CHECKPOINT", "RLLIB_TEMPORARY", "RUN_FILES", "Run",
+           "RunFolderError", "TrainingError", "check_new_run_folder", "check_resumable", "claim_folder", "marker_path",
+           "new_run_id", "read_marker", "remove_run_files", "write_marker"]
 
 
 class TrainingError(RuntimeError):
@@ -132,8 +131,7 @@ def check_new_run_folder(out: str) -> None:
                                  "--backend rllib --resume or choose another --out")
         if "progress.csv" in names:  # an rllib run with no checkpoint: its policy.npz is its result
             raise RunFolderError(f"{out} already holds a --backend rllib run with no checkpoint (made before such "
-                                 "runs kept checkpoints, or stopped before its first), which cannot be continued: "
-                                 "choose another --out")
+                                 "runs kept checkpoints), which cannot be continued: choose another --out")
         return  # a run of ours killed before its first checkpoint: its files are replaced
     if checkpoint is not None and "config.toml" in names:
         raise RunFolderError(f"{out} holds a run of `contack train` made before run folders were marked; "

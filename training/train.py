@@ -182,8 +182,8 @@ def train(
         except (RuntimeError, ValueError, KeyError) as err:
             venv.close()
             raise TrainingError(f"{run.checkpoint} does not fit the network of {run.config} ({err})") from None
-        if run_id is None:  # a run from before markers: its config.toml and checkpoint are ours; mark it
-            run_id = new_run_id()
+        if run_id is None:  # a run from before markers (or whose marker was lost): its files are ours; mark it,
+            run_id = run.read_state().get("run_id") or new_run_id()  # with its own id when its state has one
             write_marker(out, run_id)
         run.remove_temporaries()
         model.num_timesteps, model._n_updates = steps, updates

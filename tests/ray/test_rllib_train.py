@@ -125,9 +125,10 @@ def test_bad_settings_exit_2_before_any_work(tmp_path) -> None:
 
 
 def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, monkeypatch) -> None:
-    """Killed at its second checkpoint (after the evaluation and the progress row of 514 steps), the run resumes
-    from the first (257): the weights, optimizer and RLlib's counters come back, the rows made after it are
-    dropped and made again, the snapshots it named play on, and what a kill left half-written is removed."""
+    """Killed at its checkpoint of 514 steps (after that evaluation and progress row), the run resumes from the
+    one before (257): the weights and RLlib's counters come back, the rows made after it are dropped and made
+    again, the snapshots it named are sent to the environments again, and what a kill left half-written is
+    removed."""
     from training.rllib import train as rllib_train
 
     cfg = TrainConfig.from_dict({"players": 2, "n_steps": 64, "n_envs": 2, "batch_size": 64, "n_epochs": 1,
@@ -138,17 +139,17 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, monkeypatch) -> None
     original = rllib_train._Session.checkpoint
     saved = {}
 
-    def killed_at_the_second(self, steps):
-        if self.run.checkpoints():
+    def killed_past_300(self, steps):
+        if steps > 300:
             raise KeyboardInterrupt
         original(self, steps)
         saved["policy"] = PolicyNet.load(str(out / "policy.npz"))
 
-    monkeypatch.setattr(rllib_train._Session, "checkpoint", killed_at_the_second)
+    monkeypatch.setattr(rllib_train._Session, "checkpoint", killed_past_300)
     with pytest.raises(KeyboardInterrupt):
         rllib_train.train(cfg, str(out), progress=False)
     monkeypatch.undo()
-    (first,) = rllib_train.RLlibRun(str(out)).checkpoints()
+    (first,) = rllib_train.RLlibRun(str(out)).checkpoints()  # the one at 0 removed once 257's was written
     at = int(first.rsplit("_", 1)[1])
     assert 256 <= at < 300
     with open(out / "eval.csv") as f:
@@ -157,13 +158,19 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, monkeypatch) -> None
     half.mkdir()
     (out / "notes.txt").write_text("mine")
 
-    exported, export = [], rllib_train.export_policy
+    exported, sent = [], []
+    export, send = rllib_train.export_policy, rllib_train.send_to_envs
 
-    def recorded(*args):
+    def exporting(*args):
         exported.append(export(*args))
         return exported[-1]
 
-    monkeypatch.setattr(rllib_train, "export_policy", recorded)  # the first is the learner restored
+    def sending(algo, method, net):
+        sent.append((method, net.meta["trained_steps"]))
+        send(algo, method, net)
+
+    monkeypatch.setattr(rllib_train, "export_policy", exporting)  # the first is the learner restored
+    monkeypatch.setattr(rllib_train, "send_to_envs", sending)
     assert rllib_train.train(None, str(out), progress=False, resume=True) == str(out / "policy.npz")
     monkeypatch.undo()
     run = rllib_train.RLlibRun(str(out))
@@ -184,8 +191,60 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, monkeypatch) -> None
     for (w, b), (w0, b0) in zip([*restored.layers, restored.head], [*checkpointed.layers, checkpointed.head]):
         np.testing.assert_array_equal(w, w0)
         np.testing.assert_array_equal(b, b0)
+    # The pool the checkpoint held is sent back first (the snapshots of 0 and 257), then the new ones.
+    assert sent == [("add_snapshot", 0), ("add_snapshot", at), ("add_snapshot", steps[3])]
     assert state["snapshots"] == [f"snap_{t:010d}.npz" for t in (0, at, steps[3])]
     assert all((out / "snapshots" / name).is_file() for name in state["snapshots"])
+
+
+def test_a_run_killed_in_its_first_iteration_resumes_from_the_checkpoint_at_0(tmp_path, monkeypatch) -> None:
+    from training.rllib import train as rllib_train
+
+    cfg = TrainConfig.from_dict({"players": 2, "n_steps": 64, "n_envs": 1, "batch_size": 64, "n_epochs": 1,
+                                 "net_arch": [16], "features": "none", "opponents": "random", "seed": 2,
+                                 "total_timesteps": 64, "eval_every": 0})
+    out = tmp_path / "run"
+
+    def killed(self, steps, show):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rllib_train._Session, "iteration", killed)
+    with pytest.raises(KeyboardInterrupt):
+        rllib_train.train(cfg, str(out), progress=False)
+    monkeypatch.undo()
+    assert rllib_train.RLlibRun(str(out)).checkpoints() == ["rllib_checkpoint_0000000000"]
+    done = contack("train", "--backend", "rllib", "--resume", "--out", str(out), "--progress", "off")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert [t >= 64 for t in progress_steps(str(out))] == [True]
+
+
+def test_the_command_line_extends_a_finished_run_and_refuses_a_damaged_checkpoint(run_dir: str, tmp_path) -> None:
+    import shutil
+
+    from training.rllib.train import RLlibRun
+
+    copy, damaged = tmp_path / "copy", tmp_path / "damaged"
+    shutil.copytree(run_dir, copy)
+    shutil.copytree(run_dir, damaged)
+    done = contack("train", "--backend", "rllib", "--resume", "--total-timesteps", "384", "--out", str(copy))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "the run's total_timesteps changes from 256 to 384" in done.stderr
+    assert done.stdout.startswith(f"wrote {copy / 'policy.npz'}")
+    steps = progress_steps(str(copy))
+    assert steps[:2] == progress_steps(run_dir) and len(steps) == 3 and steps[2] >= 384
+    assert TrainConfig.load(str(copy / "config.toml")).total_timesteps == 384
+    assert RLlibRun(str(copy)).checkpoints() == [f"rllib_checkpoint_{steps[2]:010d}"]
+    # A checkpoint RLlib cannot read back (a truncated pickle): a message, and the folder as it was.
+    (checkpoint,) = RLlibRun(str(damaged)).checkpoints()
+    state = damaged / checkpoint / "learner_group" / "learner" / "state.pkl"
+    state.write_bytes(state.read_bytes()[:100])
+    def contents():
+        return {str(p.relative_to(damaged)): p.read_bytes() if p.is_file() else None for p in damaged.rglob("*")}
+
+    before = contents()
+    done = contack("train", "--backend", "rllib", "--resume", "--total-timesteps", "384", "--out", str(damaged))
+    assert done.returncode == 1 and "cannot be restored" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert contents() == before
 
 
 def test_export_matches_the_trained_module_logits() -> None:

@@ -116,6 +116,19 @@ def test_a_run_made_before_markers_still_resumes_and_is_marked(tmp_path, cli):
     assert json.loads((out / "state.json").read_text())["timesteps"] == 128
 
 
+def test_a_run_copied_without_its_marker_is_marked_again_with_its_own_id(tmp_path, cli):
+    # `cp -r run/* copy/` leaves the dot-file marker behind; the resume marks the copy with the run id its
+    # state.json holds, so that the state and the marker agree at the next resume too.
+    out = tmp_path / "copy"
+    train(TrainConfig(total_timesteps=64, **SMALL), str(out), progress=False)
+    run_id = json.loads((out / MARKER).read_text())["run_id"]
+    (out / MARKER).unlink()
+    ok = cli("train", "--out", out, "--resume", "--total-timesteps", "128", "--progress", "off")
+    assert ok.code == 0, ok.err
+    assert json.loads((out / MARKER).read_text())["run_id"] == run_id
+    assert json.loads((out / "state.json").read_text())["run_id"] == run_id
+
+
 def test_resume_refuses_a_state_of_another_run(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     for out in (a, b):
@@ -180,12 +193,13 @@ def test_an_rllib_checkpoint_marks_a_run_and_only_its_half_written_copies_are_cl
     # The sb3 trainer's --resume names the backend to use instead of saying there is nothing to resume.
     cli("train", "--out", out, "--resume").assert_clean_failure(
         1, "it holds a --backend rllib run (rllib_checkpoint_0000000128): continue it with --backend rllib --resume")
-    # A checkpoint a kill left half-written (never renamed into place) is no run: a new run clears it, and
-    # nothing of the user's, even under a name close to the run's.
-    (out / "rllib_checkpoint_0000000128").rename(out / ".tmp-0badcaferllib_checkpoint_0000000128")
+    # Killed while writing its first checkpoint (at 0, before any training): the half-written folder, never
+    # renamed into place, is no run, and a new run clears it; nothing of the user's, even under a name close to
+    # the run's.
+    (out / "rllib_checkpoint_0000000128").rename(out / ".tmp-0badcaferllib_checkpoint_0000000000")
     (out / "rllib_checkpoint_mine").mkdir()
     (out / ".tmp-notes").write_text("mine")
     train(TrainConfig(total_timesteps=64, **SMALL), str(out), progress=False)
-    assert not (out / ".tmp-0badcaferllib_checkpoint_0000000128").exists()
+    assert not (out / ".tmp-0badcaferllib_checkpoint_0000000000").exists()
     assert (out / "rllib_checkpoint_mine").is_dir() and (out / ".tmp-notes").read_text() == "mine"
     assert (out / "checkpoint.zip").is_file()

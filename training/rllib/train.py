@@ -23,7 +23,8 @@ trains ``total_timesteps`` rounded up to whole iterations (RLlib's env runners m
 than an iteration asks, at episode ends). Self-play as in sb3 runs: the pool's "self" plays the learner's
 snapshots, the first at 0, then one every ``snapshot_every`` timesteps (the latest ``keep_snapshots``), which the
 trainer sends to every environment of every env runner. Between iterations come, in this order, the snapshot,
-the evaluation and the checkpoint that are due (one every ``checkpoint_every`` timesteps, and one at the end).
+the evaluation and the checkpoint that are due: a checkpoint at 0 (before the first iteration, so that a run
+killed at any moment later can be resumed), one every ``checkpoint_every`` timesteps, and one at the end.
 
 A checkpoint is written whole under a temporary name, flushed to disk, then renamed (a kill leaves the previous
 checkpoint or the new one); the older one is removed after. ``--resume`` continues from the latest: the weights,
@@ -51,7 +52,7 @@ from contack_env.atomic import TEMPORARY_PREFIX, write_text
 from ..config import TrainConfig
 from ..evaluations import (draw_learning_curve, evaluate_policy_file, evaluation_scalars, next_due, next_evaluation,
                            read_csv, trim_evaluations)
-from ..run_folder import (RLLIB_CHECKPOINT, RLLIB_TEMPORARY, Run, TrainingError, check_new_run_folder,
+from ..run_folder import (CHECKPOINTS, RLLIB_CHECKPOINT, RLLIB_TEMPORARY, Run, TrainingError, check_new_run_folder,
                           check_resumable, claim_folder, new_run_id, read_marker, write_marker)
 from .env import LEARNER
 from .export import policy_net
@@ -105,7 +106,17 @@ class RLlibRun(Run):
 
     def check_resumable(self) -> str | None:
         """``check_resumable`` for this run's folder: its marker, its latest checkpoint and that checkpoint's
-        state; returns the run id."""
+        state; returns the run id. A folder of the other trainers, or an rllib run made before such runs kept
+        checkpoints, is refused saying so."""
+        names = set(os.listdir(self.out)) if os.path.isdir(self.out) and not self.checkpoints() else set()
+        other = next((name for name in CHECKPOINTS if name in names), None)
+        if other is not None:
+            trainer = "--algorithm az" if other == "checkpoint.pt" else "the default (sb3) backend"
+            raise TrainingError(f"nothing to resume in {self.out} for --backend rllib: it holds a run of {trainer} "
+                                f"({other}): continue it without --backend rllib")
+        if "progress.csv" in names:
+            raise TrainingError(f"{self.out} holds a --backend rllib run with no checkpoint (made before such runs "
+                                "kept checkpoints), which cannot be continued: its policy.npz is what it made")
         return check_resumable(self.out, self.latest(), self.config, os.path.join(self.latest(), STATE),
                                self.read_state)
 
@@ -291,16 +302,10 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
     check_rllib_config(cfg)
     steps = int(state["timesteps"])
     if resume:
-        if run_id is None:  # a run folder from before markers: its config.toml and checkpoint are ours
-            write_marker(out, new_run_id())
         run.remove_temporaries()
-        run.remove_stale(keep=os.path.basename(checkpoint))
-        trim_evaluations(run, steps, cfg)
-        rows = trim_progress(run, steps)
     else:
         run.remove_leftovers()
         claim_folder(out, new_run_id())
-        rows = PROGRESS_HEADER
         cfg.save(run.config)
     os.makedirs(run.snapshots, exist_ok=True)
     torch.set_num_threads(cfg.torch_threads)  # the learner's (and the local env runner's) process
@@ -311,23 +316,35 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
                  configure_logging=False)
     # A resumed session plays new games: its env runners and bots are seeded from seed + timesteps.
     algo = ppo_config(cfg, env_runners, seed=cfg.seed + steps).build_algo()
-    writer = SummaryWriter(run.tensorboard)
-    session = _Session(cfg, run, algo, writer, state, rows)
+    writer = None
     try:
+        rows = PROGRESS_HEADER
         if resume:
             try:
                 algo.restore_from_path(os.path.abspath(checkpoint))
-            except (OSError, ValueError, KeyError, RuntimeError) as err:
-                raise TrainingError(f"{checkpoint} cannot be restored into the run of {run.config} ({err})") from None
+            except Exception as err:  # RLlib unpickles its state: a damaged file can raise anything
+                raise TrainingError(f"{checkpoint} cannot be restored into the run of {run.config} "
+                                    f"({type(err).__name__}: {err}); the folder is left as it was") from None
+            # Only now, the checkpoint loaded, is the folder changed: a resume that fails leaves it as it was.
+            if run_id is None:  # the marker was lost (a folder copied without its dot-files): the run's own id
+                write_marker(out, state.get("run_id") or new_run_id())
+            run.remove_stale(keep=os.path.basename(checkpoint))
+            trim_evaluations(run, steps, cfg, trainer=TRAINER)
+            rows = trim_progress(run, steps)
             for name in state["snapshots"]:
                 send_to_envs(algo, "add_snapshot", PolicyNet.load(os.path.join(run.snapshots, name)))
-            cfg.save(run.config)  # after the checkpoint loaded: a resume that fails leaves config.toml as it was
+            cfg.save(run.config)
+        writer = SummaryWriter(run.tensorboard)
+        session = _Session(cfg, run, algo, writer, state, rows)
         net = export_policy(algo, cfg, steps)
         if not resume:
             net.save(run.policy)
             session.snapshot(net)  # "self" plays the initial policy until the first snapshot is due
             if cfg.eval_every:
                 session.evaluate(net)
+            # A checkpoint before the first iteration: a run killed at any moment after it has one to resume
+            # (and a folder holding an rllib run's progress.csv but no checkpoint is one made before checkpoints).
+            session.checkpoint(0)
         next_snapshot, next_checkpoint = next_due(steps, cfg.snapshot_every), next_due(steps, cfg.checkpoint_every)
         next_eval = next_evaluation(steps, cfg)
         while steps < cfg.total_timesteps:
@@ -350,7 +367,8 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
             session.evaluate(net)
         session.checkpoint(steps)
     finally:
-        writer.close()
+        if writer is not None:
+            writer.close()
         algo.stop()
         if started_ray:
             ray.shutdown()

@@ -208,7 +208,7 @@ def test_a_new_run_refuses_a_finished_run_of_either_trainer_and_replaces_only_a_
     marker = json.loads((az / ".contack-run").read_text())["run_id"]
     assert json.loads((az / "state.json").read_text())["run_id"] == marker
     # A marked folder with a progress.csv and no checkpoint is a --backend rllib run made before such runs kept
-    # checkpoints (or stopped before its first): its policy is its result, so it is refused too.
+    # checkpoints: its policy is its result, so it is refused too.
     (az / "checkpoint.pt").unlink()
     (az / "progress.csv").write_text("timesteps,seconds,steps_per_s,episode_return_mean\n")
     assert main([*TINY, "--out", str(az)]) == 1
