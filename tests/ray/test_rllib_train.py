@@ -122,6 +122,19 @@ def test_bad_settings_exit_2_before_any_work(tmp_path) -> None:
     done = contack("train", "--backend", "rllib", "--resume", "--out", out)
     assert done.returncode == 1 and "nothing to resume" in done.stderr and "Traceback" not in done.stderr
     assert not os.path.exists(out)
+    # A run of another trainer, or an rllib run made before checkpoints: --resume says what it is.
+    from training.run_folder import write_marker
+
+    for name, said in (("checkpoint.zip", "a run of the default (sb3) backend (checkpoint.zip): continue it without "
+                        "--backend rllib"), ("checkpoint.pt", "a run of --algorithm az (checkpoint.pt)"),
+                       ("progress.csv", "a --backend rllib run with no checkpoint (made before such runs kept "
+                        "checkpoints), which cannot be continued")):
+        folder = tmp_path / name
+        folder.mkdir()
+        write_marker(str(folder), "r1")
+        (folder / name).write_bytes(b"")
+        done = contack("train", "--backend", "rllib", "--resume", "--out", str(folder))
+        assert done.returncode == 1 and said in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
 def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, monkeypatch) -> None:
