@@ -47,6 +47,7 @@ import uuid
 from typing import Any
 
 from agents.policy_file import PolicyNet
+from agents.progress import reporter
 from contack_env.atomic import TEMPORARY_PREFIX, write_text
 
 from ..config import TrainConfig
@@ -232,7 +233,7 @@ class _Session:
         _flush_folder(self.run.out)
         self.run.remove_stale(keep=name)
 
-    def iteration(self, steps: int, show: bool) -> tuple[int, PolicyNet]:
+    def iteration(self, steps: int, bar: Any) -> tuple[int, PolicyNet]:
         """Train one iteration from ``steps``; write the policy, progress.csv's row and TensorBoard's; return
         the steps now done and the policy."""
         tick = time.perf_counter()
@@ -245,9 +246,9 @@ class _Session:
         self.rows += f"{done},{self.wall_s:.1f},{rate:.1f},{ret:.4f}\n"
         write_text(self.run.progress, self.rows)
         log_scalars(self.writer, iteration_scalars(result, rate), done)
-        if show:
-            print(f"timesteps={done}/{self.cfg.total_timesteps} steps/s={rate:.0f} episode_return_mean={ret:.3f}",
-                  file=sys.stderr, flush=True)
+        bar.set_postfix(steps_per_s=f"{rate:.0f}", episode_return_mean=f"{ret:.3f}")
+        total = self.cfg.total_timesteps
+        bar.update(min(done, total) - min(steps, total))
         return done, net
 
 
@@ -309,7 +310,6 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
         cfg.save(run.config)
     os.makedirs(run.snapshots, exist_ok=True)
     torch.set_num_threads(cfg.torch_threads)  # the learner's (and the local env runner's) process
-    show = sys.stderr.isatty() if progress is None else progress
     started_ray = not ray.is_initialized()
     if started_ray:  # RAY_ADDRESS, when set, joins that cluster
         ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR",
@@ -345,10 +345,13 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
             # A checkpoint before the first iteration: a run killed at any moment after it has one to resume
             # (and a folder holding an rllib run's progress.csv but no checkpoint is one made before checkpoints).
             session.checkpoint(0)
+        # As an sb3 run shows it: a bar on a terminal, elsewhere a line every 30 seconds (agents.progress).
+        bar = reporter(cfg.total_timesteps, progress, sys.stderr, "train", "step",
+                       initial=min(steps, cfg.total_timesteps))
         next_snapshot, next_checkpoint = next_due(steps, cfg.snapshot_every), next_due(steps, cfg.checkpoint_every)
         next_eval = next_evaluation(steps, cfg)
         while steps < cfg.total_timesteps:
-            steps, net = session.iteration(steps, show)
+            steps, net = session.iteration(steps, bar)
             if steps >= cfg.total_timesteps:
                 break  # the end's snapshot, evaluation and checkpoint come below
             if steps >= next_snapshot:
@@ -366,6 +369,7 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
         if cfg.eval_every and not any(int(r["timesteps"]) == steps for r in read_csv(run.eval_csv)):
             session.evaluate(net)
         session.checkpoint(steps)
+        bar.close()
     finally:
         if writer is not None:
             writer.close()
