@@ -30,8 +30,8 @@ from typing import IO, Any, Iterator
 TEMPORARY_PREFIX = ".tmp-"
 """The names ``atomic_path`` writes under before the replace (what a kill at that moment leaves behind)."""
 
-__all__ = ["OutputPathError", "TEMPORARY_PREFIX", "atomic_path", "check_output", "open_atomic", "write_bytes",
-           "write_text"]
+__all__ = ["OutputPathError", "TEMPORARY_PREFIX", "atomic_path", "check_output", "flush_tree", "fsync_directory",
+           "open_atomic", "write_bytes", "write_text"]
 
 
 class atomic_path:
@@ -72,7 +72,7 @@ class atomic_path:
             except BaseException:
                 _remove(self.tmp)
                 raise
-            _fsync_directory(os.path.dirname(os.path.abspath(self.path)))
+            fsync_directory(os.path.dirname(os.path.abspath(self.path)))
         else:
             _remove(self.tmp)
 
@@ -205,6 +205,19 @@ def _in_place(path: str) -> bool:
     return os.path.abspath(path).startswith(("/dev/", "/proc/"))
 
 
+def flush_tree(folder: str) -> None:
+    """Every file under ``folder``, and the folders themselves, to disk: a folder written whole under a temporary
+    name and then renamed into place (an RLlib checkpoint) is then whole after a power loss too."""
+    for here, _, files in os.walk(folder):
+        for name in files:
+            fd = os.open(os.path.join(here, name), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        fsync_directory(here)
+
+
 def _remove(path: str) -> None:
     try:
         os.remove(path)
@@ -212,8 +225,9 @@ def _remove(path: str) -> None:
         pass
 
 
-def _fsync_directory(directory: str) -> None:
-    """Make the replace itself durable (where the platform lets a directory be opened: not on Windows)."""
+def fsync_directory(directory: str) -> None:
+    """Make a replace or rename in ``directory`` durable (where the platform lets a directory be opened: not on
+    Windows)."""
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:

@@ -278,6 +278,21 @@ def _kept(out: str) -> str:
             f"`contack train --resume --out {out}`")
 
 
+def config_or_total(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[TrainConfig | None, int | None]:
+    """A new run's configuration, checked, or for ``--resume`` the ``--total-timesteps`` given (the run's own
+    config.toml decides the rest); a bad value is a usage error."""
+    try:
+        if args.resume:
+            total = args.total_timesteps
+            return None, None if total is None else parse_option("total_timesteps", total)
+        cfg = config_from_args(args)
+        check_config(cfg)
+        return cfg, None
+    except ValueError as err:
+        parser.error(str(err))
+        raise  # parser.error exits
+
+
 def ignored_on_resume(args: argparse.Namespace) -> None:
     """Say on standard error which options given with ``--resume`` are ignored (all but --total-timesteps)."""
     ignored = [f"--{f.name.replace('_', '-')}" for f in fields(TrainConfig)
@@ -295,8 +310,6 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     az_only = {f.name for f in fields(AZConfig)} - {f.name for f in fields(TrainConfig)} - {"algorithm"}
     if az_command.algorithm_of(args) == "az":
         return az_command.run_from_args(parser, args, {f.name for f in fields(TrainConfig)} - {f.name for f in fields(AZConfig)})
-    cfg: TrainConfig | None = None
-    total: int | None = None
     wrong = az_command.given(args, az_only)
     if wrong:
         parser.error(f"{', '.join(wrong)}: setting(s) of --algorithm az, not used by PPO")
@@ -308,15 +321,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     except TrainingError as err:
         print(f"contack train: {err}", file=sys.stderr)
         return 1
-    try:
-        if args.resume:  # the run's own config.toml decides; only --total-timesteps is read (and checked)
-            if args.total_timesteps is not None:
-                total = parse_option("total_timesteps", args.total_timesteps)
-        else:
-            cfg = config_from_args(args)
-            check_config(cfg)
-    except ValueError as err:
-        parser.error(str(err))
+    cfg, total = config_or_total(parser, args)
     progress = {"auto": None, "on": True, "off": False}[args.progress]
     if args.resume:
         ignored_on_resume(args)

@@ -52,22 +52,15 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
               file=sys.stderr)
         return 2
     from ..run_folder import TrainingError, check_new_run_folder
-    from ..train import check_config, config_from_args, ignored_on_resume, parse_option
+    from ..train import config_or_total, ignored_on_resume
+    from .module import check_rllib_config
 
-    cfg = None
-    total = None
-    try:
-        if args.resume:  # the run's own config.toml decides; only --total-timesteps is read (and checked)
-            if args.total_timesteps is not None:
-                total = parse_option("total_timesteps", args.total_timesteps)
-        else:
-            cfg = config_from_args(args)
-            check_config(cfg)
-            from .module import check_rllib_config
-
+    cfg, total = config_or_total(parser, args)
+    if cfg is not None:
+        try:
             check_rllib_config(cfg)
-    except ValueError as err:
-        parser.error(str(err))
+        except ValueError as err:
+            parser.error(str(err))
     from .train import RLlibRun, train
 
     try:

@@ -48,7 +48,7 @@ from typing import Any
 
 from agents.policy_file import PolicyNet
 from agents.progress import reporter
-from contack_env.atomic import TEMPORARY_PREFIX, write_text
+from contack_env.atomic import TEMPORARY_PREFIX, flush_tree, fsync_directory, write_text
 
 from ..config import TrainConfig
 from ..evaluations import (draw_learning_curve, evaluate_policy_file, evaluation_scalars, next_due, next_evaluation,
@@ -228,9 +228,9 @@ class _Session:
         self.algo.save_to_path(os.path.abspath(tmp))
         self.state.update(timesteps=steps, wall_s=round(self.wall_s, 1), run_id=read_marker(self.run.out))
         write_text(os.path.join(tmp, STATE), json.dumps(self.state, indent=1))
-        _flush_tree(tmp)
+        flush_tree(tmp)
         os.rename(tmp, os.path.join(self.run.out, name))
-        _flush_folder(self.run.out)
+        fsync_directory(self.run.out)
         self.run.remove_stale(keep=name)
 
     def iteration(self, steps: int, bar: Any) -> tuple[int, PolicyNet]:
@@ -250,32 +250,6 @@ class _Session:
         total = self.cfg.total_timesteps
         bar.update(min(done, total) - min(steps, total))
         return done, net
-
-
-def _flush_tree(folder: str) -> None:
-    """Every file under ``folder`` and the folders themselves to disk (a power loss then keeps a renamed
-    checkpoint whole)."""
-    for here, _, files in os.walk(folder):
-        for name in files:
-            fd = os.open(os.path.join(here, name), os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        _flush_folder(here)
-
-
-def _flush_folder(folder: str) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # some file systems cannot sync a folder
-        pass
-    finally:
-        os.close(fd)
 
 
 def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: bool | None = None, resume: bool = False,
