@@ -89,8 +89,12 @@ def open_atomic(path: str | os.PathLike[str], mode: str = "w", encoding: str | N
         # ``--json /dev/stdout`` with standard output sent to a file: opening the path anew would truncate that
         # file (losing what was printed) and write from its start, over which the next print then lands. A
         # duplicate of the descriptor shares its offset: the bytes follow what was printed, in order.
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:  # None where the descriptor was closed at start
+                    stream.flush()
+            except (OSError, ValueError):  # a pipe closed at the other end, a closed stream: not this target
+                pass
         if mode == "wb":
             with os.fdopen(os.dup(fd), "wb") as f:
                 yield f
@@ -135,6 +139,12 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
         raise OutputPathError(f"{path!r} must end in {' or '.join(suffixes)}")
     if os.path.isdir(path):
         raise OutputPathError(f"{path} is a folder; name a file (in it, e.g. {os.path.join(path, 'out' + (suffixes or ('',))[0])})")
+    if _in_place(path) and os.path.exists(path):
+        # A device or a pipe (/dev/null, /dev/stdout) is written in place: it must be writable, not its folder
+        # (/dev is not, for anyone but root).
+        if not os.access(path, os.W_OK):
+            raise OutputPathError(f"{path} cannot be written: permission denied")
+        return path
     blocker = _file_in_the_way(os.path.dirname(os.path.abspath(path)))
     if blocker is not None:
         raise OutputPathError(f"{path} lies under a file ({blocker}), where no folder can be made")
@@ -174,8 +184,9 @@ def _file_in_the_way(folder: str) -> str | None:
 
 
 def _own_stream(path: str) -> int | None:
-    """1 or 2 when ``path`` (``/dev/stdout``, ``/dev/fd/2``, or the file the shell sent one to) is this
-    process's standard output or error, else None."""
+    """1 or 2 when ``path``, a name under ``/dev`` or ``/proc`` or a device or pipe (``/dev/stdout``,
+    ``/dev/fd/2``), leads to this process's standard output or error, else None. (A plain file name does not:
+    ``--json out.txt > out.txt`` replaces the file, as it would any other.)"""
     if not _in_place(path):
         return None
     try:

@@ -7,6 +7,8 @@ import ast
 import errno
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +16,7 @@ import pytest
 
 from contack_env import atomic
 from contack_env.atomic import OutputPathError, check_output, open_atomic, write_text
+from reliability_helpers import ENTRY
 
 ROOT = Path(__file__).resolve().parents[2]
 OLD = b"the old content, which must survive\n"
@@ -75,14 +78,40 @@ def test_json_to_standard_output_sent_to_a_file_comes_after_the_table_whole(tmp_
     # `contack evaluate --json /dev/stdout > out.txt`: opening the path anew would truncate out.txt (the table
     # lost) and write from its start, and the last line printed would then land inside the JSON.
     out = tmp_path / "out.txt"
+    # Python's own buffering, as a user's shell has it (the table is still in its buffer when the JSON comes).
     result = cli("evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", "--json", stream,
-                 prefix=f"exec > '{out}'")
+                 prefix=f"unset PYTHONUNBUFFERED; exec > '{out}'")
     assert result.code == 0, result.err
     lines = out.read_text().splitlines()
     assert lines[0].startswith("2 games of contack, 2 players") and lines[-1] == f"wrote {stream}"
     start = lines.index("{")
     assert json.loads("\n".join(lines[start:-1]))["entries"][0]["agent"] == "random"
     assert [line.split()[1] for line in lines[2:4]] == ["random", "greedy"]  # the table's rows, before it
+
+
+@pytest.mark.parametrize("redirect", [">&-", "| true"])
+def test_json_to_standard_error_is_written_when_standard_output_is_closed_or_broken(tmp_path, cli, redirect):
+    # Standard output closed at start (sys.stdout is None) or a pipe nobody reads: the JSON still goes to
+    # standard error whole, where it was sent.
+    err = tmp_path / "err.txt"
+    command = (f"unset PYTHONUNBUFFERED; {sys.executable} -c '{ENTRY}' evaluate --agents random,greedy --games 2 "
+               f"--seed 1 --json /dev/stderr --progress off 2> '{err}' {redirect}")
+    subprocess.run(["bash", "-c", command], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    text = err.read_text()
+    assert "Traceback" not in text, text
+    start = text.index("{\n")
+    assert json.loads(text[start:text.index("\n}\n", start) + 2])["games"] == 2
+
+
+def test_a_device_is_checked_for_writing_not_its_folder(tmp_path, monkeypatch):
+    # /dev is writable only for root: `--json /dev/null` or `/dev/stdout` must not need it (as an ordinary user
+    # sees it: every folder read-only).
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: False if os.path.isdir(path) else real(path, mode))
+    assert check_output("/dev/null") == "/dev/null"
+    assert check_output("/dev/stdout") == "/dev/stdout"
+    with pytest.raises(OutputPathError, match="cannot write in the folder"):  # a file's folder still is
+        check_output(tmp_path / "x.json")
 
 
 def test_a_link_into_a_missing_folder_is_an_error_that_makes_no_folder(tmp_path):
