@@ -235,10 +235,14 @@ def test_the_command_line_extends_a_finished_run_and_refuses_a_damaged_checkpoin
     import shutil
 
     from training.rllib.train import RLlibRun
+    from training.run_folder import read_marker
 
     copy, damaged = tmp_path / "copy", tmp_path / "damaged"
     shutil.copytree(run_dir, copy)
     shutil.copytree(run_dir, damaged)
+    # The copy lost its marker (as `cp -r run/* copy/` does): the resume marks it with the run's own id.
+    run_id = RLlibRun(str(copy)).read_state()["run_id"]
+    (copy / ".contack-run").unlink()
     done = contack("train", "--backend", "rllib", "--resume", "--total-timesteps", "384", "--out", str(copy))
     assert done.returncode == 0, done.stderr[-3000:]
     assert "the run's total_timesteps changes from 256 to 384" in done.stderr
@@ -247,6 +251,7 @@ def test_the_command_line_extends_a_finished_run_and_refuses_a_damaged_checkpoin
     assert steps[:2] == progress_steps(run_dir) and len(steps) == 3 and steps[2] >= 384
     assert TrainConfig.load(str(copy / "config.toml")).total_timesteps == 384
     assert RLlibRun(str(copy)).checkpoints() == [f"rllib_checkpoint_{steps[2]:010d}"]
+    assert read_marker(str(copy)) == run_id == RLlibRun(str(copy)).read_state()["run_id"]
     # A checkpoint RLlib cannot read back (a truncated pickle): a message, and the folder as it was.
     (checkpoint,) = RLlibRun(str(damaged)).checkpoints()
     state = damaged / checkpoint / "learner_group" / "learner" / "state.pkl"

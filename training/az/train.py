@@ -275,10 +275,10 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
         if not learner.load_buffer(run.buffer, start):
             print(f"contack train: {out} holds no sample buffer of iteration {start}; it refills from fresh self-play "
                   "(the run goes on reproducibly, but not exactly as an uninterrupted run)", file=sys.stderr)
-        if run_id is None:  # a run from before markers: its config.toml and checkpoint are ours; mark it
-            write_marker(out, new_run_id())
-        run.remove_temporaries()
         state = run.read_state()
+        if run_id is None:  # a run from before markers (or whose marker was lost): its files are ours; mark it,
+            write_marker(out, state.get("run_id") or new_run_id())  # with its own id when its state has one
+        run.remove_temporaries()
         rows = report.read_rows(run.eval_csv)
         kept = [r for r in rows if int(r["iteration"]) <= start]
         if len(kept) != len(rows):  # evaluations the killed session made after its last checkpoint

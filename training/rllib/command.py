@@ -101,8 +101,8 @@ def kept(out: str) -> str:
     from .train import RLlibRun
 
     names = RLlibRun(out).checkpoints()
-    if not names:
-        return (f"{out} keeps the policy of the last finished iteration; no checkpoint was written yet, so the run "
-                "cannot be continued")
+    if not names:  # stopped before the checkpoint at 0: nothing was trained
+        return (f"no checkpoint was written yet, so there is nothing to resume: the same command starts the run "
+                f"again in {out}")
     return (f"{out} keeps the run up to its last checkpoint, {int(names[-1].rsplit('_', 1)[1])} timesteps; continue "
             f"it with `contack train --backend rllib --resume --out {out}`")

@@ -109,7 +109,8 @@ class RLlibRun(Run):
         """``check_resumable`` for this run's folder: its marker, its latest checkpoint and that checkpoint's
         state; returns the run id. A folder of the other trainers, or an rllib run made before such runs kept
         checkpoints, is refused saying so."""
-        names = set(os.listdir(self.out)) if os.path.isdir(self.out) and not self.checkpoints() else set()
+        marked = os.path.isdir(self.out) and read_marker(self.out) is not None  # a marker not ours stops here
+        names = set(os.listdir(self.out)) if marked and not self.checkpoints() else set()
         other = next((name for name in CHECKPOINTS if name in names), None)
         if other is not None:
             trainer = "--algorithm az" if other == "checkpoint.pt" else "the default (sb3) backend"
@@ -258,6 +259,7 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
     run's own config.toml (to ``total_timesteps`` if given); return the path of the policy file written."""
     import ray
     import torch
+    from ray.exceptions import RayError
     from torch.utils.tensorboard import SummaryWriter
 
     from ..train import extend_total
@@ -276,9 +278,7 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
         state = {"timesteps": 0, "snapshots": []}
     check_rllib_config(cfg)
     steps = int(state["timesteps"])
-    if resume:
-        run.remove_temporaries()
-    else:
+    if not resume:
         run.remove_leftovers()
         claim_folder(out, new_run_id())
         cfg.save(run.config)
@@ -296,10 +296,13 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
         if resume:
             try:
                 algo.restore_from_path(os.path.abspath(checkpoint))
+            except (MemoryError, RayError):
+                raise  # the machine or Ray failed, not the checkpoint
             except Exception as err:  # RLlib unpickles its state: a damaged file can raise anything
                 raise TrainingError(f"{checkpoint} cannot be restored into the run of {run.config} "
-                                    f"({type(err).__name__}: {err}); the folder is left as it was") from None
-            # Only now, the checkpoint loaded, is the folder changed: a resume that fails leaves it as it was.
+                                    f"({type(err).__name__}: {err}); the run's files are as they were") from err
+            # Only now, the checkpoint loaded, are the run's files changed: a resume that fails leaves them.
+            run.remove_temporaries()
             if run_id is None:  # the marker was lost (a folder copied without its dot-files): the run's own id
                 write_marker(out, state.get("run_id") or new_run_id())
             run.remove_stale(keep=os.path.basename(checkpoint))

@@ -225,6 +225,18 @@ def test_a_new_run_refuses_a_finished_run_of_either_trainer_and_replaces_only_a_
     assert (az / "checkpoint.zip").is_file()
 
 
+def test_a_run_copied_without_its_marker_is_marked_again_with_its_own_id(tmp_path):
+    # `cp -r run/* copy/` leaves the dot-file marker behind: --resume marks the copy with the id its state.json
+    # holds, so that a kill before the next checkpoint still leaves a folder that resumes.
+    out = tmp_path / "copy"
+    assert main([*TINY, "--eval-every", "0", "--out", str(out)]) == 0
+    run_id = json.loads((out / ".contack-run").read_text())["run_id"]
+    (out / ".contack-run").unlink()
+    assert main(["--resume", "--out", str(out), "--iterations", "3", "--progress", "off"]) == 0
+    assert json.loads((out / ".contack-run").read_text())["run_id"] == run_id
+    assert json.loads((out / "state.json").read_text())["run_id"] == run_id
+
+
 def test_a_resume_refuses_a_state_of_another_run(tmp_path, capsys):
     out = tmp_path / "run"
     assert main([*TINY, "--eval-every", "0", "--out", str(out)]) == 0
