@@ -95,20 +95,18 @@ def open_atomic(path: str | os.PathLike[str], mode: str = "w", encoding: str | N
                     stream.flush()
             except (OSError, ValueError):  # a pipe closed at the other end, a closed stream: not this target
                 pass
-        if mode == "wb":
-            with os.fdopen(os.dup(fd), "wb") as f:
-                yield f
-        else:
-            with os.fdopen(os.dup(fd), "w", encoding=encoding, newline=newline) as f:
-                yield f
+        with _open(os.dup(fd), mode, encoding, newline) as f:
+            yield f
         return
-    with atomic_path(path) as tmp:
-        if mode == "wb":
-            with open(tmp, "wb") as f:
-                yield f
-        else:
-            with open(tmp, "w", encoding=encoding, newline=newline) as f:
-                yield f
+    with atomic_path(path) as tmp, _open(tmp, mode, encoding, newline) as f:
+        yield f
+
+
+def _open(target: str | int, mode: str, encoding: str | None, newline: str | None) -> IO[Any]:
+    """``open`` of a path or a descriptor (closed with the file), in ``open_atomic``'s modes."""
+    if mode == "wb":
+        return open(target, "wb")
+    return open(target, "w", encoding=encoding, newline=newline)
 
 
 def write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
