@@ -10,15 +10,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from typing import Sequence
 
+PANELS_PER_ROW = 4  # evaluations side by side; more go on further rows
+
 
 def short_name(spec: str) -> str:
-    """``ppo:models/contack_2p.npz`` -> ``ppo:contack_2p``: a trained policy by its file's name."""
-    if spec.startswith("ppo:"):
-        return "ppo:" + os.path.splitext(os.path.basename(spec[4:]))[0]
-    return spec
+    """``ppo:models/contack_2p.npz`` -> ``ppo:contack_2p``, ``az:models/contack_2p_az.npz:0`` -> ``az:contack_2p_az:0``:
+    a trained policy by its file's name, with the spec's arguments after it."""
+    match = re.fullmatch(r"(ppo|az):(.+?\.npz)((?::[^:/\\]*)*)", spec)
+    if match is None:
+        return spec
+    kind, path, arguments = match.groups()
+    return f"{kind}:{os.path.splitext(os.path.basename(path))[0]}{arguments}"
 
 
 def plot_win_rates(paths: Sequence[str], out: str, title: str) -> None:
@@ -32,8 +38,12 @@ def plot_win_rates(paths: Sequence[str], out: str, title: str) -> None:
     for path in paths:
         with open(path, encoding="utf-8") as f:
             runs.append(json.load(f))
-    fig, axes = plt.subplots(1, len(runs), figsize=(max(4.0, 2.6 * len(runs)), 3.6), sharey=True, squeeze=False)
-    for ax, run in zip(axes[0], runs):
+    columns = min(len(runs), PANELS_PER_ROW)
+    rows = -(-len(runs) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(max(4.0, 2.6 * columns), 3.6 * rows), sharey=True, squeeze=False)
+    for ax in axes.flat[len(runs):]:
+        ax.set_visible(False)
+    for ax, run in zip(axes.flat, runs):
         entries = run["entries"]
         names = [short_name(e["agent"]) for e in entries]
         rates = [e["win_rate"] for e in entries]
@@ -46,7 +56,8 @@ def plot_win_rates(paths: Sequence[str], out: str, title: str) -> None:
         ax.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
         ax.set_title(f"{run['players']}p, {run['games']} games", fontsize=9)
         ax.set_ylim(0, 1)
-    axes[0][0].set_ylabel("win rate (95% CI)")
+    for row in axes:
+        row[0].set_ylabel("win rate (95% CI)")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     from contack_env.atomic import atomic_path
