@@ -2,10 +2,12 @@
 
     contack demo [--games 1000] [--seed 1] [--workers 2] [--models DIR] [--out runs/demo]
 
-For each shipped model (``models/contack_2p.npz``, ``models/contack_4p.npz``) it runs ``contack evaluate``'s
-duplicate-format evaluation (``agents.evaluate``): the 2-player model heads-up against ``random``, ``greedy``
-and ``lookahead``, the 4-player model against three of each. It prints each
-table, then writes to ``--out``:
+It runs ``contack evaluate``'s duplicate-format evaluation (``agents.evaluate``) of each shipped model against
+the bots: the PPO policies (``models/contack_2p.npz`` heads-up against ``random``, ``greedy`` and ``lookahead``,
+``models/contack_4p.npz`` against three of each), then the search-guided networks alone, without their search
+(``az:models/contack_2p_az.npz:0`` and ``az:models/contack_4p_az.npz:0`` against ``lookahead``: their searches
+take many times the demo's time, and ``contack evaluate`` plays them). It prints each table, then writes to
+``--out``:
 
     demo_<n>.json       each evaluation, as ``contack evaluate --json`` writes it
     results.png         win rates with 95% intervals (``agents.plots``)
@@ -28,9 +30,12 @@ from typing import Sequence
 from contack_env.atomic import OutputPathError, check_folder
 from contack_env.cli_support import seed_arg
 
-MODELS = (
-    ("contack_2p.npz", 2, ("random", "greedy", "lookahead")),
-    ("contack_4p.npz", 4, ("random", "greedy", "lookahead")),
+# (model file, players, its agent spec with {path} for the file's path, the opponents it meets)
+MATCHES = (
+    ("contack_2p.npz", 2, "ppo:{path}", ("random", "greedy", "lookahead")),
+    ("contack_4p.npz", 4, "ppo:{path}", ("random", "greedy", "lookahead")),
+    ("contack_2p_az.npz", 2, "az:{path}:0", ("lookahead",)),
+    ("contack_4p_az.npz", 4, "az:{path}:0", ("lookahead",)),
 )
 
 
@@ -42,13 +47,15 @@ def run_demo(games: int, seed: int, workers: int, models: str, out: str, progres
     os.makedirs(out, exist_ok=True)
     written: list[str] = []
     jsons: list[str] = []
-    for filename, players, opponents in MODELS:
+    for filename, _, _, _ in MATCHES:  # all of them before the first game
         path = os.path.join(models, filename)
         if not os.path.exists(path):
             raise FileNotFoundError(f"no shipped model at {path} (the models/ folder of the repository; see models/README.md)")
+    for filename, players, spec, opponents in MATCHES:
+        path = os.path.join(models, filename)
         per_table = -(-games // players) * players
         for opponent in opponents:
-            agents = [f"ppo:{path}"] + [opponent] * (players - 1)
+            agents = [spec.format(path=path)] + [opponent] * (players - 1)
             started = time.time()
             ev = evaluate(agents, per_table, seed, players=players, workers=workers, progress=progress)
             print(format_table(ev))
@@ -59,7 +66,7 @@ def run_demo(games: int, seed: int, workers: int, models: str, out: str, progres
     plot = os.path.join(out, "results.png")
     plot_win_rates(jsons, plot, f"Shipped models vs the bots, three-hand games from seed {seed} (95% CI)")
     written += jsons + [plot]
-    written += write_finished_game(os.path.join(models, MODELS[0][0]), seed, out)
+    written += write_finished_game(os.path.join(models, MATCHES[0][0]), seed, out)
     return written
 
 

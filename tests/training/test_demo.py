@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from contack_env.cli import main
@@ -20,24 +21,53 @@ def models(tmp_path_factory):
                           net_arch=[16], eval_every=0)
         train(cfg, str(run), progress=False)
         (run / "policy.npz").rename(folder / f"contack_{players}p.npz")
+        _uniform_az_net().save(folder / f"contack_{players}p_az.npz")
     return folder
+
+
+def _uniform_az_net():
+    """A search-guided network that likes every move alike (the demo plays it alone, without its search)."""
+    from agents.az.encoding import Encoder
+    from agents.az.network import AZNet
+
+    enc, width = Encoder("contack"), 8
+    return AZNet([(np.zeros((enc.obs_size, width), np.float32), np.zeros(width, np.float32))],
+                 (np.zeros((width, enc.num_actions), np.float32), np.zeros(enc.num_actions, np.float32)),
+                 [(np.zeros((width, enc.seats), np.float32), np.zeros(enc.seats, np.float32))], meta={"game": "contack"})
 
 
 def test_the_demo_prints_the_tables_and_writes_its_files(models, tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["demo", "--games", "4", "--models", str(models), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert printed.count("win rate") >= 5
-    for name in ("results.png", "game.png", "game.jsonl", "demo_1.json", "demo_5.json"):
+    assert printed.count("win rate") >= 8
+    for name in ("results.png", "game.png", "game.jsonl", "demo_1.json", "demo_8.json"):
         assert (out / name).is_file(), name
     first = json.loads((out / "demo_1.json").read_text())
     assert first["entries"][0]["agent"].startswith("ppo:") and first["entries"][1]["agent"] == "random"
+    # Then the search-guided networks alone against lookahead, heads-up and at four players.
+    for k, players in ((7, 2), (8, 4)):
+        az = json.loads((out / f"demo_{k}.json").read_text())
+        agents = [e["agent"] for e in az["entries"]]
+        assert az["players"] == players and agents == [f"az:{models}/contack_{players}p_az.npz:0"] + ["lookahead"] * (players - 1)
+    assert not (out / "demo_9.json").exists()
     assert check_paths([str(out / "game.jsonl")], out=None) == (1, 0)
 
 
 def test_missing_models_say_where_they_were_looked_for(tmp_path, capsys):
     assert main(["demo", "--games", "2", "--models", str(tmp_path), "--out", str(tmp_path / "o")]) == 1
     assert f"no shipped model at {tmp_path}/contack_2p.npz" in capsys.readouterr().err
+
+
+def test_a_missing_search_guided_model_is_found_before_any_game(models, tmp_path, capsys):
+    partial = tmp_path / "models"
+    partial.mkdir()
+    for name in ("contack_2p.npz", "contack_4p.npz", "contack_2p_az.npz"):
+        (partial / name).write_bytes((models / name).read_bytes())
+    assert main(["demo", "--games", "2", "--models", str(partial), "--out", str(tmp_path / "o")]) == 1
+    captured = capsys.readouterr()
+    assert f"no shipped model at {partial}/contack_4p_az.npz" in captured.err
+    assert "win rate" not in captured.out and not (tmp_path / "o" / "demo_1.json").exists()
 
 
 def test_the_shipped_models_are_found_from_any_folder(tmp_path, monkeypatch, capsys):
