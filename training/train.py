@@ -128,19 +128,23 @@ def _vec_env(cfg: TrainConfig) -> Any:
 
 
 # -- the run ------------------------------------------------------------------------------------------------
-def extend_total(cfg: TrainConfig, steps: int, total_timesteps: int | None) -> None:
-    """``--resume --total-timesteps T`` of a run at ``steps``: ``cfg`` (the run's) gets the total ``T``, said on
-    standard error when it changes; a ``T`` below ``steps`` raises ``TrainingError``. None leaves ``cfg`` as is."""
+def extend_total(cfg: TrainConfig, steps: int, total_timesteps: int | None) -> str | None:
+    """``--resume --total-timesteps T`` of a run at ``steps``: ``cfg`` (the run's) gets the total ``T``; a ``T``
+    below ``steps`` raises ``TrainingError``. None leaves ``cfg`` as is. Returns the line that says the change
+    (None if the total stays): the caller prints it once the checkpoint has loaded, as config.toml changes only
+    then, so that a resume that fails says nothing of a change it did not make."""
     if total_timesteps is None:
-        return
+        return None
     if total_timesteps < steps:
         raise TrainingError(f"--total-timesteps {total_timesteps} is below the {steps} timesteps this run has "
                             f"done; give {steps} or more (the run's total is {cfg.total_timesteps})")
+    said = None
     if total_timesteps != cfg.total_timesteps:
-        print(f"contack train: the run's total_timesteps changes from {cfg.total_timesteps} to {total_timesteps} "
-              "(config.toml)", file=sys.stderr)
+        said = (f"contack train: the run's total_timesteps changes from {cfg.total_timesteps} to {total_timesteps} "
+                "(config.toml)")
     cfg.total_timesteps = total_timesteps
     cfg.check()
+    return said
 
 
 def train(
@@ -160,11 +164,12 @@ def train(
         run_id = run.check_resumable()
         cfg = TrainConfig.load(run.config)
         steps, updates = run.checkpoint_progress()  # a damaged checkpoint stops here, the folder untouched
-        extend_total(cfg, steps, total_timesteps)
+        extended = extend_total(cfg, steps, total_timesteps)
     elif cfg is None:
         raise TrainingError("a new run needs a configuration")
     else:
         check_new_run_folder(out)
+        extended = None
     check_config(cfg)
     torch.set_num_threads(cfg.torch_threads)
     if not resume:
@@ -197,6 +202,8 @@ def train(
         state = {"snapshots": []}
     state["run_id"] = run_id
     cfg.save(run.config)  # after the checkpoint loaded: a resume that fails leaves config.toml as it was
+    if extended:
+        print(extended, file=sys.stderr)
     os.makedirs(run.snapshots, exist_ok=True)
     from .monitor import TrainingMonitor
 

@@ -262,6 +262,7 @@ def test_the_command_line_extends_a_finished_run_and_refuses_a_damaged_checkpoin
     before = contents()
     done = contack("train", "--backend", "rllib", "--resume", "--total-timesteps", "384", "--out", str(damaged))
     assert done.returncode == 1 and "cannot be restored" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert "changes from" not in done.stderr  # config.toml keeps its total: nothing says otherwise
     assert contents() == before
 
 

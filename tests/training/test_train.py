@@ -164,7 +164,7 @@ def test_a_new_run_in_a_folder_no_run_made_is_refused_and_touches_nothing(tmp_pa
     assert (tmp_path / "snapshots" / "mine.npz").read_bytes() == b"mine"
 
 
-def test_a_failed_resume_leaves_the_run_as_it_was(tmp_path):
+def test_a_failed_resume_leaves_the_run_as_it_was(tmp_path, capsys):
     out = tmp_path / "run"
     train(TrainConfig(total_timesteps=64, eval_every=0, **SMALL), str(out), progress=False)
     config = (out / "config.toml").read_text()
@@ -174,6 +174,7 @@ def test_a_failed_resume_leaves_the_run_as_it_was(tmp_path):
     with pytest.raises(TrainingError, match="checkpoint.zip does not fit the network of"):
         train(None, str(out), resume=True, progress=False, total_timesteps=128)
     assert (out / "config.toml").read_text() == config
+    assert "changes from" not in capsys.readouterr().err  # the total stays 64: nothing says it changed
 
 
 def test_an_older_solitaire_run_resumes_and_reports(tmp_path, capsys):

@@ -270,7 +270,7 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
         checkpoint = run.latest()
         state = run.read_state()
         cfg = TrainConfig.load(run.config)
-        extend_total(cfg, state["timesteps"], total_timesteps)
+        extended = extend_total(cfg, state["timesteps"], total_timesteps)
     elif cfg is None:
         raise TrainingError("a new run needs a configuration")
     else:
@@ -311,6 +311,8 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
             for name in state["snapshots"]:
                 send_to_envs(algo, "add_snapshot", PolicyNet.load(os.path.join(run.snapshots, name)))
             cfg.save(run.config)
+            if extended:
+                print(extended, file=sys.stderr)
         writer = SummaryWriter(run.tensorboard)
         session = _Session(cfg, run, algo, writer, state, rows)
         net = export_policy(algo, cfg, steps)
