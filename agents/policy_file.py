@@ -177,7 +177,8 @@ class PolicyNet:
         if not isinstance(meta, dict):
             raise PolicyFileError(f"{path}: its 'meta' entry is not a JSON object")
         if meta.get("format") != FORMAT:
-            raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}")
+            hint = " (a search-guided network: play it as az:PATH)" if meta.get("format") == "contack-az/1" else ""
+            raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}{hint}")
         if game is not None and meta.get("game", "contack") != game:  # files without a game are Contack's
             raise PolicyFileError(f"{path} is a policy for {meta.get('game', 'contack')!r}, not for {game!r}")
         _check_finite(arrays, path)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -110,10 +111,25 @@ def split_az_argument(arg: str) -> tuple[str, int | None, int | None]:
     return path, sims, endgame
 
 
+def check_az_numbers(arg: str, path: str) -> None:
+    """Raise ``ValueError`` when ``path`` (``arg`` less the numbers ``split_az_argument`` took off) is no file but a
+    part of it before a colon is one: what follows that file is then a SIMS or ENDGAME that is not a whole number
+    (``az:net.npz:abc``, ``az:net.npz:-3``), which would otherwise be reported as a missing file."""
+    if os.path.exists(path):
+        return
+    head = path
+    while ":" in head:
+        head = head.rpartition(":")[0]
+        if os.path.isfile(head):
+            raise ValueError(f"az:{arg}: after the network file {head} come SIMS and ENDGAME, whole numbers of 0 "
+                             f"or more (az:PATH[:SIMS[:ENDGAME]]); got {arg[len(head) + 1:]!r}")
+
+
 def _az(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
     if not arg:
         raise ValueError("az needs the path of a trained network: az:PATH, az:PATH:SIMS or az:PATH:SIMS:ENDGAME")
     path, sims, endgame = split_az_argument(arg)
+    check_az_numbers(arg, path)
     from .az_agent import AZAgent  # numpy-only network; imported here so the registry stays light
 
     return AZAgent(path, sims=sims, game=game, seed=rng, endgame=endgame)

@@ -79,8 +79,23 @@ def test_the_spec_sets_the_endgame_budget_and_the_network_alone_has_none(nets):
     agent = make_agent(f"az:{path}:12:500", game="solitaire2")
     assert (agent.sims, agent.endgame) == (12, 500)
     assert make_agent(f"az:{path}:12:0", game="solitaire2").endgame == 0
+    # Two numbers at most, whole and not negative: what follows the file is said to be wrong, not the file missing.
+    for rest in ("1:2:3", "abc", "-3", "12:x", "1.5"):
+        with pytest.raises(ValueError, match=f"after the network file {path} come SIMS and ENDGAME, whole numbers "
+                                             rf"of 0 or more \(az:PATH\[:SIMS\[:ENDGAME\]\]\); got '{rest}'"):
+            make_agent(f"az:{path}:{rest}", game="solitaire2")
     with pytest.raises(PolicyFileError, match="no network file"):
-        make_agent(f"az:{path}:1:2:3", game="solitaire2")  # two numbers at most: the rest is the path
+        make_agent(f"az:{path}.missing:12", game="solitaire2")
+
+
+def test_a_path_with_a_colon_is_read_whole(nets, tmp_path):
+    folder = tmp_path / "a:b"
+    folder.mkdir()
+    (folder / "net.npz").write_bytes(open(nets["contack"], "rb").read())
+    assert make_agent(f"az:{folder / 'net.npz'}:5").sims == 5
+    odd = tmp_path / "net.npz:x"  # a file whose own name has a colon and letters after it
+    odd.write_bytes(open(nets["contack"], "rb").read())
+    assert make_agent(f"az:{odd}:4").sims == 4
 
 
 def test_the_same_seed_makes_the_same_choices(nets):
@@ -101,6 +116,8 @@ def test_bad_files_and_games_are_refused_clearly(nets, tmp_path):
         check_spec(f"az:{nets['contack']}", "solitaire1")
     with pytest.raises(PolicyFileError, match=r"ppo:PATH"):
         make_agent("az:models/contack_2p.npz")
+    with pytest.raises(PolicyFileError, match=r"a search-guided network: play it as az:PATH"):
+        make_agent(f"ppo:{nets['contack']}")
     text = tmp_path / "notes.npz"
     text.write_text("not weights")
     with pytest.raises(PolicyFileError, match="not a .npz archive"):
