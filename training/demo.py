@@ -39,18 +39,23 @@ MATCHES = (
 )
 
 
+def check_models(models: str) -> None:
+    """Raise ``FileNotFoundError`` naming the first model file of the demo missing from the folder ``models``."""
+    for filename, _, _, _ in MATCHES:
+        path = os.path.join(models, filename)
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"no shipped model at {path} (the models/ folder of the repository; see models/README.md)")
+
+
 def run_demo(games: int, seed: int, workers: int, models: str, out: str, progress: bool | None = None) -> list[str]:
     """Evaluate the shipped models and write the files the module docstring lists; return the paths written."""
     from agents.evaluate import evaluate, format_table, write_json
     from agents.plots import plot_win_rates
 
+    check_models(models)  # all of them before the first game
     os.makedirs(out, exist_ok=True)
     written: list[str] = []
     jsons: list[str] = []
-    for filename, _, _, _ in MATCHES:  # all of them before the first game
-        path = os.path.join(models, filename)
-        if not os.path.exists(path):
-            raise FileNotFoundError(f"no shipped model at {path} (the models/ folder of the repository; see models/README.md)")
     for filename, players, spec, opponents in MATCHES:
         path = os.path.join(models, filename)
         per_table = -(-games // players) * players
@@ -109,12 +114,17 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
 
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers are at least 1")
+    models = args.models or shipped_models_folder()
     try:
+        check_models(models)  # before --out is made
         check_folder(args.out)  # before the games: a folder that cannot be written is refused at once
+    except FileNotFoundError as err:
+        print(f"contack demo: {err}", file=sys.stderr)
+        return 1
     except OutputPathError as err:
         parser.error(f"--out: {err}")
     try:
-        written = run_demo(args.games, args.seed, args.workers, args.models or shipped_models_folder(), args.out)
+        written = run_demo(args.games, args.seed, args.workers, models, args.out)
     except (FileNotFoundError, ValueError) as err:
         print(f"contack demo: {err}", file=sys.stderr)
         return 1
