@@ -1,6 +1,7 @@
 """The project's set-up promises: the README's two Quick start commands and CI running the second."""
 
 import re
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,6 +22,15 @@ def test_readme_quick_start_has_two_commands():
 
 def test_ci_runs_the_readme_test_command():
     assert _quick_start_commands()[1] in (ROOT / ".ci" / "run").read_text()
+
+
+def test_ci_stops_when_any_step_of_the_test_command_fails():
+    # set -e does not stop at a failure inside an && chain: a failed install would skip the tests and CI go on.
+    command = _quick_start_commands()[1]
+    (line,) = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if command in line]
+    script = "set -euo pipefail\n" + line.replace(command, "true && false && true") + "\necho went on\n"
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30)
+    assert done.returncode != 0 and "went on" not in done.stdout
 
 
 def test_constraints_pin_the_tested_torch():
