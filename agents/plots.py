@@ -2,29 +2,37 @@
 
     python -m agents.plots OUT.png TITLE FILE.json [FILE.json ...]
 
-draws one group of bars per JSON file (one evaluation), one bar per entry, with the interval as an error bar and
-the fair share (1 / players) as a dashed line. matplotlib is imported only here.
+draws one group of bars per JSON file (one evaluation; four groups to a row, more on further rows), one bar per
+entry, with the interval as an error bar and the fair share (1 / players) as a dashed line. matplotlib is
+imported only here.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from typing import Sequence
+
+from .registry import split_az_argument
 
 PANELS_PER_ROW = 4  # evaluations side by side; more go on further rows
 
 
 def short_name(spec: str) -> str:
     """``ppo:models/contack_2p.npz`` -> ``ppo:contack_2p``, ``az:models/contack_2p_az.npz:0`` -> ``az:contack_2p_az:0``:
-    a trained policy by its file's name, with the spec's arguments after it."""
-    match = re.fullmatch(r"(ppo|az):(.+?\.npz)((?::[^:/\\]*)*)", spec)
-    if match is None:
-        return spec
-    kind, path, arguments = match.groups()
-    return f"{kind}:{os.path.splitext(os.path.basename(path))[0]}{arguments}"
+    a trained policy by its file's name, an ``az`` network with its numbers after it (read as the agent reads them)."""
+    kind, _, arg = spec.partition(":")
+    if kind == "ppo" and arg:
+        return "ppo:" + _file_name(arg)
+    if kind == "az" and arg:
+        path, sims, endgame = split_az_argument(arg)
+        return "az:" + _file_name(path) + "".join(f":{n}" for n in (sims, endgame) if n is not None)
+    return spec
+
+
+def _file_name(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]
 
 
 def plot_win_rates(paths: Sequence[str], out: str, title: str) -> None:

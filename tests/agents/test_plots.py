@@ -63,7 +63,9 @@ def test_usage_and_short_names(tmp_path, capsys):
     assert short_name("mcts:200") == "mcts:200"
     assert short_name("az:models/contack_2p_az.npz:0") == "az:contack_2p_az:0"
     assert short_name("az:/tmp/x/net.npz") == "az:net"
-    assert short_name("az:runs/a:b/net.npz:40:exact") == "az:net:40:exact"  # a colon in a folder's name
+    assert short_name("az:runs/a:b/net.npz:40:7") == "az:net:40:7"  # a colon in a folder's name
+    assert short_name("ppo:runs/x/policy") == "ppo:policy"  # any file name: a policy file is read by its contents
+    assert short_name("az:runs/x/net") == "az:net"
 
 
 def test_more_evaluations_than_a_row_holds_go_on_a_second_row(tmp_path):
