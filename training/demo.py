@@ -40,11 +40,18 @@ MATCHES = (
 
 
 def check_models(models: str) -> None:
-    """Raise ``FileNotFoundError`` naming the first model file of the demo missing from the folder ``models``."""
-    for filename, _, _, _ in MATCHES:
+    """Raise ``FileNotFoundError`` naming the first model file of the demo missing from the folder ``models``, or
+    ``ValueError`` for one its agent cannot play (``agents.registry.check_spec`` loads it)."""
+    from agents.registry import check_spec
+
+    for filename, _, spec, _ in MATCHES:
         path = os.path.join(models, filename)
         if not os.path.exists(path):
             raise FileNotFoundError(f"no shipped model at {path} (the models/ folder of the repository; see models/README.md)")
+        try:
+            check_spec(spec.format(path=path))
+        except ValueError as err:
+            raise ValueError(f"the shipped model {path} cannot be played ({err}); see models/README.md") from None
 
 
 def run_demo(games: int, seed: int, workers: int, models: str, out: str, progress: bool | None = None) -> list[str]:
@@ -71,12 +78,12 @@ def run_demo(games: int, seed: int, workers: int, models: str, out: str, progres
     plot = os.path.join(out, "results.png")
     plot_win_rates(jsons, plot, f"Shipped models vs the bots, three-hand games from seed {seed} (95% CI)")
     written += jsons + [plot]
-    written += write_finished_game(os.path.join(models, MATCHES[0][0]), seed, out)
+    written += write_finished_game(os.path.join(models, "contack_2p.npz"), seed, out)
     return written
 
 
 def write_finished_game(model: str, seed: int, out: str) -> list[str]:
-    """Play one game of the 2-player model against lookahead; write its last position as a PNG and its record."""
+    """Play one game of the 2-player PPO model against lookahead; write its last position as a PNG and its record."""
     from PIL import Image
 
     from agents.arena import new_state, play_game, seed_streams
@@ -118,11 +125,11 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     try:
         check_models(models)  # before --out is made
         check_folder(args.out)  # before the games: a folder that cannot be written is refused at once
-    except FileNotFoundError as err:
+    except OutputPathError as err:  # a ValueError too: first
+        parser.error(f"--out: {err}")
+    except (FileNotFoundError, ValueError) as err:
         print(f"contack demo: {err}", file=sys.stderr)
         return 1
-    except OutputPathError as err:
-        parser.error(f"--out: {err}")
     try:
         written = run_demo(args.games, args.seed, args.workers, models, args.out)
     except (FileNotFoundError, ValueError) as err:

@@ -59,6 +59,27 @@ def test_missing_models_say_where_they_were_looked_for(tmp_path, capsys):
     assert f"no shipped model at {tmp_path}/contack_2p.npz" in capsys.readouterr().err
 
 
+def test_a_model_its_agent_cannot_play_is_found_before_any_game(models, tmp_path, capsys):
+    partial = tmp_path / "models"
+    partial.mkdir()
+    for name in ("contack_2p.npz", "contack_4p.npz", "contack_4p_az.npz"):
+        (partial / name).write_bytes((models / name).read_bytes())
+    (partial / "contack_2p_az.npz").write_bytes((models / "contack_2p.npz").read_bytes())  # a PPO file in its place
+    assert main(["demo", "--games", "2", "--models", str(partial), "--out", str(tmp_path / "o")]) == 1
+    captured = capsys.readouterr()
+    assert f"contack demo: the shipped model {partial}/contack_2p_az.npz cannot be played (" in captured.err
+    assert "format is 'contack-policy/1', expected 'contack-az/1'" in captured.err
+    assert "win rate" not in captured.out and not (tmp_path / "o").exists()
+
+
+def test_an_out_folder_under_a_file_is_a_usage_error(models, tmp_path, capsys):
+    (tmp_path / "file").write_text("mine")
+    with pytest.raises(SystemExit) as exited:
+        main(["demo", "--games", "2", "--models", str(models), "--out", str(tmp_path / "file" / "o")])
+    assert exited.value.code == 2 and "contack demo: error: --out:" in capsys.readouterr().err
+    assert (tmp_path / "file").read_text() == "mine"
+
+
 def test_a_missing_search_guided_model_is_found_before_any_game(models, tmp_path, capsys):
     partial = tmp_path / "models"
     partial.mkdir()

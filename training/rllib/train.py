@@ -276,6 +276,7 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
     else:
         check_new_run_folder(out)  # a run of this backend (a checkpoint, or an older run's progress.csv) too
         state = {"timesteps": 0, "snapshots": []}
+        extended = None
     check_rllib_config(cfg)
     steps = int(state["timesteps"])
     if not resume:
