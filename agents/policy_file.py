@@ -177,7 +177,8 @@ class PolicyNet:
         if not isinstance(meta, dict):
             raise PolicyFileError(f"{path}: its 'meta' entry is not a JSON object")
         if meta.get("format") != FORMAT:
-            hint = " (a search-guided network: play it as az:PATH)" if meta.get("format") == "contack-az/1" else ""
+            playable = meta.get("format") == "contack-az/1" and game in (None, meta.get("game"))
+            hint = " (a search-guided network: play it as az:PATH)" if playable else ""
             raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}{hint}")
         if game is not None and meta.get("game", "contack") != game:  # files without a game are Contack's
             raise PolicyFileError(f"{path} is a policy for {meta.get('game', 'contack')!r}, not for {game!r}")

@@ -121,8 +121,8 @@ def check_az_numbers(arg: str, path: str) -> None:
     while ":" in head:
         head = head.rpartition(":")[0]
         if os.path.isfile(head):
-            raise ValueError(f"az:{arg}: after the network file {head} come SIMS and ENDGAME, whole numbers of 0 "
-                             f"or more (az:PATH[:SIMS[:ENDGAME]]); got {arg[len(head) + 1:]!r}")
+            raise ValueError(f"az:{arg}: after the network file {head} come at most two whole numbers of 0 or "
+                             f"more, SIMS and ENDGAME (az:PATH[:SIMS[:ENDGAME]]); got {arg[len(head) + 1:]!r}")
 
 
 def _az(arg: str | None, rng: np.random.Generator, game: str) -> Agent:

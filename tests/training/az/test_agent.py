@@ -81,8 +81,8 @@ def test_the_spec_sets_the_endgame_budget_and_the_network_alone_has_none(nets):
     assert make_agent(f"az:{path}:12:0", game="solitaire2").endgame == 0
     # Two numbers at most, whole and not negative: what follows the file is said to be wrong, not the file missing.
     for rest in ("1:2:3", "abc", "-3", "12:x", "1.5"):
-        with pytest.raises(ValueError, match=f"after the network file {path} come SIMS and ENDGAME, whole numbers "
-                                             rf"of 0 or more \(az:PATH\[:SIMS\[:ENDGAME\]\]\); got '{rest}'"):
+        with pytest.raises(ValueError, match=f"after the network file {path} come at most two whole numbers of 0 "
+                                             rf"or more, SIMS and ENDGAME \(az:PATH\[:SIMS\[:ENDGAME\]\]\); got '{rest}'"):
             make_agent(f"az:{path}:{rest}", game="solitaire2")
     with pytest.raises(PolicyFileError, match="no network file"):
         make_agent(f"az:{path}.missing:12", game="solitaire2")
@@ -118,6 +118,9 @@ def test_bad_files_and_games_are_refused_clearly(nets, tmp_path):
         make_agent("az:models/contack_2p.npz")
     with pytest.raises(PolicyFileError, match=r"a search-guided network: play it as az:PATH"):
         make_agent(f"ppo:{nets['contack']}")
+    for game in ("solitaire1", "contactix"):  # no az:PATH there would play it: no such hint
+        with pytest.raises(PolicyFileError, match=r"expected 'contack-policy/1'$"):
+            make_agent(f"ppo:{nets['contack']}", game=game)
     text = tmp_path / "notes.npz"
     text.write_text("not weights")
     with pytest.raises(PolicyFileError, match="not a .npz archive"):
