@@ -59,11 +59,16 @@ def test_missing_models_say_where_they_were_looked_for(tmp_path, capsys):
     assert f"no shipped model at {tmp_path}/contack_2p.npz" in capsys.readouterr().err
 
 
+def _copy_of(models, folder, names):
+    """``folder`` holding copies of the model files ``names`` of the folder ``models`` (and no others)."""
+    folder.mkdir()
+    for name in names:
+        (folder / name).write_bytes((models / name).read_bytes())
+    return folder
+
+
 def test_a_model_its_agent_cannot_play_is_found_before_any_game(models, tmp_path, capsys):
-    partial = tmp_path / "models"
-    partial.mkdir()
-    for name in ("contack_2p.npz", "contack_4p.npz", "contack_4p_az.npz"):
-        (partial / name).write_bytes((models / name).read_bytes())
+    partial = _copy_of(models, tmp_path / "models", ("contack_2p.npz", "contack_4p.npz", "contack_4p_az.npz"))
     (partial / "contack_2p_az.npz").write_bytes((models / "contack_2p.npz").read_bytes())  # a PPO file in its place
     assert main(["demo", "--games", "2", "--models", str(partial), "--out", str(tmp_path / "o")]) == 1
     captured = capsys.readouterr()
@@ -81,10 +86,7 @@ def test_an_out_folder_under_a_file_is_a_usage_error(models, tmp_path, capsys):
 
 
 def test_a_missing_search_guided_model_is_found_before_any_game(models, tmp_path, capsys):
-    partial = tmp_path / "models"
-    partial.mkdir()
-    for name in ("contack_2p.npz", "contack_4p.npz", "contack_2p_az.npz"):
-        (partial / name).write_bytes((models / name).read_bytes())
+    partial = _copy_of(models, tmp_path / "models", ("contack_2p.npz", "contack_4p.npz", "contack_2p_az.npz"))
     assert main(["demo", "--games", "2", "--models", str(partial), "--out", str(tmp_path / "o")]) == 1
     captured = capsys.readouterr()
     assert f"no shipped model at {partial}/contack_4p_az.npz" in captured.err
