@@ -56,10 +56,15 @@ def check_models(models: str) -> None:
 
 def run_demo(games: int, seed: int, workers: int, models: str, out: str, progress: bool | None = None) -> list[str]:
     """Evaluate the shipped models and write the files the module docstring lists; return the paths written."""
+    check_models(models)  # all of them before the first game
+    return _play_and_write(games, seed, workers, models, out, progress)
+
+
+def _play_and_write(games: int, seed: int, workers: int, models: str, out: str, progress: bool | None) -> list[str]:
+    """``run_demo`` once ``check_models`` has passed."""
     from agents.evaluate import evaluate, format_table, write_json
     from agents.plots import plot_win_rates
 
-    check_models(models)  # all of them before the first game
     os.makedirs(out, exist_ok=True)
     written: list[str] = []
     jsons: list[str] = []
@@ -131,7 +136,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         print(f"contack demo: {err}", file=sys.stderr)
         return 1
     try:
-        written = run_demo(args.games, args.seed, args.workers, models, args.out)
+        written = _play_and_write(args.games, args.seed, args.workers, models, args.out, None)  # models checked
     except (FileNotFoundError, ValueError) as err:
         print(f"contack demo: {err}", file=sys.stderr)
         return 1

@@ -3,8 +3,8 @@
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
+from az_nets import uniform_net  # tests/training/conftest.py
 
 from contack_env.cli import main
 from contack_env.records import check_paths
@@ -21,19 +21,8 @@ def models(tmp_path_factory):
                           net_arch=[16], eval_every=0)
         train(cfg, str(run), progress=False)
         (run / "policy.npz").rename(folder / f"contack_{players}p.npz")
-        _uniform_az_net().save(folder / f"contack_{players}p_az.npz")
+        uniform_net().save(folder / f"contack_{players}p_az.npz")  # every move alike: the demo plays it alone
     return folder
-
-
-def _uniform_az_net():
-    """A search-guided network that likes every move alike (the demo plays it alone, without its search)."""
-    from agents.az.encoding import Encoder
-    from agents.az.network import AZNet
-
-    enc, width = Encoder("contack"), 8
-    return AZNet([(np.zeros((enc.obs_size, width), np.float32), np.zeros(width, np.float32))],
-                 (np.zeros((width, enc.num_actions), np.float32), np.zeros(enc.num_actions, np.float32)),
-                 [(np.zeros((width, enc.seats), np.float32), np.zeros(enc.seats, np.float32))], meta={"game": "contack"})
 
 
 def test_the_demo_prints_the_tables_and_writes_its_files(models, tmp_path, capsys):
