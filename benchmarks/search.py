@@ -12,7 +12,7 @@ heads-up Contack positions (met in random play, each with at least two legal mov
 Then, for every shipped ``models/*_az.npz``, on positions of its game met in games that ``mcts:200`` plays (so the
 ends of games, where the Solitaire No. 2 agent searches exactly, come as often as in play): the mean time per
 decision of ``az:PATH`` (its defaults) and of ``mcts:200``, interleaved position by position so that both see the
-same load, and their ratio (at most 1 is the requirement on a shipped default). Last line:
+same load, and their ratio (every shipped default is set so that it is at most 1). Last line:
 ``az_sims_per_s=<x> mcts_sims_per_s=<y> openspiel_mcts_sims_per_s=<z> ratio=<x / z>``.
 """
 

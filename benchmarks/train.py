@@ -2,8 +2,9 @@
 
     python benchmarks/train.py [--updates 3] [--settings] [--seed 0]
 
-The learner is ``contack train``'s: sb3-contrib ``MaskablePPO``, ``MlpPolicy`` with separate 256x256 policy
-and value networks, 8 environments in a ``DummyVecEnv``, rollouts of 512 steps per environment, 4 epochs of
+The learner is ``contack train``'s with ``--policy mlp --features none`` (its defaults for Contack add the
+factored policy and the ``lookahead`` inputs, measured in ``docs/training.md``): sb3-contrib ``MaskablePPO``,
+``MlpPolicy`` with separate 256x256 policy and value networks, 8 environments in a ``DummyVecEnv``, rollouts of 512 steps per environment, 4 epochs of
 minibatches of 512, one torch thread. A *frame* is one learner decision, the unit of ``total_timesteps``.
 
 - Contack: ``training.seat_env.ContackSeatEnv`` with 4 players, the learner in a random seat, the three other

@@ -13,7 +13,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     rat = sub.add_parser(
         "ratings",
         help="one Elo table for the games of several matches (the --records files of contack evaluate)",
-        description="Fit one Elo table, with 95%% intervals over deals, to every game in the record files "
+        description="Fit one Elo table, with 95% intervals over deals, to every game in the record files "
         "(contack evaluate --records FILE, one file a match); all of one game and one table size. Games dealt the "
         "same tiles are one deal, across files too.",
     )

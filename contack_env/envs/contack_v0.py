@@ -51,8 +51,8 @@ The default of 4 players matches the project's `contack simulate --players` defa
 observation and action spaces are the same for every player count, so one policy can play any table size.
 A value outside these raises `ValueError` saying what is allowed.
 
-`auto_single_moves=True` skips the decisions that are not choices (about 40% of decisions in random play have
-a single legal move, e.g. a drawn tile that fits in one place): after every step, and at reset, the
+`auto_single_moves=True` skips the decisions that are not choices (nearly half of the decisions in random play
+have a single legal move, e.g. a drawn tile that fits in one place): after every step, and at reset, the
 environment plays such a move for its seat until a seat has two or more legal moves or the game ends. A
 decision with two or more legal moves is never skipped. The skipped moves are in `infos` and in the record.
 
@@ -70,7 +70,7 @@ made-up ones).
 values) and `"action_mask"` (int8, 105 values; all zeros for every agent but the one to move, and for everyone
 once the game is over). `action_mask()` gives the mask of the agent to move.
 
-Every hand is face up in Contack (docs/rules.md section 5.1), so the observation shows every hand; the one hidden thing is
+Every hand is face up in Contack (docs/rules.md section 5, step 1), so the observation shows every hand; the one hidden thing is
 the order of the face-down pile, which no component reveals (two games that differ only in the order of the
 pile give identical observations). Seats are **relative** to the observer: relative seat 0 is the observer,
 1 the seat that plays after them, and so on; per-seat components have room for 7 seats and the ones a smaller
@@ -129,7 +129,7 @@ edge) but can never be filled; its position is clipped.
   ascending `(x, y)` order.
 
 Why this encoding: a placement is a tile and a cell (the orientation is always blue on B, docs/rules.md section 2),
-and a legal placement can only go beside the last-played tile or into a hole (docs/rules.md section 4.2). Naming the cell
+and a legal placement can only go beside the last-played tile or into a hole (docs/rules.md section 4, condition 2). Naming the cell
 among these candidates instead of by absolute coordinates (71 x 35 cells times 36 tiles: some 90,000 actions,
 nearly all never legal) keeps the space small and every action meaningful in every position, while every legal
 placement still has exactly one action: at most 18 holes can exist (a connected figure of k tiles has at most

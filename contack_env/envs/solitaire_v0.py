@@ -123,7 +123,7 @@ Solitaire No. 2, ``n = 953`` (``S2_LAYOUT``):
 | 952     | `decision` | 1       | 1 while a decision is pending (0 at the end and in a deal with no        |
 |         |            |         | decision)                                                                |
 
-``S1_LAYOUT`` and ``S2_LAYOUT`` (``contack_env.envs.layout``) declare these pieces: ``S2_LAYOUT.view(obs,
+``S1_LAYOUT`` and ``S2_LAYOUT`` (this module; ``contack_env.envs.layout.ObservationLayout``) declare these pieces: ``S2_LAYOUT.view(obs,
 "heights")`` is a piece in its shape, ``S2_LAYOUT.start("decision")`` its index.
 
 Rendering and records
@@ -131,7 +131,9 @@ Rendering and records
 ``render_mode="ansi"`` returns ``contack_env.render.text.render_text(state)``, ``"rgb_array"``
 ``contack_env.render.image.render_rgb(state)``;
 ``"human"`` prints the text view after every ``reset`` and ``step`` (and ``render()`` prints it again).
-``game_record(agents=None)`` is the finished episode's ``contack-record/1`` record, with the episode seed.
+``game_record(agents=None)`` is the finished episode's ``contack-record/1`` record, with the episode seed;
+with the option ``trace=True`` every placement in it also lists the legal moves it was chosen from (``"legal"``,
+as ``contack simulate --trace`` writes, docs/records.md).
 ``contack_env.envs.replay.replay_through_env(record)`` plays a record through the environment, action by action,
 and checks it (``contack replay --check --through-env``).
 

@@ -16,10 +16,18 @@ TINY = ["--total-timesteps", "128", "--n-envs", "1", "--n-steps", "64", "--batch
         "--checkpoint-every", "64", "--opponents", "greedy,self", "--progress", "off"]
 
 
+AZ_TINY = ["--algorithm", "az", "--iterations", "2", "--games-per-iteration", "2", "--sims", "2", "--play-sims", "2",
+           "--workers", "1", "--net-arch", "16", "--batch-size", "16", "--eval-every", "2", "--eval-games", "2",
+           "--eval-opponents", "random", "--hands", "1", "--progress", "off"]
+
+
 def _every_command(tmp_path) -> None:
     """Each command the way a user runs it (in this process, so that the patches apply): simulate, replay,
-    render, train, resume, evaluate a trained policy, the demo with the shipped models."""
+    render, train and resume (PPO and the search-guided learner), evaluate both trained policies with their
+    records, ratings over them, solve, the demo with the shipped models. (``play`` and ``serve`` wait for a
+    person; ``--backend rllib`` and ``--ray`` need Ray.)"""
     run = tmp_path / "run"
+    az_run = tmp_path / "az_run"
     commands = [
         ["simulate", "--games", "2", "--seed", "1", "--players", "2", "--out", str(tmp_path / "g.jsonl")],
         ["replay", "--check", str(tmp_path / "g.jsonl")],
@@ -28,7 +36,13 @@ def _every_command(tmp_path) -> None:
         ["train", "--out", str(run), *TINY],
         ["train", "--out", str(run), "--resume", "--total-timesteps", "192", "--progress", "off"],
         ["evaluate", "--agents", f"ppo:{run / 'policy.npz'},random", "--games", "2", "--seed", "1",
-         "--json", str(tmp_path / "ev.json")],
+         "--json", str(tmp_path / "ev.json"), "--records", str(tmp_path / "ppo.jsonl")],
+        ["train", "--out", str(az_run), *AZ_TINY],
+        ["train", "--out", str(az_run), "--resume", "--iterations", "3", "--progress", "off"],
+        ["evaluate", "--agents", f"az:{az_run / 'policy.npz'},random", "--games", "2", "--seed", "1",
+         "--records", str(tmp_path / "az.jsonl")],
+        ["ratings", str(tmp_path / "ppo.jsonl"), str(tmp_path / "az.jsonl")],
+        ["solve", "--game", "solitaire2", "--games", "2", "--seed", "1"],
         ["demo", "--games", "2", "--workers", "1", "--out", str(tmp_path / "demo")],
     ]
     for argv in commands:
