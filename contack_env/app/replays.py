@@ -22,7 +22,7 @@ from contack_env.records import RecordError, codec_for, walk
 from contack_env.records import parse_records as read_text
 from contack_env.records.walker import EngineDriver, Setup
 
-from .web_game import Frame, WebGame, record_agents, seat_names, web_game
+from .web_game import Frame, WebGame, record_agents, seat_names, web_game, whole_number
 
 MAX_RECORDS = 5000
 
@@ -52,15 +52,15 @@ def summary(record: dict[str, Any], index: int) -> dict[str, Any]:
         return {"index": index, "game": spec.name, **web_game(spec.name).summary(record)}
     # Of no game this app shows: listed all the same; opening it says what is wrong.
     game = record.get("game") if spec is None else spec.name
+    game = game if isinstance(game, str) else None
     title = spec.title if spec is not None else "a record of no game" if game is None else f"unknown game {game!r}"
-    players = record.get("players")
     return {
         "index": index,
         "game": game,
         "title": title,
-        "agents": record_agents(record, players if isinstance(players, int) else 0),
+        "agents": record_agents(record, whole_number(record.get("players")) or 0),
         "result": "?",
-        "seed": record.get("seed"),
+        "seed": whole_number(record.get("seed")),
         "moves": None,
     }
 

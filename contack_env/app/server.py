@@ -14,8 +14,9 @@ as a 4xx status with ``{"error": reason}`` and changes nothing:
 
 Status codes: 400 a malformed request or an illegal move, 404 no such game (or it expired), 409 a stale request
 (its ``version`` is not the game's), a move out of turn or a record asked for too early, 413 an upload over the
-cap, 415 a body that is not JSON, 429 too many games open. Bots think in a worker thread, so a slow one (``mcts``,
-``az``) holds up only its own game.
+cap, 415 a body that is not JSON, 429 too many games open (at the cap a finished game makes room, and the record
+file least recently looked at always does). Bots think in a worker thread, so a slow one (``mcts``,
+``az``) holds up only its own game; the threads share the interpreter, so many thinking at once slow every request.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -83,8 +85,9 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
     limits = limits or Limits()
     folders = ModelFolders(models)
     extra = {"clock": limits.clock} if limits.clock is not None else {}
-    games: Store[GameSession] = Store(limits.max_games, limits.idle_seconds, **extra)
-    files: Store[list[dict[str, Any]]] = Store(limits.max_files, limits.idle_seconds, **extra)
+    # At the cap a finished game, or the record file least recently looked at, makes room for a new one.
+    games: Store[GameSession] = Store(limits.max_games, limits.idle_seconds, spare=lambda s: s.state.done, **extra)
+    files: Store[list[dict[str, Any]]] = Store(limits.max_files, limits.idle_seconds, spare=lambda r: True, **extra)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -161,6 +164,7 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
         )
 
     async def upload(request: Request) -> Response:
+        _check_json_type(request)
         raw = await _capped_body(request, limits.max_upload_bytes, "a record file")
         try:
             text = raw.decode("utf-8")
@@ -169,11 +173,12 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
             raise Rejected(400, "the file is not UTF-8 text; record files are JSON") from None
         except RecordError as err:
             raise Rejected(400, f"not a record file: {err}") from None
+        listed = [summary(r, k) for k, r in enumerate(records)]
         try:
             key = files.add(records)
         except StoreFull as err:
             raise Rejected(429, f"too many record files open: {err}") from None
-        return JSONResponse({"id": key, "records": [summary(r, k) for k, r in enumerate(records)]}, status_code=201)
+        return JSONResponse({"id": key, "records": listed}, status_code=201)
 
     async def open_record(request: Request) -> Response:
         try:
@@ -189,6 +194,8 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
             raise Rejected(400, f"record {index + 1} does not replay: {err}") from None
         except (KeyError, TypeError, ValueError) as err:
             raise Rejected(400, f"record {index + 1} does not replay: {err}") from None
+        except RecursionError:
+            raise Rejected(400, f"record {index + 1} does not replay: it is nested too deeply to check") from None
         return JSONResponse(result)
 
     async def rejected(request: Request, exc: Exception) -> Response:
@@ -229,12 +236,16 @@ async def _capped_body(request: Request, cap: int, what: str) -> bytes:
     return b"".join(chunks)
 
 
-async def _json_body(request: Request, cap: int) -> Any:
+def _check_json_type(request: Request) -> None:
     # JSON only: a page of another site cannot send this content type without asking first, which this server
-    # never allows, so it cannot play moves in someone's game.
+    # never allows, so it cannot play moves in someone's game, nor fill the server with record files.
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise Rejected(415, f"the body is JSON (Content-Type: application/json); got {kind or 'none'}")
+
+
+async def _json_body(request: Request, cap: int) -> Any:
+    _check_json_type(request)
     raw = await _capped_body(request, cap, "a request")
     try:
         return json.loads(raw)
@@ -289,9 +300,31 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+class ListenError(OSError):
+    """``serve`` cannot listen on the address and port it was given (in use, not this machine's, unknown)."""
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host`` and ``port`` (0: a free port the system picks), or ``ListenError`` saying
+    why not. Bound here rather than by uvicorn, so that a failure is a sentence and the address shown is real."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as err:
+        raise ListenError(f"cannot listen on {host}: no such address ({err.strerror})") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a restart need not wait
+        sock.bind(address)
+    except OSError as err:
+        sock.close()
+        raise ListenError(f"cannot listen on {host} port {port}: {err.strerror or err}") from None
+    return sock
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, models: Sequence[str | os.PathLike[str]] | None = None) -> None:
     """Run the app with uvicorn until interrupted. ``models``: the models folders (default: the repository's,
-    ``agents.policy_file.shipped_models_folder``)."""
+    ``agents.policy_file.shipped_models_folder``). ``ListenError`` when the address cannot be listened on."""
     import uvicorn
 
     from agents.policy_file import shipped_models_folder
@@ -300,9 +333,18 @@ def serve(host: str = "127.0.0.1", port: int = 8000, models: Sequence[str | os.P
         models = (shipped_models_folder(),)
 
     local = is_loopback(host)
-    app = create_app(models, trusted_hosts=LOOPBACK_NAMES if local else None)
+    # On loopback, only requests addressed to this machine by name are answered (DNS rebinding): the loopback
+    # names, and the address served on (127.0.0.2 is loopback too).
+    allowed = LOOPBACK_NAMES + [name for name in (host, f"[{host}]") if name not in LOOPBACK_NAMES]
+    app = create_app(models, trusted_hosts=allowed if local else None)
+    sock = listening_socket(host, port)
+    port = sock.getsockname()[1]  # the real one when 0 asked the system for a free port
     shown = f"[{host}]" if ":" in host else host
     print(f"contack serve: open http://{shown}:{port}/ in a browser (Ctrl+C stops the server)", flush=True)
     if not local:
         print(f"contack serve: listening on {host}: other machines on the network can reach it", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()

@@ -16,10 +16,13 @@ class StoreFull(Exception):
 class Store(Generic[T]):
     """Items by a random id. ``get`` marks an item used; one unused for ``idle_seconds`` is dropped.
 
+    At the cap, ``add`` makes room by dropping the least recently used item that ``spare(item)`` says can go (a
+    finished game, a record file: anything its page can make again), and refuses only when none can.
     ``clock`` (seconds, monotonic) is injectable so expiry can be tested without waiting.
     """
 
-    def __init__(self, cap: int, idle_seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, cap: int, idle_seconds: float, clock: Callable[[], float] = time.monotonic,
+                 spare: Callable[[T], bool] = lambda item: False) -> None:
         if cap < 1:
             raise ValueError(f"the cap is at least 1; got {cap}")
         if not idle_seconds > 0:
@@ -27,6 +30,7 @@ class Store(Generic[T]):
         self.cap = cap
         self.idle_seconds = idle_seconds
         self.clock = clock
+        self.spare = spare
         self._items: dict[str, tuple[T, float]] = {}
 
     def __len__(self) -> int:
@@ -45,10 +49,13 @@ class Store(Generic[T]):
         """Keep ``item``; its new id. ``StoreFull`` when the cap is reached."""
         self.purge()
         if len(self._items) >= self.cap:
-            raise StoreFull(
-                f"{self.cap} are open, the most this server keeps; finish one, or wait: one unused for "
-                f"{self.idle_seconds / 60:g} minutes is closed"
-            )
+            spare = [(seen, key) for key, (held, seen) in self._items.items() if self.spare(held)]
+            if not spare:
+                raise StoreFull(
+                    f"{self.cap} are open, the most this server keeps; one unused for "
+                    f"{self.idle_seconds / 60:g} minutes is closed"
+                )
+            del self._items[min(spare)[1]]
         key = secrets.token_urlsafe(12)  # unguessable, so one page cannot act on another's game by counting
         self._items[key] = (item, self.clock())
         return key

@@ -17,7 +17,7 @@ from contack_env.contack.grid import cell_index, cell_xy
 from contack_env.contack.tiles import TILE_NAMES, tile_id, tiles_in
 from contack_env.render.events import hand_texts
 
-from .web_game import Frame, record_agents
+from .web_game import Frame, record_agents, whole_number
 
 __all__ = [
     "CONTACK", "SOLITAIRE1", "SOLITAIRE2", "ContackWeb", "Solitaire1Web", "Solitaire2Web", "TileGame", "tile_of",
@@ -78,12 +78,11 @@ class TileGame:
         return [Frame(state, self.state_json(state), caption)]
 
     def summary(self, record: dict[str, Any]) -> dict[str, Any]:
-        players = record.get("players")
         return {
             "title": self.title(record),
-            "agents": record_agents(record, players if isinstance(players, int) else 0),
+            "agents": record_agents(record, whole_number(record.get("players")) or 0),
             "result": self.result(record),
-            "seed": record.get("seed"),
+            "seed": whole_number(record.get("seed")),
             "moves": None,
         }
 
@@ -132,10 +131,13 @@ class ContackWeb(TileGame):
         return super().play_frames(state, move, names)
 
     def title(self, record: dict[str, Any]) -> str:
-        return f"Contack, {record.get('players')} players"
+        return f"Contack, {whole_number(record.get('players')) or '?'} players"
 
     def result(self, record: dict[str, Any]) -> str:
-        return f"scores {record.get('scores')}"
+        scores = record.get("scores")
+        if not isinstance(scores, list) or any(whole_number(x) is None for x in scores):
+            return "scores ?"
+        return f"scores {scores}"
 
 
 class Solitaire1Web(TileGame):

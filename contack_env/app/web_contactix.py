@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from contack_env.contactix.rules import COLOUR_NAMES, ContactixState
 from contack_env.records.contactix import move_text
 
-from .web_game import Frame, record_agents
+from .web_game import Frame, record_agents, whole_number
 
 __all__ = ["CONTACTIX", "ContactixWeb"]
 
@@ -82,12 +82,12 @@ class ContactixWeb:
         return [Frame(state, self.state_json(state), _move_text(state, len(state.moves) - 1, names))]
 
     def summary(self, record: dict[str, Any]) -> dict[str, Any]:
-        moves = record.get("moves")
+        moves, size, winner = record.get("moves"), whole_number(record.get("size")), record.get("winner")
         return {
-            "title": f"CON-TAC-TIX {record.get('size')}x{record.get('size')}",
+            "title": f"CON-TAC-TIX {size}x{size}" if size is not None else "CON-TAC-TIX",
             "agents": record_agents(record, 2),
-            "result": f"{record.get('winner')} won" if record.get("winner") else "unfinished",
-            "seed": record.get("seed"),
+            "result": f"{winner} won" if isinstance(winner, str) and winner else "unfinished",
+            "seed": whole_number(record.get("seed")),
             "moves": len(moves) if isinstance(moves, list) else None,
         }
 

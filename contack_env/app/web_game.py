@@ -91,6 +91,13 @@ def seat_names(web: WebGame, agents: Sequence[str | None]) -> list[str]:
     return names
 
 
+def whole_number(value: Any) -> int | None:
+    """``value`` if it is a whole number (not a bool), else None. A file's list of games shows a record's own
+    fields before the game is opened and checked, so it shows only values of the kind it expects: never a NaN,
+    nor a structure nested past what JSON can send back."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def record_agents(record: dict[str, Any], seats: int) -> list[str]:
     """The agents a record names, one per seat, ``?`` where unknown."""
     # The names are for reading only (replay ignores them): a list that does not fit the seats is not used.

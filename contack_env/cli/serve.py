@@ -10,7 +10,7 @@ import sys
 def add_parser(sub: argparse._SubParsersAction) -> None:
     sv = sub.add_parser("serve", help="play and watch games in a web browser (a local web app)")
     sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
-    sv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    sv.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: a free one, shown when it starts)")
     sv.add_argument(
         "--models", action="append", metavar="DIR",
         help="a folder of trained models (.npz: PPO policies, az networks) that tables may seat; repeat for more "
@@ -20,7 +20,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
-        parser.error(f"--port is 0..65535; got {args.port}")
+        parser.error(f"--port is 0..65535 (0: a free port the system picks); got {args.port}")
+    if not args.host.strip():
+        parser.error("--host is an address to listen on, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every "
+                     "network); got an empty one")
     from agents.policy_file import shipped_models_folder
 
     folders = args.models or [shipped_models_folder()]
@@ -29,11 +32,15 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.error(f"--models: {folder!r} is not a folder")
     try:
         from contack_env.app import serve
+        from contack_env.app.server import ListenError
     except ImportError as err:
         print(f"contack serve: the web app needs starlette and uvicorn ({err}); pip install -e .", file=sys.stderr)
         return 1
     try:
         serve(args.host, args.port, folders)
+    except ListenError as err:
+        print(f"contack serve: {err}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         pass
     return 0

@@ -255,6 +255,21 @@ def test_games_are_capped_and_idle_ones_expire(make_client, clock):
         assert response.status_code == 404
 
 
+def test_at_the_cap_a_finished_game_makes_room_and_one_in_play_never_does(make_client, clock):
+    client = make_client(max_games=2, idle_seconds=600)
+    finished = play_out(client, new_game(client, seats=["greedy", "greedy"], seed=1))
+    assert finished["state"]["done"]
+    clock.now += 1
+    playing = new_game(client, seed=2)
+    third = client.post("/api/games", json={"game": "contack", "seats": ["person", "greedy"], "seed": 3})
+    assert third.status_code == 201, third.text
+    assert client.get(f"/api/games/{finished['id']}").status_code == 404
+    assert client.get(f"/api/games/{playing['id']}").status_code == 200
+    full = client.post("/api/games", json={"game": "contack", "seats": ["person", "greedy"]})
+    assert full.status_code == 429
+    assert "finish" not in full.json()["error"] and "minutes" in full.json()["error"]
+
+
 def test_ids_are_not_guessable_counters(client):
     ids = {new_game(client, seed=k)["id"] for k in range(5)}
     assert len(ids) == 5 and all(len(i) >= 16 for i in ids)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import pytest
@@ -9,19 +10,42 @@ import uvicorn
 from app_helpers import MODELS
 from starlette.testclient import TestClient
 
+from contack_env.app import server
 from contack_env.cli import main as contack
 
 
 @pytest.fixture
-def served(monkeypatch) -> dict[str, Any]:
-    """What ``contack serve`` hands uvicorn, instead of running a server."""
+def started(monkeypatch) -> dict[str, Any]:
+    """What ``contack serve`` hands uvicorn, which then returns at once instead of serving."""
     seen: dict[str, Any] = {}
 
-    def fake_run(app, host, port, **kw):
-        seen.update(app=app, host=host, port=port)
+    def fake_run(self, sockets=None):
+        seen.update(app=self.config.app, listening=[sock.getsockname() for sock in sockets or ()])
 
-    monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(uvicorn.Server, "run", fake_run)
     return seen
+
+
+@pytest.fixture
+def served(started, monkeypatch) -> dict[str, Any]:
+    """As ``started``, with no socket bound either: the address it would listen on is recorded."""
+
+    class FakeSocket:
+        def __init__(self, host: str, port: int) -> None:
+            self.address = (host, port)
+
+        def getsockname(self):
+            return self.address
+
+        def close(self) -> None:
+            pass
+
+    def fake_socket(host, port):
+        started.update(host=host, port=port)
+        return FakeSocket(host, port)
+
+    monkeypatch.setattr(server, "listening_socket", fake_socket)
+    return started
 
 
 def test_serve_listens_on_loopback_unless_told_and_keeps_other_host_names_out(served, capsys):
@@ -48,7 +72,8 @@ def test_serve_offers_the_models_of_the_folders_given(served, tmp_path):
     assert [m["name"] for m in client.get("/api/options").json()["models"]] == ["s2.npz"]
 
 
-@pytest.mark.parametrize("argv, words", [(["--port", "70000"], "--port"), (["--models", "/no/such/folder"], "not a folder")])
+@pytest.mark.parametrize("argv, words", [(["--port", "70000"], "--port"), (["--models", "/no/such/folder"], "not a folder"),
+                                         (["--host", ""], "--host")])
 def test_bad_serve_options_are_refused(served, capsys, argv, words):
     with pytest.raises(SystemExit) as exit_:
         contack(["serve", *argv])
@@ -63,3 +88,32 @@ def test_serve_offers_the_shipped_models_from_any_folder(served, tmp_path, monke
     client = TestClient(served["app"], base_url="http://127.0.0.1:8000")
     names = {m["name"] for m in client.get("/api/options").json()["models"]}
     assert {"contack_2p.npz", "contack_4p.npz", "solitaire2.npz"} <= names
+
+
+def test_serve_on_another_loopback_address_answers_requests_to_it(served):
+    assert contack(["serve", "--host", "127.0.0.2", "--models", str(MODELS)]) == 0
+    client = TestClient(served["app"], base_url="http://127.0.0.2:8000")
+    assert client.get("/api/options").status_code == 200
+    assert client.get("/api/options", headers={"Host": "attacker.example"}).status_code == 400
+
+
+def test_port_0_listens_on_a_free_port_and_shows_it(started, capsys):
+    assert contack(["serve", "--port", "0", "--models", str(MODELS)]) == 0
+    port = started["listening"][0][1]
+    assert port != 0 and f"http://127.0.0.1:{port}/" in capsys.readouterr().out
+
+
+def test_a_port_in_use_is_a_sentence_and_no_address_is_shown(started, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert contack(["serve", "--port", str(port), "--models", str(MODELS)]) == 1
+    out, err = capsys.readouterr()
+    assert f"cannot listen on 127.0.0.1 port {port}" in err and "Traceback" not in err
+    assert "open http" not in out and not started
+
+
+def test_an_unknown_host_is_a_sentence(started, capsys):
+    assert contack(["serve", "--host", "no-such-host.invalid", "--models", str(MODELS)]) == 1
+    assert "cannot listen on no-such-host.invalid" in capsys.readouterr().err
