@@ -29,6 +29,7 @@ from typing import IO, Any, Iterator
 
 TEMPORARY_PREFIX = ".tmp-"
 """The names ``atomic_path`` writes under before the replace (what a kill at that moment leaves behind)."""
+RANDOM_CHARS = 8  # what ``tempfile.mkstemp`` puts between its prefix and suffix
 
 __all__ = ["OutputPathError", "TEMPORARY_PREFIX", "atomic_path", "check_output", "flush_tree", "fsync_directory",
            "open_atomic", "write_bytes", "write_text"]
@@ -53,7 +54,8 @@ class atomic_path:
                 raise FileNotFoundError(errno.ENOENT, "the link leads into a folder that does not exist", self.path)
         directory = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(directory, exist_ok=True)
-        fd, self.tmp = tempfile.mkstemp(dir=directory, prefix=TEMPORARY_PREFIX, suffix=os.path.basename(self.path))
+        suffix = _fitting_tail(os.path.basename(self.path), _name_max(directory) - len(TEMPORARY_PREFIX) - RANDOM_CHARS)
+        fd, self.tmp = tempfile.mkstemp(dir=directory, prefix=TEMPORARY_PREFIX, suffix=suffix)
         os.close(fd)
         return self.tmp
 
@@ -146,10 +148,32 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
     blocker = _file_in_the_way(os.path.dirname(os.path.abspath(path)))
     if blocker is not None:
         raise OutputPathError(f"{path} lies under a file ({blocker}), where no folder can be made")
-    check_folder(os.path.dirname(os.path.abspath(path)))
+    folder = check_folder(os.path.dirname(os.path.abspath(path)))
+    name, most = os.path.basename(path), _name_max(folder)
+    if len(os.fsencode(name)) > most:
+        raise OutputPathError(f"the file name {name[:40]}... is {len(os.fsencode(name))} bytes long; this folder "
+                              f"allows names of at most {most}")
+    if os.path.islink(path) and not os.path.isdir(os.path.dirname(os.path.realpath(path))):
+        raise OutputPathError(f"{path} is a link into a folder that does not exist ({os.path.realpath(path)})")
     if os.path.exists(path) and not os.access(path, os.W_OK):
         raise OutputPathError(f"{path} cannot be replaced: it is read-only")
     return path
+
+
+def _name_max(folder: str) -> int:
+    """The longest file name, in bytes, that ``folder``'s file system takes (255 where it does not say)."""
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
+def _fitting_tail(name: str, room: int) -> str:
+    """``name``, or as much of its end as fits in ``room`` bytes: a temporary name keeps the file's ending, which
+    says its format to the writers that go by it (matplotlib's ``savefig``)."""
+    while name and len(os.fsencode(name)) > max(room, 0):
+        name = name[1:]
+    return name
 
 
 def check_folder(folder: str | os.PathLike[str]) -> str:

@@ -14,7 +14,7 @@ import argparse
 import sys
 
 from contack_env.atomic import OutputPathError, check_output
-from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_NUM_HANDS
 from contack_env.contactix.rules import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
 
 DEFAULT_HANDS, DEFAULT_ENCLOSED_END = 3, "1939"
@@ -40,6 +40,14 @@ def seed_arg(text: str) -> int:
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"a seed is a whole number 0..{MAX_SEED}; got {value}")
     return value
+
+
+def check_seed_range(parser: argparse.ArgumentParser, option: str, seed: int | None, games: int) -> None:
+    """A usage error unless the seeds ``seed .. seed + games - 1`` of game ``i`` (``seed + i``) are all seeds the
+    commands take (None: not given): each record carries its game's seed, to be played again with it."""
+    if seed is not None and seed + games - 1 > MAX_SEED:
+        parser.error(f"{option} {seed} with {games} games would play from seeds up to {seed + games - 1}, past the "
+                     f"largest, {MAX_SEED}; give at most {MAX_SEED - games + 1}")
 
 
 def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
@@ -91,8 +99,8 @@ def hand_options(parser: argparse.ArgumentParser, args: argparse.Namespace, has_
             parser.error("--hands and --enclosed-end are options of --game contack")
         return DEFAULT_HANDS, DEFAULT_ENCLOSED_END
     hands = DEFAULT_HANDS if args.hands is None else args.hands
-    if hands < 1:
-        parser.error(f"--hands must be at least 1; got {hands}")
+    if not 1 <= hands <= MAX_NUM_HANDS:
+        parser.error(f"--hands is 1..{MAX_NUM_HANDS} (the rules play 3); got {hands}")
     return hands, args.enclosed_end or DEFAULT_ENCLOSED_END
 
 

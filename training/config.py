@@ -18,7 +18,7 @@ import tomli_w
 
 from contack_env.atomic import write_text
 from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
-from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS
+from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_NUM_HANDS
 from contack_env.games import get_game
 
 from .games import TRAINING_GAME_NAMES, TRAINING_GAMES
@@ -136,6 +136,13 @@ class TrainConfig:
             raise ValueError(f"enclosed_end must be one of {', '.join(ENCLOSED_END_OPTIONS)}; got {self.enclosed_end!r}")
         if self.batch_size < 2:  # PPO normalizes advantages over a minibatch: one sample has no spread
             raise ValueError(f"batch_size must be at least 2; got {self.batch_size}")
+        if self.n_steps * self.n_envs % self.batch_size == 1:  # the rollout's last minibatch: the same
+            raise ValueError(
+                f"n_steps x n_envs ({self.n_steps * self.n_envs}) leaves a last minibatch of one sample with "
+                f"batch_size {self.batch_size}, and one sample has no spread; choose a batch_size that divides it"
+            )
+        if self.hands > MAX_NUM_HANDS:
+            raise ValueError(f"hands is 1..{MAX_NUM_HANDS} (the rules play 3); got {self.hands}")
         if not 0 <= self.seed <= MAX_SEED:
             # SB3 seeds numpy's legacy generator with seed + timesteps, which must stay below 2**32.
             raise ValueError(f"seed must be a whole number 0..{MAX_SEED}; got {self.seed}")
@@ -275,3 +282,32 @@ def field_help() -> dict[str, str]:
         if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
             docs[node.target.id] = str(after.value.value)  # type: ignore[attr-defined]
     return docs
+
+
+def option_value(name: str, text: str, default: Any) -> Any:
+    """The value of the command-line option ``--name`` written as ``text``, of the type of its setting's
+    ``default`` (a switch is each command's own): a list is comma-separated (``net_arch``'s items whole
+    numbers); a whole number may be written ``2e6`` but not ``2.5``; a number is finite. ``ValueError`` says
+    which option and what it takes."""
+    option = f"--{name.replace('_', '-')}"
+    try:
+        if isinstance(default, list):
+            items = [s.strip() for s in str(text).split(",") if s.strip()]
+            return [int(s) for s in items] if name == "net_arch" else items
+        if isinstance(default, int) and not isinstance(default, bool):
+            if str(text).strip().lstrip("+-").isdigit():
+                return int(text)  # exactly, however long (through a float it would be rounded)
+            value = float(text)
+            if not math.isfinite(value) or value != int(value):
+                raise ValueError
+            return int(value)
+        if isinstance(default, float):
+            value = float(text)
+            if not math.isfinite(value):
+                raise ValueError
+            return value
+        return type(default)(text)
+    except ValueError:
+        what = "whole number" if isinstance(default, int) else "number" if isinstance(default, float) else type(default).__name__
+        raise ValueError(f"{option}: {text!r} is not a valid {what}") from None
+

@@ -202,6 +202,12 @@ def check_resumable(out: str, checkpoint: str, config: str, state: str,
         if rllib and not RLLIB_CHECKPOINT.fullmatch(name):
             raise TrainingError(f"nothing to resume in {out} for this trainer: no {name}; it holds a --backend "
                                 f"rllib run ({rllib[-1]}): continue it with --backend rllib --resume")
+        other_trainer = {"checkpoint.zip": ("checkpoint.pt", "--algorithm az"),
+                         "checkpoint.pt": ("checkpoint.zip", "--algorithm ppo")}.get(name)
+        if other_trainer is not None and os.path.exists(os.path.join(out, other_trainer[0])):
+            raise TrainingError(f"nothing to resume in {out} for this trainer: no {name}; it holds an "
+                                f"{other_trainer[1]} run ({other_trainer[0]}): continue it with "
+                                f"{other_trainer[1]} --resume")
         raise TrainingError(f"nothing to resume in {out}: no {name} (start the run without --resume)")
     if run_id is None and not os.path.exists(config):
         raise RunFolderError(f"{out} is not a run folder of `contack train`: it has a {name} but "
@@ -212,6 +218,19 @@ def check_resumable(out: str, checkpoint: str, config: str, state: str,
             raise RunFolderError(f"{state} belongs to another run (run id {other}, the folder's marker says "
                                  f"{run_id}); the folder mixes two runs' files and cannot be resumed")
     return run_id
+
+
+def cannot_write(out: str, err: OSError, checkpoint: str) -> str:
+    """What ``contack train`` says when the run could not write in ``out`` (``err``), and how to go on: with
+    ``--resume`` where the run's ``checkpoint`` (a file name) was written, else by the same command again (a
+    marked folder without a checkpoint is a run's to start over)."""
+    if os.path.exists(os.path.join(out, checkpoint)):
+        then = f"continue with `contack train --resume --out {out}` once it can be written"
+    else:
+        then = "no checkpoint was written yet: run the same command again once it can be written"
+    where = f" ({err.filename})" if getattr(err, "filename", None) else ""
+    return (f"cannot write the run in {out}: {err.strerror or err}{where}; the files written are whole (each is "
+            f"replaced atomically); {then}")
 
 
 def _listdir(folder: str) -> list[str]:

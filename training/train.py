@@ -70,10 +70,10 @@ from typing import Any, Sequence
 from agents.policy_file import PolicyNet
 from contack_env.cli_support import quiet_exit_after_interrupt
 
-from .config import TrainConfig, field_help
+from .config import TrainConfig, field_help, option_value
 from .games import TRAINING_GAMES
 from .learner import final_timesteps, new_model, restart_streams
-from .run_folder import Run, TrainingError, check_new_run_folder, claim_folder, new_run_id, write_marker
+from .run_folder import Run, TrainingError, cannot_write, check_new_run_folder, claim_folder, new_run_id, write_marker
 
 
 
@@ -242,17 +242,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_option(name: str, text: str) -> Any:
-    """The value of option ``--name`` written as ``text``, of its field's type (``2e6`` is a whole number)."""
+    """The value of option ``--name`` written as ``text``, of its setting's type (``training.config.option_value``)."""
     default = getattr(TrainConfig(), name)
-    try:
-        if isinstance(default, list):
-            items = [s.strip() for s in str(text).split(",") if s.strip()]
-            return [int(s) for s in items] if name == "net_arch" else items
-        if isinstance(default, bool):
-            return str(text).lower() in ("1", "true", "yes")
-        return type(default)(float(text) if isinstance(default, int) and "e" in str(text).lower() else text)
-    except ValueError:
-        raise ValueError(f"--{name.replace('_', '-')}: {text!r} is not a valid {type(default).__name__}") from None
+    if isinstance(default, bool):
+        return str(text).lower() in ("1", "true", "yes")
+    return option_value(name, text, default)
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
@@ -338,9 +332,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         print(f"contack train: {err}", file=sys.stderr)
         return 1
     except OSError as err:
-        print(f"contack train: cannot write the run in {args.out}: {err}; the files written are whole (each is "
-              f"replaced atomically): continue with `contack train --resume --out {args.out}` once it can be "
-              "written", file=sys.stderr)
+        print(f"contack train: {cannot_write(args.out, err, 'checkpoint.zip')}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         quiet_exit_after_interrupt()

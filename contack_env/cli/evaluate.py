@@ -7,7 +7,8 @@ import os
 import sys
 
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
-from contack_env.cli_support import add_board_options, add_hand_options, board_options, hand_options, output_arg, seed_arg
+from contack_env.cli_support import (add_board_options, add_hand_options, board_options, check_seed_range, hand_options,
+                                     output_arg, seed_arg)
 from contack_env.games import GAME_NAMES, get_game
 from contack_env.wording import plural
 
@@ -66,6 +67,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(f"--players: {game.title} is played by {game.min_players} to {game.max_players} players; got {players}")
     if game.report != "solitaire" and len(agents) == 1:  # one agent for every seat
         agents = agents * players
+    check_seed_range(parser, "--seed", args.seed, args.games)  # deal d from S+d: at most one deal a game
     try:
         check_request(args.game, players, agents, args.games, hands, args.workers, board_size, swap,
                       ray=args.ray)

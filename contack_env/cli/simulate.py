@@ -9,7 +9,8 @@ from typing import Sequence
 
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
-from contack_env.cli_support import add_board_options, add_hand_options, board_options, hand_options, output_arg, seed_arg
+from contack_env.cli_support import (add_board_options, add_hand_options, board_options, check_seed_range, hand_options,
+                                     output_arg, seed_arg)
 from contack_env.games import GAME_NAMES, get_game
 from contack_env.wording import plural
 
@@ -48,6 +49,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error("--trace is an option of contack and the solitaires (a contactix record lists its moves only)")
     if args.games < 1:
         parser.error(f"--games must be at least 1; got {args.games}")
+    check_seed_range(parser, "--seed", args.seed, args.games)
+    check_seed_range(parser, "--agent-seed", args.agent_seed, args.games)
     hands, enclosed_end = hand_options(parser, args, "hands" in game.options)
     try:
         agent_names = parse_agent_list(args.agents, players, args.game, board_size if has_board else None, swap)

@@ -14,14 +14,15 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 7
 HAND_SIZE = 5
 PENALTY_PER_TILE = 10
 ENCLOSED_END_OPTIONS = ("1939", "next_player", "never")
+MAX_NUM_HANDS = 100  # the rules play 3; a bound keeps a mistyped count from dealing without end
 
 
 def check_rules(num_players: int, num_hands: int, enclosed_end: str) -> None:
     """Raise ``ValueError`` saying what is allowed if the options are not."""
     if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         raise ValueError(f"Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {num_players!r}")
-    if isinstance(num_hands, bool) or not isinstance(num_hands, (int, np.integer)) or num_hands < 1:
-        raise ValueError(f"a game has at least 1 hand (the rules play 3); got {num_hands!r}")
+    if isinstance(num_hands, bool) or not isinstance(num_hands, (int, np.integer)) or not 1 <= num_hands <= MAX_NUM_HANDS:
+        raise ValueError(f"a game has 1 to {MAX_NUM_HANDS} hands (the rules play 3); got {num_hands!r}")
     if enclosed_end not in ENCLOSED_END_OPTIONS:
         raise ValueError(f"enclosed_end must be one of {', '.join(ENCLOSED_END_OPTIONS)}; got {enclosed_end!r}")
 

@@ -36,7 +36,7 @@ the observation.
 | option              | values                               | default   | meaning                                                        |
 |---------------------|--------------------------------------|-----------|----------------------------------------------------------------|
 | `num_players`       | 2 .. 7                               | 4         | seats; agents `player_0` .. `player_{n-1}`                     |
-| `num_hands`         | an int >= 1                          | 3         | hands in a game (the 1939 rules play 3)                        |
+| `num_hands`         | an int 1..100                        | 3         | hands in a game (the 1939 rules play 3)                        |
 | `enclosed_end`      | `"1939"`, `"next_player"`, `"never"` | `"1939"`  | when an enclosed figure ends a hand (docs/rules.md section 5)  |
 | `reward`            | `"win"`, `"score"`                   | `"win"`   | the reward scheme (below)                                      |
 | `auto_single_moves` | `False`, `True`                      | `False`   | play decisions that have exactly one legal move inside the env |

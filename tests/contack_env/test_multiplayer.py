@@ -54,8 +54,9 @@ def test_two_to_seven_players(n) -> None:
 def test_bad_options_are_refused_with_what_is_allowed() -> None:
     with pytest.raises(ValueError, match="1939, next_player, never"):
         new_game(3, enclosed_end="sometimes")
-    with pytest.raises(ValueError, match="at least 1 hand"):
-        new_game(3, num_hands=0)
+    for hands in (0, 101, 10**11):  # past 100 a mistyped count would deal without end
+        with pytest.raises(ValueError, match="1 to 100 hands"):
+            new_game(3, num_hands=hands)
     with pytest.raises(ValueError, match="3 hands need 3 decks"):
         ContackGame([list(range(36))], 3)
     with pytest.raises(ValueError, match="each of the 36 tile ids exactly once"):

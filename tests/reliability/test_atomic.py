@@ -122,6 +122,40 @@ def test_a_link_into_a_missing_folder_is_an_error_that_makes_no_folder(tmp_path)
     assert not (tmp_path / "nowhere").exists() and link.is_symlink()
 
 
+def test_a_file_name_as_long_as_the_folder_allows_is_written_and_leaves_no_temporary(tmp_path):
+    # The temporary name adds a prefix and random letters: it keeps only as much of the name's end as fits.
+    most = os.pathconf(tmp_path, "PC_NAME_MAX")
+    for name in ("a" * (most - 5) + ".json", "é" * ((most - 5) // 2) + ".json"):
+        target = tmp_path / name
+        assert check_output(target) == str(target)
+        write_text(target, "whole\n")
+        assert target.read_text() == "whole\n" and _leftovers(tmp_path) == []
+
+
+def test_a_file_name_longer_than_the_folder_allows_is_refused_before_any_work(tmp_path, cli):
+    most = os.pathconf(tmp_path, "PC_NAME_MAX")
+    with pytest.raises(OutputPathError, match=f"allows names of at most {most}"):
+        check_output(tmp_path / ("a" * most + ".json"))
+    result = cli("simulate", "--games", "1", "--seed", "1", "--out", str(tmp_path / ("a" * most + ".jsonl")))
+    result.assert_clean_failure(2, f"at most {most}")
+
+
+def test_a_simulated_game_is_written_under_a_long_name(tmp_path, cli):
+    # 250 bytes: a name the file system takes, which the temporary name once pushed past its limit
+    target = tmp_path / ("g" * 244 + ".jsonl")
+    result = cli("simulate", "--games", "1", "--seed", "1", "--players", "2", "--out", str(target))
+    assert result.code == 0, result.err
+    assert len(target.read_text().splitlines()) == 1 and _leftovers(tmp_path) == []
+
+
+def test_a_link_into_a_missing_folder_is_refused_before_any_work(tmp_path):
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "nowhere" / "x.json")
+    with pytest.raises(OutputPathError, match="a link into a folder that does not exist"):
+        check_output(link)
+    assert not (tmp_path / "nowhere").exists()
+
+
 # One case per kind of file the project writes, each through its own public writer.
 def _record(path):
     from contack_env.records import write_records

@@ -172,6 +172,33 @@ def test_a_bad_training_option_is_refused_naming_it(tmp_path, cli):
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--total-timesteps", "1e400"], "--total-timesteps: '1e400' is not a valid whole number"),
+    (["--seed", "1.5e0"], "--seed: '1.5e0' is not a valid whole number"),  # never cut down to 1
+    (["--learning-rate", "1e400"], "--learning-rate: '1e400' is not a valid number"),
+    (["--algorithm", "az", "--iterations", "1e400"], "--iterations: '1e400' is not a valid whole number"),
+    (["--hands", "101"], "hands is 1..100 (the rules play 3); got 101"),
+    (["--algorithm", "az", "--hands", "1000000"], "hands is 1..100 (the rules play 3); got 1000000"),
+    # PPO normalizes the advantages of each minibatch: a last one of a single sample would be NaN
+    (["--n-steps", "5", "--n-envs", "1", "--batch-size", "2"], "leaves a last minibatch of one sample"),
+])
+def test_a_training_option_out_of_range_is_refused_before_any_work(tmp_path, cli, argv, message):
+    cli("train", *argv, "--out", tmp_path / "run").assert_clean_failure(2, message)
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--games", "2", "--seed", str(2**63 - 1), "--out", "{}/g.jsonl"],
+    ["simulate", "--games", "3", "--seed", "1", "--agent-seed", str(2**63 - 2), "--out", "{}/g.jsonl"],
+    ["evaluate", "--agents", "random,greedy", "--games", "4", "--seed", str(2**63 - 2)],
+])
+def test_seeds_past_the_largest_are_refused_with_the_largest_first_seed(tmp_path, cli, argv):
+    # game i is played from seed S+i, and its record says so: every such seed must be one the commands take
+    result = cli(*[a.format(tmp_path) for a in argv])
+    result.assert_clean_failure(2, "past the largest, 9223372036854775807; give at most")
+    assert not (tmp_path / "g.jsonl").exists()
+
+
 def test_render_of_a_file_without_records_says_so(tmp_path, cli):
     (tmp_path / "empty.jsonl").write_text("\n\n")
     cli("render", tmp_path / "empty.jsonl", "--out", tmp_path / "x.png").assert_clean_failure(1, "holds no record to draw")

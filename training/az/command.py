@@ -13,7 +13,7 @@ import sys
 from dataclasses import fields
 from typing import Any
 
-from ..config import read_settings
+from ..config import option_value, read_settings
 from .config import AZConfig, field_help
 
 ALGORITHMS = ("ppo", "az")
@@ -65,20 +65,7 @@ def parse_option(name: str, text: str) -> Any:
     default = getattr(AZConfig(), name)
     if isinstance(default, bool):
         return bool(text)  # a switch: given (True) or not (None, never parsed)
-    try:
-        if isinstance(default, list):
-            items = [s.strip() for s in str(text).split(",") if s.strip()]
-            return [int(s) for s in items] if name == "net_arch" else items
-        if isinstance(default, int) and not isinstance(default, bool):
-            if str(text).strip().lstrip("+-").isdigit():
-                return int(text)  # exactly, however long (through a float it would be rounded)
-            value = float(text)
-            if value != int(value):
-                raise ValueError
-            return int(value)
-        return type(default)(text)
-    except ValueError:
-        raise ValueError(f"--{name.replace('_', '-')}: {text!r} is not a valid {type(default).__name__}") from None
+    return option_value(name, text, default)
 
 
 def _resumed_with_ray(out: str) -> bool:
@@ -90,7 +77,7 @@ def _resumed_with_ray(out: str) -> bool:
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo_only: set[str]) -> int:
     """Run (or resume) the az training the options describe; ``ppo_only``: settings refused here."""
-    from ..run_folder import TrainingError
+    from ..run_folder import TrainingError, cannot_write
     from .train import check_config, train
 
     cfg: AZConfig | None = None
@@ -128,6 +115,9 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo
         path = train(cfg, args.out, resume=args.resume, progress=progress, iterations=iterations)
     except (TrainingError, ValueError) as err:  # AZTrainingError, and a run folder refused (RunFolderError)
         print(f"contack train: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"contack train: {cannot_write(args.out, err, 'checkpoint.pt')}", file=sys.stderr)
         return 1
     print(f"wrote {path}")
     from .report import read_rows

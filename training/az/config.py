@@ -16,6 +16,7 @@ from agents.features import AZ_FEATURES
 from agents.playout import is_share
 from agents.az.search import MODES
 from contack_env import ENCLOSED_END_OPTIONS
+from contack_env.contack.multiplayer import MAX_NUM_HANDS
 from contack_env.atomic import atomic_path
 from contack_env.cli_support import MAX_SEED
 from contack_env.games import get_game
@@ -175,6 +176,8 @@ class AZConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number, at least 1; got {value!r}")
+        if self.hands > MAX_NUM_HANDS:
+            raise ValueError(f"hands is 1..{MAX_NUM_HANDS} (the rules play 3); got {self.hands}")
         for name in ("play_sims", "value_playouts", "pretrain_games", "leaf_moves", "play_leaf_moves"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:

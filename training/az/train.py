@@ -260,6 +260,7 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
     if resume:
         run_id = run.check_resumable()
         cfg = AZConfig.load(run.config, written_by_a_run=True)
+        before = cfg.iterations
         if iterations is not None:
             cfg.iterations = iterations
             cfg.check()
@@ -272,6 +273,12 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
     learner = Learner(cfg)
     if resume:
         start, games = learner.load(run.checkpoint)
+        if cfg.iterations < start:
+            raise AZTrainingError(f"--iterations {cfg.iterations} is below the {start} iterations this run has done; "
+                                  f"give {start} or more (the run's total is {before})")
+        if cfg.iterations != before:  # said once the checkpoint has loaded: a resume that fails changes nothing
+            print(f"contack train: the run's iterations change from {before} to {cfg.iterations} (config.toml)",
+                  file=sys.stderr)
         if not learner.load_buffer(run.buffer, start):
             print(f"contack train: {out} holds no sample buffer of iteration {start}; it refills from fresh self-play "
                   "(the run goes on reproducibly, but not exactly as an uninterrupted run)", file=sys.stderr)

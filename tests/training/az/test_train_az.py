@@ -42,9 +42,15 @@ def test_a_short_run_writes_its_network_checkpoint_curve_and_config_and_resumes(
     assert "az vs random: win rate" in capsys.readouterr().out
     make_agent(f"az:{out / 'policy.npz'}")
 
+    # a total below what the run has done is refused, and config.toml keeps its own
+    assert main(["--resume", "--out", str(out), "--iterations", "1", "--progress", "off"]) == 1
+    assert "--iterations 1 is below the 2 iterations this run has done" in capsys.readouterr().err
+    assert AZConfig.load(str(out / "config.toml")).iterations == 2
+
     # the run goes on from its checkpoint, with its own configuration (the algorithm is read from it)
     assert main(["--resume", "--out", str(out), "--iterations", "3", "--sims", "9", "--progress", "off"]) == 0
-    assert "ignoring --sims" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "ignoring --sims" in err and "the run's iterations change from 2 to 3" in err
     assert json.loads((out / "state.json").read_text())["iteration"] == 3
     assert AZConfig.load(str(out / "config.toml")).sims == 2
     assert AZNet.load(out / "policy.npz").meta["iterations"] == 3
@@ -52,6 +58,24 @@ def test_a_short_run_writes_its_network_checkpoint_curve_and_config_and_resumes(
     # a new run never overwrites it
     assert main([*TINY, "--out", str(out)]) == 1
     assert "already holds a run" in capsys.readouterr().err
+    # and the PPO trainer, asked to resume it, says whose run it is
+    assert main(["--resume", "--algorithm", "ppo", "--out", str(out), "--progress", "off"]) == 1
+    assert "it holds an --algorithm az run (checkpoint.pt)" in capsys.readouterr().err
+
+
+def test_a_run_that_cannot_write_its_folder_says_so_in_a_sentence(tmp_path, capsys, monkeypatch):
+    import errno
+
+    import training.az.train as az_train
+
+    def refused(cfg, out, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied", str(tmp_path / "run" / ".tmp-abcdefghpolicy.npz"))
+
+    monkeypatch.setattr(az_train, "train", refused)
+    assert main([*TINY, "--out", str(tmp_path / "run")]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write the run in" in err and "Permission denied" in err, err
+    assert "run the same command again" in err and "Traceback" not in err
 
 
 def test_a_run_from_before_the_lookahead_inputs_and_the_hand_horizon_resumes_as_it_began(tmp_path, capsys):
@@ -267,7 +291,7 @@ def test_resuming_needs_a_checkpoint(tmp_path):
     (["--algorithm", "az", "--game", "solitaire2", "--rollout", "1", "--leaf-moves", "2"],
      "leaf_moves needs rollout below 1"),
     (["--algorithm", "az", "--value-playouts", "-4"], "value_playouts must be a whole number, 0 or more; got -4"),
-    (["--algorithm", "az", "--value-playouts", "2.5"], "--value-playouts: '2.5' is not a valid int"),
+    (["--algorithm", "az", "--value-playouts", "2.5"], "--value-playouts: '2.5' is not a valid whole number"),
     (["--algorithm", "az", "--seed", "-1"], "seed must be a whole number 0..9223372036854775807; got -1"),
     (["--algorithm", "az", "--seed", "99999999999999999999"], "got 99999999999999999999"),
 ])
