@@ -215,9 +215,15 @@ class TrainConfig:
         """The configuration ``values`` gives; a field it leaves out takes the game's default (``GAME_DEFAULTS``),
         else the field's."""
         known = {f.name for f in fields(cls)}
+        where = "" if source == "the configuration" else f"{source}: "
+        if "algorithm" in values:  # a file may say which trainer it is for; --algorithm az reads az's files
+            if values["algorithm"] == "az":
+                raise ValueError(f"{where}algorithm is az: this is a configuration of --algorithm az, not of PPO")
+            if values["algorithm"] != "ppo":
+                raise ValueError(f"{where}algorithm must be ppo or az; got {values['algorithm']!r}")
+            values = {k: v for k, v in values.items() if k != "algorithm"}
         unknown = sorted(set(values) - known)
         if unknown:
-            where = "" if source == "the configuration" else f"{source}: "
             raise ValueError(f"{where}unknown setting(s) {', '.join(unknown)}; settings are: {', '.join(sorted(known))}")
         game = values.get("game", "contack")
         game_defaults = copy.deepcopy(GAME_DEFAULTS.get(game, {}) if isinstance(game, str) else {})
@@ -255,7 +261,12 @@ def read_settings(path: str) -> dict[str, Any]:
     table = data.get("train", data)
     if not isinstance(table, dict):
         raise ValueError(f"{path}: [train] is a table of settings; got {table!r}")
+    beside = sorted(set(data) - {"train"}) if "train" in data else []
+    if beside:  # they would be read by nothing: a setting put there by mistake would be lost without a word
+        raise ValueError(f"{path}: the settings go in the [train] table; the file also holds {', '.join(beside)}")
     return table
+
+
 FLOAT_RANGES = (
     # field, lowest, highest (None: no bound), whether the lowest itself is excluded
     ("learning_rate", 0.0, None, True),

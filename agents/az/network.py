@@ -174,10 +174,14 @@ class AZNet:
             meta = json.loads(str(arrays.pop("meta")))
         except KeyError:
             raise PolicyFileError(f"{path} is not {what}: it has no 'meta' entry") from None
-        except json.JSONDecodeError as err:
+        except (json.JSONDecodeError, RecursionError) as err:
             raise PolicyFileError(f"{path}: its 'meta' entry is not JSON: {err}") from None
+        if not isinstance(meta, dict):
+            raise PolicyFileError(f"{path}: its 'meta' entry is not a JSON object")
         if meta.get("format") != FORMAT:
-            hint = " (a ppo policy file: play it as ppo:PATH)" if meta.get("format") == "contack-policy/1" else ""
+            # a PPO file without a game is Contack's; the hint only where ppo: could play it here
+            playable = meta.get("format") == "contack-policy/1" and game in (None, meta.get("game", "contack"))
+            hint = " (a ppo policy file: play it as ppo:PATH)" if playable else ""
             raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}{hint}")
         if meta.get("features", "none") not in AZ_FEATURES:
             raise PolicyFileError(f"{path}: features is {meta.get('features')!r}; this version reads "

@@ -31,6 +31,7 @@ from typing import Any, Callable, Sequence
 
 import anyio
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -202,6 +203,13 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
         assert isinstance(exc, Rejected)
         return JSONResponse({"error": exc.reason}, status_code=exc.status)
 
+    async def http_error(request: Request, exc: Exception) -> Response:
+        # Starlette's own refusals (no such route, a method a route does not take): JSON like every other answer
+        assert isinstance(exc, HTTPException)
+        reason = {404: f"no such address: {request.url.path}",
+                  405: f"{request.method} is not a method of {request.url.path}"}.get(exc.status_code, exc.detail)
+        return JSONResponse({"error": reason}, status_code=exc.status_code, headers=exc.headers)
+
     routes = [
         Route("/", index),
         Route("/api/options", options),
@@ -215,7 +223,8 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(trusted_hosts))] if trusted_hosts else []
-    app = Starlette(routes=routes, middleware=middleware, exception_handlers={Rejected: rejected})
+    app = Starlette(routes=routes, middleware=middleware,
+                    exception_handlers={Rejected: rejected, HTTPException: http_error})
     app.state.games = games
     app.state.files = files
     return app

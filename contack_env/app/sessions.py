@@ -132,6 +132,11 @@ def _resolve_az(seat: int, arg: str, models: ModelFolders) -> str:
     try:
         model = models.find(name, "az")
     except ValueError as err:
+        known = next((m.name for m in models.models() if m.kind == "az" and name.startswith(m.name + ":")), None)
+        if known is not None:  # az:net.npz:abc, az:net.npz:-3: the numbers after a known network are wrong
+            raise Rejected(400, f"seat {seat}: az:{arg}: after the network {known} come at most two whole numbers "
+                                f"of 0 or more, SIMS and ENDGAME (az:NAME[:SIMS[:ENDGAME]]); got "
+                                f"{arg[len(known) + 1:]!r}") from None
         raise Rejected(400, f"seat {seat}: {err}") from None
     if sims is None and model.sims is not None and model.sims > MAX_AZ_SIMS:  # the file's own budget
         raise Rejected(400, f"seat {seat}: az:{name} searches {model.sims} simulations a decision; this server lets a "

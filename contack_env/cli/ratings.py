@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from contack_env.cli_support import output_arg
@@ -27,6 +28,12 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from contack_env.records import RecordError, read_records
 
     output_arg(parser, "--json", args.json, (".json",))
+    seen: dict[str, str] = {}
+    for path in args.files:  # a file given twice would count each of its games twice
+        same = seen.setdefault(os.path.realpath(path), path)
+        if same != path or args.files.count(path) > 1:
+            parser.error(f"{path} is given twice{'' if same == path else f' (as {same})'}: each file is one match, "
+                         "whose games count once")
     try:
         sources = [read_records(path) for path in args.files]
         table = league(sources, args.files)

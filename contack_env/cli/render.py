@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from contack_env.wording import plural
@@ -24,9 +25,12 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     if not args.out.lower().endswith((".gif", ".png")):
         parser.error(f"--out must end in .gif or .png; got {args.out!r}")
+    if os.path.basename(args.out).lower() in (".gif", ".png"):
+        parser.error(f"--out names a file before its ending, e.g. game.gif; got {args.out!r}")
     if not MIN_FPS <= args.fps <= MAX_FPS:
         parser.error(f"--fps is {MIN_FPS:g} to {MAX_FPS:g} frames a second (a GIF shows a frame 10 ms to 655 s); got {args.fps:g}")
-    output_arg(parser, "--out", args.out)
+    if args.every < 1:
+        parser.error(f"--every is a whole number of frames, at least 1 (every frame); got {args.every}")
 
     def torn(err: RecordError) -> None:
         print(f"contack render: {err} (left out)", file=sys.stderr)
@@ -44,6 +48,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 1
     if not 0 <= args.index < len(records):
         parser.error(f"--index: {args.file} holds {plural(len(records), 'record')}, 0..{len(records) - 1}; got {args.index}")
+    output_arg(parser, "--out", args.out)  # once the record to draw is known: a folder it makes is then used
     record = records[args.index]
     try:
         replay(record)  # a record that does not replay cannot be drawn: say why first

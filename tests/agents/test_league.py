@@ -110,3 +110,10 @@ def test_the_command_prints_the_table_and_writes_json_and_refuses_bad_input(tmp_
     with pytest.raises(SystemExit) as exit_:
         main(["ratings", str(tmp_path / "a.jsonl"), "--json", str(tmp_path / "r.txt")])
     assert exit_.value.code == 2
+    capsys.readouterr()
+    # a file given twice, by the same name or another, would count each of its games twice
+    (tmp_path / "again.jsonl").symlink_to(tmp_path / "a.jsonl")
+    for second in ("a.jsonl", "again.jsonl"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["ratings", str(tmp_path / "a.jsonl"), str(tmp_path / second)])
+        assert exit_.value.code == 2 and "is given twice" in capsys.readouterr().err

@@ -174,7 +174,7 @@ def test_an_unknown_game_is_404(client):
         ({"game": "solitaire1", "seats": ["person", "greedy"]}, "1 player"),
         ({"game": "contack", "seats": ["person", "greedy"], "seed": -1}, "seed"),
         ({"game": ["contack"], "seats": ["person", "greedy"]}, "game is one of"),
-        ({"game": "contack", "seats": ["person", "az:contack_2p_az.npz:²"]}, "no model called 'contack_2p_az.npz:²'"),
+        ({"game": "contack", "seats": ["person", "az:contack_2p_az.npz:²"]}, "at most two whole numbers of 0 or more, SIMS and ENDGAME (az:NAME[:SIMS[:ENDGAME]]); got '²'"),
     ],
 )
 def test_a_bad_table_is_refused_with_what_is_allowed(client, table, words):
@@ -335,6 +335,8 @@ def test_a_search_guided_network_takes_a_seat_by_name_within_the_servers_caps(cl
         ("az:contack_2p.npz", "no model called 'contack_2p.npz' for az:NAME"),  # a policy, not a network
         ("ppo:contack_2p_az.npz", "no model called 'contack_2p_az.npz' for ppo:NAME"),
         ("az:solitaire2_az.npz", "solitaire2_az.npz is a network for 'solitaire2'"),
+        ("az:contack_2p_az.npz:abc", "after the network contack_2p_az.npz come at most two whole numbers"),
+        ("az:contack_2p_az.npz:-3", "SIMS and ENDGAME (az:NAME[:SIMS[:ENDGAME]]); got '-3'"),
     ]:
         response = client.post("/api/games", json={"game": "contack", "seats": ["person", spec]})
         assert response.status_code == 400 and words in response.json()["error"], spec
@@ -394,6 +396,14 @@ def test_the_page_and_its_files_are_served_and_nothing_beside_them(client):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/../server.py").status_code == 404
     assert client.get("/static/%2e%2e/server.py").status_code == 404
+
+
+def test_an_unknown_address_or_method_is_refused_in_json_like_every_answer(client):
+    missing = client.get("/api/nothing")
+    assert missing.status_code == 404 and missing.json()["error"] == "no such address: /api/nothing"
+    wrong = client.delete("/api/options")
+    assert wrong.status_code == 405 and "DELETE is not a method of /api/options" in wrong.json()["error"]
+    assert "GET" in wrong.headers["allow"]
 
 
 def test_the_colours_are_the_png_renders(client):

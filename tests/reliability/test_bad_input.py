@@ -86,6 +86,13 @@ def test_render_into_a_missing_folder_makes_it_and_onto_a_folder_is_refused(tmp_
     assert (tmp_path / "new" / "deeper" / "g.png").stat().st_size > 0
     (tmp_path / "pics.png").mkdir()
     cli("render", path, "--out", tmp_path / "pics.png").assert_clean_failure(2, "is a folder; name a file")
+    # a refused input, index or option makes no folder for the picture
+    for argv, code, words in (([tmp_path / "nope.jsonl"], 1, "cannot read"), ([path, "--index", "9"], 2, "--index"),
+                              ([path, "--every", "0"], 2, "--every is a whole number of frames, at least 1")):
+        out = tmp_path / "unmade" / "g.png"
+        cli("render", *argv, "--out", out).assert_clean_failure(code, words)
+        assert not (tmp_path / "unmade").exists()
+    cli("render", path, "--out", tmp_path / ".gif").assert_clean_failure(2, "--out names a file before its ending")
 
 
 def test_records_with_a_huge_number_or_deep_nesting_fail_with_a_reason(tmp_path, cli):
@@ -158,6 +165,8 @@ def test_a_torn_last_line_is_reported_and_the_intact_records_are_checked_and_dra
     ("enclosed_end = \"sometimes\"", "enclosed_end must be one of 1939, next_player, never"),
     ("hands = true", "hands must be a whole number; got True (bool)"),
     ("ent_coef = nan", "ent_coef must be a finite number; got nan"),
+    ('algorithm = "AZ"', "algorithm must be ppo or az; got 'AZ'"),
+    ("gamma = 0.9\n[extra]\ngamma = 0.5", "the settings go in the [train] table; the file also holds extra"),
 ])
 def test_a_config_file_with_a_bad_field_is_refused_naming_it(tmp_path, cli, setting, message):
     (tmp_path / "c.toml").write_text(f"[train]\n{setting}\n")

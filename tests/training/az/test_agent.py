@@ -116,6 +116,13 @@ def test_bad_files_and_games_are_refused_clearly(nets, tmp_path):
         check_spec(f"az:{nets['contack']}", "solitaire1")
     with pytest.raises(PolicyFileError, match=r"ppo:PATH"):
         make_agent("az:models/contack_2p.npz")
+    for other in ("models/contactix_5x5.npz", "models/solitaire1.npz"):  # no ppo:PATH would play it at Contack
+        with pytest.raises(PolicyFileError, match=r"expected 'contack-az/1'$"):
+            make_agent(f"az:{other}")
+    listed = tmp_path / "listed.npz"
+    np.savez(listed, meta=np.array('["contack-az/1"]'))
+    with pytest.raises(PolicyFileError, match="its 'meta' entry is not a JSON object"):
+        make_agent(f"az:{listed}")
     with pytest.raises(PolicyFileError, match=r"a search-guided network: play it as az:PATH"):
         make_agent(f"ppo:{nets['contack']}")
     for game in ("solitaire1", "contactix"):  # no az:PATH there would play it: no such hint
