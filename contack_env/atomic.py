@@ -148,16 +148,24 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
     blocker = _file_in_the_way(os.path.dirname(os.path.abspath(path)))
     if blocker is not None:
         raise OutputPathError(f"{path} lies under a file ({blocker}), where no folder can be made")
-    folder = check_folder(os.path.dirname(os.path.abspath(path)))
-    name, most = os.path.basename(path), _name_max(folder)
+    folder = os.path.dirname(os.path.abspath(path))
+    name, most = os.path.basename(path), _name_max(_nearest_existing(folder))
     if len(os.fsencode(name)) > most:
         raise OutputPathError(f"the file name {name[:40]}... is {len(os.fsencode(name))} bytes long; this folder "
                               f"allows names of at most {most}")
+    check_folder(folder)
     if os.path.islink(path) and not os.path.isdir(os.path.dirname(os.path.realpath(path))):
         raise OutputPathError(f"{path} is a link into a folder that does not exist ({os.path.realpath(path)})")
     if os.path.exists(path) and not os.access(path, os.W_OK):
         raise OutputPathError(f"{path} cannot be replaced: it is read-only")
     return path
+
+
+def _nearest_existing(folder: str) -> str:
+    """``folder``, or its nearest ancestor that exists."""
+    while not os.path.exists(folder) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)
+    return folder
 
 
 def _name_max(folder: str) -> int:

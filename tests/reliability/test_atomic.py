@@ -135,7 +135,8 @@ def test_a_file_name_as_long_as_the_folder_allows_is_written_and_leaves_no_tempo
 def test_a_file_name_longer_than_the_folder_allows_is_refused_before_any_work(tmp_path, cli):
     most = os.pathconf(tmp_path, "PC_NAME_MAX")
     with pytest.raises(OutputPathError, match=f"allows names of at most {most}"):
-        check_output(tmp_path / ("a" * most + ".json"))
+        check_output(tmp_path / "unmade" / ("a" * most + ".json"))
+    assert not (tmp_path / "unmade").exists()  # refused before any folder is made
     result = cli("simulate", "--games", "1", "--seed", "1", "--out", str(tmp_path / ("a" * most + ".jsonl")))
     result.assert_clean_failure(2, f"at most {most}")
 
