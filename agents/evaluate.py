@@ -68,7 +68,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, Union
 import numpy as np
 
 from contack_env.atomic import open_atomic
-from contack_env.contack.multiplayer import check_rules
+from contack_env.contack.multiplayer import MAX_NUM_HANDS, check_rules
 from contack_env.games import GAMES, RuleOptions, get_game
 
 from contack_env.contactix.rules import DEFAULT_SIZE, check_size
@@ -433,8 +433,8 @@ def check_request(
             raise ValueError("name at least one agent to evaluate")
         if games < 1:
             raise ValueError(f"games must be at least 1; got {games}")
-    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
-        raise ValueError(f"a game has at least 1 hand (the rules play 3); got {hands!r}")
+    if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_NUM_HANDS:
+        raise ValueError(f"a game has 1 to {MAX_NUM_HANDS} hands (the rules play 3); got {hands!r}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers is at least 1; got {workers!r}")
     if workers is not None and not ray and workers > MAX_WORKERS:

@@ -81,8 +81,8 @@ def mcts_budget(arg: str | None) -> int:
     """The iteration budget of ``mcts:ARG`` (``DEFAULT_BUDGET`` without one)."""
     if arg is None:
         return DEFAULT_BUDGET
-    # digits only: int() would also take "1_0", " 20" and "+5"
-    budget = int(arg) if arg.isascii() and arg.isdigit() else 0
+    # digits only (int() would also take "1_0", " 20" and "+5"), and few of them (nor read thousands)
+    budget = int(arg) if arg.isascii() and arg.isdigit() and len(arg) <= len(str(MAX_BUDGET)) else 0
     if not 1 <= budget <= MAX_BUDGET:
         raise ValueError(f"mcts:{arg}: the budget is a whole number of iterations, 1..{MAX_BUDGET} (e.g. mcts:200)")
     return budget

@@ -12,7 +12,7 @@ printed, so that a redirect to a file keeps both in order.
 
 ``check_output(path)`` is what a command does with an output path before any work: it makes a missing folder
 and refuses, at once, a path it could not write at the end (a folder, a name under a file, a folder it may
-not write in).
+not write in, a name longer than the file system takes, a link into a folder that does not exist).
 
 Standard library only: the rules layer imports it.
 """
@@ -129,8 +129,9 @@ class OutputPathError(ValueError):
 
 def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -> str:
     """Make sure a file can be written at ``path`` at the end of the work: its folder is made if missing; a
-    path that is a folder, lies under a file, or is in a folder this process may not write in raises
-    ``OutputPathError`` saying so. ``suffixes``: the endings allowed (e.g. ``(".gif", ".png")``). Returns
+    path that is a folder, lies under a file, is in a folder this process may not write in, has a name longer
+    than the file system takes, or is a link into a folder that does not exist raises ``OutputPathError``
+    saying so. ``suffixes``: the endings allowed (e.g. ``(".gif", ".png")``). Returns
     the path. Nothing is written at ``path`` itself."""
     path = os.fspath(path)
     if not path:
@@ -149,7 +150,8 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
     if blocker is not None:
         raise OutputPathError(f"{path} lies under a file ({blocker}), where no folder can be made")
     folder = os.path.dirname(os.path.abspath(path))
-    name, most = os.path.basename(path), _name_max(_nearest_existing(folder))
+    written = os.path.realpath(path) if os.path.islink(path) else path  # a link: the file it leads to is replaced
+    name, most = os.path.basename(written), _name_max(_nearest_existing(os.path.dirname(os.path.abspath(written))))
     if len(os.fsencode(name)) > most:
         raise OutputPathError(f"the file name {name[:40]}... is {len(os.fsencode(name))} bytes long; this folder "
                               f"allows names of at most {most}")

@@ -42,12 +42,14 @@ def seed_arg(text: str) -> int:
     return value
 
 
-def check_seed_range(parser: argparse.ArgumentParser, option: str, seed: int | None, games: int) -> None:
-    """A usage error unless the seeds ``seed .. seed + games - 1`` of game ``i`` (``seed + i``) are all seeds the
-    commands take (None: not given): each record carries its game's seed, to be played again with it."""
-    if seed is not None and seed + games - 1 > MAX_SEED:
-        parser.error(f"{option} {seed} with {games} games would play from seeds up to {seed + games - 1}, past the "
-                     f"largest, {MAX_SEED}; give at most {MAX_SEED - games + 1}")
+def check_seed_range(parser: argparse.ArgumentParser, option: str, seed: int | None, count: int,
+                     what: str = "games") -> None:
+    """A usage error unless the seeds ``seed .. seed + count - 1`` of ``count`` games (or deals, ``what``), game
+    ``i`` from ``seed + i``, are all seeds the commands take (None: not given): each record carries its game's
+    seed, to be played again with it."""
+    if seed is not None and seed + count - 1 > MAX_SEED:
+        parser.error(f"{option} {seed} with {count} {what} would play from seeds up to {seed + count - 1}, past the "
+                     f"largest, {MAX_SEED}; give at most {MAX_SEED - count + 1}")
 
 
 def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
@@ -93,7 +95,7 @@ def add_hand_options(parser: argparse.ArgumentParser) -> None:
 
 def hand_options(parser: argparse.ArgumentParser, args: argparse.Namespace, has_hands: bool) -> tuple[int, str]:
     """``(hands, enclosed_end)`` from ``add_hand_options``' options, checked; a usage error if they are given for a
-    game without hands (``has_hands`` false) or ``--hands`` is below 1."""
+    game without hands (``has_hands`` false) or ``--hands`` is not 1..``MAX_NUM_HANDS``."""
     if not has_hands:
         if args.hands is not None or args.enclosed_end is not None:
             parser.error("--hands and --enclosed-end are options of --game contack")

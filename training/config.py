@@ -319,6 +319,7 @@ def option_value(name: str, text: str, default: Any) -> Any:
             return value
         return type(default)(text)
     except ValueError:
-        what = "whole number" if isinstance(default, int) else "number" if isinstance(default, float) else type(default).__name__
+        what = ("list of whole numbers" if name == "net_arch" else "whole number" if isinstance(default, int)
+                else "number" if isinstance(default, float) else type(default).__name__)
         raise ValueError(f"{option}: {text!r} is not a valid {what}") from None
 

@@ -175,10 +175,7 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
         except RecordError as err:
             raise Rejected(400, f"not a record file: {err}") from None
         listed = [summary(r, k) for k, r in enumerate(records)]
-        try:
-            key = files.add(records)
-        except StoreFull as err:
-            raise Rejected(429, f"too many record files open: {err}") from None
+        key = files.add(records)  # never full: the file least recently looked at makes room
         return JSONResponse({"id": key, "records": listed}, status_code=201)
 
     async def open_record(request: Request) -> Response:
@@ -316,17 +313,22 @@ class ListenError(OSError):
 def listening_socket(host: str, port: int) -> socket.socket:
     """A TCP socket bound to ``host`` and ``port`` (0: a free port the system picks), or ``ListenError`` saying
     why not. Bound here rather than by uvicorn, so that a failure is a sentence and the address shown is real."""
+    # IPv6 only for an address written as one, as uvicorn chooses: "localhost" is then 127.0.0.1 wherever the
+    # system would list ::1 first
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, family=family, type=socket.SOCK_STREAM,
                                                              flags=socket.AI_PASSIVE)[0]
     except socket.gaierror as err:
         raise ListenError(f"cannot listen on {host}: no such address ({err.strerror})") from None
-    sock = socket.socket(family, kind, proto)
+    sock = None
     try:
+        sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a restart need not wait
         sock.bind(address)
     except OSError as err:
-        sock.close()
+        if sock is not None:
+            sock.close()
         raise ListenError(f"cannot listen on {host} port {port}: {err.strerror or err}") from None
     return sock
 

@@ -46,7 +46,8 @@ class Store(Generic[T]):
         return len(old)
 
     def add(self, item: T) -> str:
-        """Keep ``item``; its new id. ``StoreFull`` when the cap is reached."""
+        """Keep ``item``; its new id. At the cap the least recently used spare item makes room; ``StoreFull``
+        when none is spare."""
         self.purge()
         if len(self._items) >= self.cap:
             spare = [(seen, key) for key, (held, seen) in self._items.items() if self.spare(held)]

@@ -67,7 +67,9 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(f"--players: {game.title} is played by {game.min_players} to {game.max_players} players; got {players}")
     if game.report != "solitaire" and len(agents) == 1:  # one agent for every seat
         agents = agents * players
-    check_seed_range(parser, "--seed", args.seed, args.games)  # deal d from S+d: at most one deal a game
+    deals = args.games if game.report == "solitaire" else args.games // players  # deal d from S+d (and A+d)
+    check_seed_range(parser, "--seed", args.seed, deals, "deals")
+    check_seed_range(parser, "--agent-seed", args.agent_seed, deals, "deals")
     try:
         check_request(args.game, players, agents, args.games, hands, args.workers, board_size, swap,
                       ray=args.ray)

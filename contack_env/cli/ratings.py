@@ -27,13 +27,13 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from contack_env.atomic import write_text
     from contack_env.records import RecordError, read_records
 
-    output_arg(parser, "--json", args.json, (".json",))
-    seen: dict[str, str] = {}
+    seen: dict[object, str] = {}
     for path in args.files:  # a file given twice would count each of its games twice
-        same = seen.setdefault(os.path.realpath(path), path)
+        same = seen.setdefault(_identity(path), path)
         if same != path or args.files.count(path) > 1:
             parser.error(f"{path} is given twice{'' if same == path else f' (as {same})'}: each file is one match, "
                          "whose games count once")
+    output_arg(parser, "--json", args.json, (".json",))
     try:
         sources = [read_records(path) for path in args.files]
         table = league(sources, args.files)
@@ -52,3 +52,12 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return 1
         print(f"wrote {args.json}")
     return 0
+
+
+def _identity(path: str) -> object:
+    """What is the same for two names of one file (a link, a hard link, another spelling of the path)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return os.path.realpath(path)  # reading it will say what is wrong
+    return (st.st_dev, st.st_ino)

@@ -48,10 +48,10 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 1
     if not 0 <= args.index < len(records):
         parser.error(f"--index: {args.file} holds {plural(len(records), 'record')}, 0..{len(records) - 1}; got {args.index}")
-    output_arg(parser, "--out", args.out)  # once the record to draw is known: a folder it makes is then used
     record = records[args.index]
     try:
         replay(record)  # a record that does not replay cannot be drawn: say why first
+        output_arg(parser, "--out", args.out)  # once the record replays: a folder it makes is then used
         if args.out.lower().endswith(".gif"):
             save_gif(record, args.out, fps=args.fps)
         else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -113,7 +114,9 @@ def test_the_command_prints_the_table_and_writes_json_and_refuses_bad_input(tmp_
     capsys.readouterr()
     # a file given twice, by the same name or another, would count each of its games twice
     (tmp_path / "again.jsonl").symlink_to(tmp_path / "a.jsonl")
-    for second in ("a.jsonl", "again.jsonl"):
+    os.link(tmp_path / "a.jsonl", tmp_path / "hard.jsonl")
+    for second in ("a.jsonl", "again.jsonl", "hard.jsonl"):
         with pytest.raises(SystemExit) as exit_:
-            main(["ratings", str(tmp_path / "a.jsonl"), str(tmp_path / second)])
+            main(["ratings", str(tmp_path / "a.jsonl"), str(tmp_path / second), "--json", str(tmp_path / "new" / "r.json")])
         assert exit_.value.code == 2 and "is given twice" in capsys.readouterr().err
+        assert not (tmp_path / "new").exists()  # refused before the --json folder is made

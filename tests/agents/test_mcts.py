@@ -69,7 +69,8 @@ def test_mcts_answers_a_single_legal_move_without_searching():
     assert agent.rng.bit_generator.state == state
 
 
-@pytest.mark.parametrize("spec", ["mcts:0", "mcts:-3", "mcts:many", "mcts:2.5", "mcts:1_0", "mcts:+5", "mcts:²"])
+@pytest.mark.parametrize("spec", ["mcts:0", "mcts:-3", "mcts:many", "mcts:2.5", "mcts:1_0", "mcts:+5", "mcts:²",
+                                  "mcts:" + "9" * 5000], ids=lambda spec: spec[:12])
 def test_mcts_budget_must_be_a_positive_whole_number(spec):
     with pytest.raises(ValueError, match="budget is a whole number of iterations"):
         make_agent(spec)

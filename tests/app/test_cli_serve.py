@@ -117,3 +117,8 @@ def test_a_port_in_use_is_a_sentence_and_no_address_is_shown(started, capsys):
 def test_an_unknown_host_is_a_sentence(started, capsys):
     assert contack(["serve", "--host", "no-such-host.invalid", "--models", str(MODELS)]) == 1
     assert "cannot listen on no-such-host.invalid" in capsys.readouterr().err
+
+
+def test_localhost_listens_on_the_ipv4_loopback_as_uvicorn_did(started):
+    assert contack(["serve", "--host", "localhost", "--port", "0", "--models", str(MODELS)]) == 0
+    assert started["listening"][0][0] == "127.0.0.1"

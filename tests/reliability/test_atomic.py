@@ -149,6 +149,13 @@ def test_a_simulated_game_is_written_under_a_long_name(tmp_path, cli):
     assert len(target.read_text().splitlines()) == 1 and _leftovers(tmp_path) == []
 
 
+def test_a_link_to_a_name_longer_than_the_folder_allows_is_refused_before_any_work(tmp_path):
+    link = tmp_path / "short.json"
+    link.symlink_to(tmp_path / ("z" * (os.pathconf(tmp_path, "PC_NAME_MAX") + 1)))
+    with pytest.raises(OutputPathError, match="allows names of at most"):
+        check_output(link)
+
+
 def test_a_link_into_a_missing_folder_is_refused_before_any_work(tmp_path):
     link = tmp_path / "link.json"
     link.symlink_to(tmp_path / "nowhere" / "x.json")

@@ -86,9 +86,14 @@ def test_render_into_a_missing_folder_makes_it_and_onto_a_folder_is_refused(tmp_
     assert (tmp_path / "new" / "deeper" / "g.png").stat().st_size > 0
     (tmp_path / "pics.png").mkdir()
     cli("render", path, "--out", tmp_path / "pics.png").assert_clean_failure(2, "is a folder; name a file")
-    # a refused input, index or option makes no folder for the picture
+    # a refused input, index, record or option makes no folder for the picture
+    record = json.loads(path.read_text().splitlines()[0])
+    place = next(e for e in record["hands"][0]["events"] if e["type"] == "place")
+    place["cell"] = [40, 40]  # far from the figure: the record does not replay
+    (tmp_path / "bad.jsonl").write_text(json.dumps(record) + "\n")
     for argv, code, words in (([tmp_path / "nope.jsonl"], 1, "cannot read"), ([path, "--index", "9"], 2, "--index"),
-                              ([path, "--every", "0"], 2, "--every is a whole number of frames, at least 1")):
+                              ([path, "--every", "0"], 2, "--every is a whole number of frames, at least 1"),
+                              ([tmp_path / "bad.jsonl"], 1, "record 0")):
         out = tmp_path / "unmade" / "g.png"
         cli("render", *argv, "--out", out).assert_clean_failure(code, words)
         assert not (tmp_path / "unmade").exists()
@@ -199,13 +204,20 @@ def test_a_training_option_out_of_range_is_refused_before_any_work(tmp_path, cli
 @pytest.mark.parametrize("argv", [
     ["simulate", "--games", "2", "--seed", str(2**63 - 1), "--out", "{}/g.jsonl"],
     ["simulate", "--games", "3", "--seed", "1", "--agent-seed", str(2**63 - 2), "--out", "{}/g.jsonl"],
-    ["evaluate", "--agents", "random,greedy", "--games", "4", "--seed", str(2**63 - 2)],
+    ["evaluate", "--agents", "random,greedy", "--games", "6", "--seed", str(2**63 - 2)],
+    ["evaluate", "--agents", "random,greedy", "--games", "6", "--seed", "1", "--agent-seed", str(2**63 - 2)],
 ])
 def test_seeds_past_the_largest_are_refused_with_the_largest_first_seed(tmp_path, cli, argv):
     # game i is played from seed S+i, and its record says so: every such seed must be one the commands take
     result = cli(*[a.format(tmp_path) for a in argv])
     result.assert_clean_failure(2, "past the largest, 9223372036854775807; give at most")
     assert not (tmp_path / "g.jsonl").exists()
+
+
+def test_the_largest_seeds_are_taken_where_every_deal_fits(cli):
+    # 4 heads-up games are 2 deals, played from seeds S and S+1
+    result = cli("evaluate", "--agents", "random,greedy", "--games", "4", "--seed", str(2**63 - 2), "--hands", "1")
+    assert result.code == 0, result.err
 
 
 def test_render_of_a_file_without_records_says_so(tmp_path, cli):
