@@ -68,6 +68,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, Union
 import numpy as np
 
 from contack_env.atomic import open_atomic
+from contack_env.cli_support import MAX_SEED
 from contack_env.contack.multiplayer import MAX_NUM_HANDS, check_rules
 from contack_env.games import GAMES, RuleOptions, get_game
 
@@ -472,13 +473,30 @@ def evaluate(
     the agents' random choices of deal ``d`` come from ``agent_seed + d`` (module docstring). ``progress``:
     ``auto``, ``on`` or ``off`` (None, True, False) as ``agents.progress`` says, on ``out`` (standard error by
     default)."""
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Iterable):
+        raise ValueError(f"agents is a list of entries, one a seat (specs, Agent objects, functions); got {agents!r}"
+                         + (" (a list is written ['random', 'greedy'], not 'random,greedy')" if isinstance(agents, str) else ""))
     agents = [a.strip() if isinstance(a, str) else a for a in agents]
     names = [display_name(a) for a in agents]
     mode_of(progress)  # a bad value is refused before any game is played
+    if not isinstance(game, str):
+        raise ValueError(f"game is the name of a game, one of {', '.join(GAMES)}; got {game!r}")
+    # numpy's integers are whole numbers too
+    players, games, seed, hands, agent_seed = (int(v) if isinstance(v, np.integer) else v
+                                               for v in (players, games, seed, hands, agent_seed))
     report = get_game(game).report if game in GAMES else None
     if players is None:
         players = 1 if report == "solitaire" else len(agents)
+    for name, value in (("games", games), ("seed", seed)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{name} is a whole number; got {value!r}")
     check_request(game, players, agents, games, hands, workers, board_size, swap, agent_seed, ray)
+    deals = games if report == "solitaire" else games // players
+    for name, first in (("seed", seed), ("agent_seed", agent_seed)):
+        # deal d is played from first + d, and its record says so: every seed one the commands take
+        if first is not None and not 0 <= first <= MAX_SEED - deals + 1:
+            raise ValueError(f"{name} is a whole number 0..{MAX_SEED - deals + 1} for {plural(deals, 'deal')} (deal d "
+                             f"from {name} + d, at most {MAX_SEED}); got {first}")
     options = get_game(game).options
     # As on the command line (--hands with a solitaire, --board-size with Contack): a rule option the game does
     # not have would be silently ignored, so a value other than its default is refused.
@@ -624,17 +642,20 @@ def solitaire_stats(agents: Sequence[str], results: Sequence[GameResult]) -> lis
 # -- output ---------------------------------------------------------------------------------------------------------
 def describe(ev: Evaluation) -> str:
     """The first line of the table: what was played and what ``games`` means."""
+    options = get_game(ev.game).options  # a game's own rule options only: a new game may have none
+    size = f" {ev.board_size}x{ev.board_size}" if "board_size" in options else ""
+    rules = [f"swap rule {'on' if ev.swap else 'off'}" if "swap" in options else "",
+             plural(ev.hands, "hand") if "hands" in options else "",
+             f"enclosed_end={ev.enclosed_end}" if "enclosed_end" in options else ""]
     if ev.report == "colours":
         return (
-            f"{plural(ev.games, 'game')} of {ev.game} {ev.board_size}x{ev.board_size}, swap rule "
-            f"{'on' if ev.swap else 'off'}: {plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x 2 colour rotations"
-            f"{_agent_seeds(ev)}"
+            f"{plural(ev.games, 'game')} of {ev.game}{size}{''.join(', ' + r for r in rules if r)}: "
+            f"{plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x 2 colour rotations{_agent_seeds(ev)}"
         )
     if ev.report == "scores":
         return (
-            f"{plural(ev.games, 'game')} of {ev.game}, {ev.players} players, {plural(ev.hands, 'hand')}, "
-            f"enclosed_end={ev.enclosed_end}: {plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x "
-            f"{ev.rotations} seat rotations{_agent_seeds(ev)}"
+            f"{plural(ev.games, 'game')} of {ev.game}{size}, {ev.players} players{''.join(', ' + r for r in rules if r)}: "
+            f"{plural(ev.deals, 'deal')} ({_seeds(ev.seed, ev.deals)}) x {ev.rotations} seat rotations{_agent_seeds(ev)}"
         )
     return f"{ev.game}: every agent plays the same {plural(ev.games, 'deal')} ({_seeds(ev.seed, ev.games)}){_agent_seeds(ev)}"
 

@@ -156,6 +156,8 @@ def play_terminal(
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     streams = seed_streams(seed, players + 1)
     bots = {s: make_agent(spec, streams[s + 1]) for s, spec in zip(bot_seats, specs)}
+    for bot in bots.values():
+        bot.reset()  # the Agent contract: before each new game
     names = [f"seat {s} ({agent_label(specs[bot_seats.index(s)])})" if s != seat else f"seat {s} (you)" for s in range(players)]
     state = new_game(players, hands, enclosed_end, seed=np.random.default_rng(streams[0]))
     narrator = _Narrator(names, out)

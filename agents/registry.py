@@ -270,6 +270,8 @@ def register(name: str, factory: Callable[..., Any], games: Iterable[str] | None
         raise ValueError(f"{name!r} is a built-in agent; choose another name")
     if not callable(factory):
         raise ValueError(f"the factory of agent {name!r} is a function factory(arg, rng, game); got {factory!r}")
+    if games is not None and not isinstance(games, (str, list, tuple, set, frozenset)):
+        raise ValueError(f"games are some of {', '.join(GAMES)}, a name or a list of them; got {games!r}")
     chosen = tuple(GAMES) if games is None else (games,) if isinstance(games, str) else tuple(games)
     unknown = [g for g in chosen if g not in GAMES]
     if unknown or not chosen:
@@ -301,12 +303,19 @@ def registration_of(name: str) -> Registration | None:
 
 
 def registered_names(game: str = "contack") -> list[str]:
-    """The names of the agents of your own for ``game``: registered in this process or by installed packages
-    (these are not loaded to list them)."""
+    """The names of the agents of your own for ``game``: registered in this process or by installed packages.
+    A package's agent is loaded to be listed, as its factory's ``games`` says which games it plays; one that
+    cannot be loaded is listed all the same, and using it says why."""
     names = {n for n, r in _REGISTERED.items() if game in r.games}
     for point in _entry_points():
         if point.name not in _REGISTERED and NAME_PATTERN.fullmatch(point.name):
-            names.add(point.name)
+            try:
+                found = registration_of(point.name)
+            except ValueError:
+                names.add(point.name)
+                continue
+            if found is not None and game in found.games:
+                names.add(point.name)
     builtin, _ = builtin_agents(game)
     return sorted(n for n in names if n not in builtin)
 

@@ -285,6 +285,8 @@ class _SolitaireEnv(gymnasium.Env):
             raise ValueError(f"reward is one of {', '.join(map(repr, REWARDS))}; got {reward!r}")
         if not isinstance(auto_single_moves, (bool, np.bool_)):
             raise ValueError(f"auto_single_moves is True or False; got {auto_single_moves!r}")
+        if not isinstance(trace, (bool, np.bool_)):
+            raise ValueError(f"trace is True or False; got {trace!r}")
         self.render_mode = render_mode
         self.reward_mode = reward
         self.auto_single_moves = bool(auto_single_moves)

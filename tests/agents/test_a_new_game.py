@@ -9,12 +9,14 @@ member the generic code starts to need without the protocol saying so, fails her
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 import pytest
 
 from agents import evaluate, make_agent
+from agents.evaluate import format_table
 from agents.arena import play_game
 from contack_env.games import GAMES, GameSpec, RuleOptions
 from contack_env.protocol import State
@@ -136,3 +138,13 @@ def test_evaluate_runs_the_duplicate_format_and_writes_the_games_records(nim):
     records = [r.record for r in ev.results]
     assert all(r["format"] == "nim-record/1" and sum(r["taken"]) == START for r in records)
     assert {r["agents"][0] for r in records} == {perfect.agent, "random"}  # the seats rotated
+
+
+@pytest.mark.parametrize("report", ["scores", "colours"])
+def test_the_report_names_only_the_rule_options_the_game_has(nim, monkeypatch, report):
+    # Nim has none: no hands, no enclosed_end, no board size or swap rule of the games the suite ships
+    monkeypatch.setitem(GAMES, "nim", dataclasses.replace(NIM, report=report))
+    first = format_table(evaluate(["random", "random"], games=4, seed=3, game="nim")).splitlines()[0]
+    assert first.startswith("4 games of nim" + (", 2 players: 2 deals" if report == "scores" else ": 2 deals")), first
+    for word in ("hand", "enclosed_end", "swap", "x11"):
+        assert word not in first, first

@@ -165,8 +165,9 @@ def test_register_refuses_what_would_be_ambiguous(registered):
                           ("", "a word")]:
         with pytest.raises(ValueError, match=message):
             register(name, lambda arg, rng, game: None)
-    with pytest.raises(ValueError, match="games are some of"):
-        register("mine", lambda arg, rng, game: None, games=["chess"])
+    for games in (["chess"], 5):
+        with pytest.raises(ValueError, match="games are some of"):
+            register("mine", lambda arg, rng, game: None, games=games)
     with pytest.raises(ValueError, match="factory"):
         register("mine", "not callable")
 
@@ -305,6 +306,9 @@ def test_an_installed_factory_with_games_is_offered_for_those_games_alone(tmp_pa
                          "[contack.agents]\nhexonly = contack_hexonly:factory\n")
     monkeypatch.syspath_prepend(str(root))
     try:
+        # listed for its games alone from the start, before anything used it
+        assert "hexonly" in registered_names("contactix") and "hexonly" not in registered_names("contack")
+        unregister("hexonly")
         assert make_agent("hexonly", 0, game="contactix").name == "random"
         with pytest.raises(ValueError, match="unknown agent 'hexonly'"):
             make_agent("hexonly", 0, game="contack")

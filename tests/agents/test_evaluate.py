@@ -1,6 +1,7 @@
 import re
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from agents.arena import simulate_records
@@ -164,3 +165,29 @@ def test_solitaire_evaluation_plays_each_agent_on_the_same_deals():
         placed = [sum(1 for e in r["hands"][0]["events"] if e["type"] in ("open", "place")) for r in group]
         assert entry.mean_tiles_placed == pytest.approx(sum(placed) / 6)
         assert 1 <= entry.mean_tiles_placed <= 36
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"seed": None}, "seed is a whole number; got None"),
+    ({"seed": 1.7}, "seed is a whole number; got 1.7"),
+    ({"seed": "3"}, "seed is a whole number; got '3'"),
+    ({"seed": -1}, "seed is a whole number 0..9223372036854775807 for 1 deal"),
+    ({"seed": 2**63 - 1, "games": 4}, "seed is a whole number 0..9223372036854775806 for 2 deals"),
+    ({"agent_seed": 2**63 - 1, "games": 4}, "agent_seed is a whole number 0..9223372036854775806 for 2 deals"),
+    ({"games": 2.0}, "games is a whole number; got 2.0"),
+    ({"games": None}, "games is a whole number; got None"),
+    ({"games": True}, "games is a whole number; got True"),
+    ({"agents": "random,greedy"}, "not 'random,greedy'"),
+    ({"agents": None}, "agents is a list of entries"),
+    ({"game": ["contack"]}, "game is the name of a game"),
+])
+def test_the_python_api_refuses_what_the_command_line_refuses(kwargs, words):
+    request = {"agents": ["random", "greedy"], "games": 2, "seed": 1, **kwargs}
+    with pytest.raises(ValueError, match=re.escape(words)):
+        evaluate(**request)
+
+
+def test_numpy_whole_numbers_are_whole_numbers():
+    ev = evaluate(["random", "greedy"], games=np.int64(2), seed=np.int64(1), players=np.int64(2), hands=np.int64(1))
+    plain = evaluate(["random", "greedy"], games=2, seed=1, players=2, hands=1)
+    assert [r.scores for r in ev.results] == [r.scores for r in plain.results]

@@ -65,3 +65,13 @@ def test_parse_move_takes_a_number_or_a_written_move():
 def test_parse_move_says_what_was_wrong(text, message):
     with pytest.raises(ValueError, match=message):
         parse_move(text, LEGAL)
+
+
+def test_every_bot_is_reset_before_the_game(monkeypatch):
+    # The Agent contract: reset() before each new game (an agent of your own may set itself up there)
+    from agents.greedy import GreedyAgent
+
+    resets = []
+    monkeypatch.setattr(GreedyAgent, "reset", lambda self: resets.append(self), raising=False)
+    code, _ = _play("q\n", players=3, agents=["greedy"], seed=3, hands=1)
+    assert code == 0 and len(resets) == 2 and resets[0] is not resets[1]

@@ -312,6 +312,7 @@ def test_unknown_reset_options_are_ignored_with_a_warning():
         ({"reward": "score"}, "reward is one of"),
         ({"render_mode": "pixels"}, "render_mode is None, 'human', 'ansi' or 'rgb_array'"),
         ({"illegal_action": "skip"}, "illegal_action"),
+        ({"trace": "no"}, "trace is True or False; got 'no'"),
     ],
 )
 def test_bad_constructor_arguments_say_what_is_allowed(kwargs, message):
