@@ -53,7 +53,14 @@ def play_game(state: State, agents: Sequence[Agent]) -> State:
         agent.reset()
     while not state.done:
         legal = state.legal_moves()
-        state.play(agents[state.current_player].act(state.public_view(), legal))
+        seat = state.current_player
+        move = agents[seat].act(state.public_view(), legal)
+        try:
+            state.play(move)
+        except ValueError as err:  # say whose move it was: with several agents it is otherwise anyone's
+            agent = agents[seat]
+            raise type(err)(f"the agent at seat {seat} ({getattr(agent, 'name', type(agent).__name__)}) made an "
+                            f"illegal move: {err}") from None
     return state
 
 
