@@ -254,7 +254,7 @@ from pettingzoo.utils import wrappers
 from contack_env.contack.figure import TILE_SHIFT, Move
 from contack_env.contack.multiplayer import ContackGame, check_rules, shuffled_decks
 from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
-from contack_env.envs.conventions import MASK_DTYPE, TurnBasedEnv, check_illegal_action, reset_options
+from contack_env.envs.conventions import MASK_DTYPE, TurnBasedEnv, check_illegal_action, handed_out, reset_options
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_HIGH, OBS_LOW, OBS_SIZE, ObservationBuilder, hand_tiles
 from contack_env.envs.state import STATE_HIGH, STATE_LOW, STATE_SIZE, state_vector
 from contack_env.wording import plural
@@ -441,14 +441,14 @@ class raw_env(TurnBasedEnv, EzPickle):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         observed = self._observed
         if observed is not None and agent == self.agent_selection and not self.terminations.get(agent, True):
-            return observed  # the acting agent's, already built for this decision
+            return handed_out(observed)  # the acting agent's, already built for this decision
         game = self._require_game()
         try:
             seat = self._seat_of[agent]
         except (KeyError, TypeError):
             raise ValueError(f"no agent {agent!r} in this game; the agents are {', '.join(self.possible_agents)}") from None
         if seat == game.current_player and not game.done and not self.terminations.get(agent, True):
-            return self._observation()
+            return handed_out(self._observation())
         obs, mask = self._builder.observe(seat)
         return {"observation": obs, "action_mask": mask}
 
@@ -457,7 +457,7 @@ class raw_env(TurnBasedEnv, EzPickle):
         game = self._require_game()
         if game.done or self.terminations.get(self.agent_selection, True):
             return np.zeros(NUM_ACTIONS, dtype=MASK_DTYPE)
-        return self._observation()["action_mask"]
+        return self._observation()["action_mask"].copy()
 
     def action_layout(self) -> ActionLayout | None:
         """The mapping between actions and moves at the current decision (None once the game is over)."""

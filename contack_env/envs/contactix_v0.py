@@ -150,7 +150,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from contack_env.contactix.rules import BLACK, COLOUR_NAMES, DEFAULT_SIZE, EMPTY, WHITE, ContactixState, cell_index, check_size
-from contack_env.envs.conventions import MASK_DTYPE, TurnBasedEnv, action_index, check_illegal_action, reset_options
+from contack_env.envs.conventions import (MASK_DTYPE, TurnBasedEnv, action_index, check_illegal_action, handed_out,
+                                          reset_options)
 from contack_env.wording import plural
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -271,10 +272,11 @@ class raw_env(TurnBasedEnv, EzPickle):
         colour = self.possible_agents.index(agent)
         moving = colour == game.current_player and not game.done and not self.terminations.get(agent, True)
         if moving and self._observed is not None:
-            return self._observed
+            return handed_out(self._observed)
         observed = {"observation": self._planes(colour), "action_mask": self._mask() if moving else self._no_mask()}
         if moving:
             self._observed = observed  # the mover's, kept until the next step
+            return handed_out(observed)
         return observed
 
     def _planes(self, colour: int) -> np.ndarray:

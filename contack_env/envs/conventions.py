@@ -61,6 +61,13 @@ ILLEGAL_REWARD = -1.0
 """What an illegal action costs its offender with ``illegal_action="lose"``."""
 
 
+def handed_out(observed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Copies of an observation the environment keeps for the decision (built once, observed many times), so
+    that a caller who changes what it was given (masks an action in place) changes nothing the environment
+    reads or hands out later."""
+    return {key: value.copy() for key, value in observed.items()}
+
+
 def check_illegal_action(value: Any) -> str:
     """``value`` if it is one of ``ILLEGAL_ACTIONS``; else ``ValueError`` saying what is allowed."""
     if not isinstance(value, str) or value not in ILLEGAL_ACTIONS:

@@ -614,3 +614,19 @@ def test_encode_move_refuses_a_move_without_an_action():
         env.encode_move((stranger, 0, -1))
 
 
+
+
+def test_changing_an_observation_handed_out_changes_nothing_the_environment_keeps():
+    # A caller may mask actions in place; the environment's own copy (built once a decision) stays as it was.
+    env = contack_v0.env(num_players=3)
+    env.reset(seed=4)
+    obs, *_ = env.last()
+    mask, features = obs["action_mask"].copy(), obs["observation"].copy()
+    obs["action_mask"][:] = 0
+    obs["observation"][:] = -7
+    again, *_ = env.last()
+    np.testing.assert_array_equal(again["action_mask"], mask)
+    np.testing.assert_array_equal(again["observation"], features)
+    env.action_mask()[:] = 0
+    np.testing.assert_array_equal(env.action_mask(), mask)
+    env.step(int(np.flatnonzero(mask)[0]))  # the mask the environment checks against is its own

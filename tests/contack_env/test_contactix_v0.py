@@ -314,3 +314,14 @@ def test_reset_starts_afresh_whatever_the_seed():
         env.reset(seed=9, options={"anything": 1})
     assert env.unwrapped.game.moves == [] and env.agent_selection == "black"
     assert env.observe("black")["action_mask"].sum() == 16
+
+
+def test_changing_an_observation_handed_out_changes_nothing_the_environment_keeps():
+    env = contactix_v0.env(board_size=5)
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    mask = obs["action_mask"].copy()
+    obs["action_mask"][:] = 0
+    np.testing.assert_array_equal(env.last()[0]["action_mask"], mask)
+    env.action_mask()[:] = 0
+    np.testing.assert_array_equal(env.action_mask(), mask)
