@@ -200,7 +200,10 @@ def make_agent(
     if not isinstance(spec, str):
         raise ValueError(f"an agent spec is a string ({spec_help(game)}); got {spec!r}")
     name, arg = split_spec(spec)
-    rng = np.random.default_rng(seed)
+    try:
+        rng = np.random.default_rng(seed)
+    except (TypeError, ValueError):
+        raise ValueError(f"seed is None, a whole number 0 or more, a numpy Generator or SeedSequence; got {seed!r}") from None
     factory = factories.get(name)
     if factory is not None:
         return factory(arg, rng, game)

@@ -332,3 +332,9 @@ def test_a_game_without_bots_of_its_own_gets_the_generic_ones(monkeypatch):
     assert set(registry.builtin_agents("contack")[0]) >= {"greedy", "lookahead", "ppo", "az"}
     with pytest.raises(ValueError, match="agents are made for the games contack, .*; got 'chess'"):
         registry.builtin_agents("chess")
+
+
+@pytest.mark.parametrize("seed", [-1, "a", 1.5])
+def test_a_bad_seed_is_refused_saying_what_a_seed_is(seed):
+    with pytest.raises(ValueError, match=r"seed is None, a whole number 0 or more, a numpy Generator or SeedSequence"):
+        make_agent("random", seed=seed)
