@@ -60,9 +60,9 @@ decision with two or more legal moves is never skipped. The skipped moves are in
 `s` deals exactly as `contack_env.new_game(n, seed=s)`, and the episode's record carries `seed = s`. A reset
 without a seed draws an int episode seed from the environment's generator (seeded by the last seeded reset,
 else from fresh entropy) and deals from it, so every record can be regenerated from its `seed`.
-`options={"decks": [[36 tile ids] per hand]}` plays the given deals instead (for replaying a record; the
-record's `seed` is then null). Other option keys are ignored with a warning (PettingZoo's API test passes
-made-up ones).
+`options={"decks": [[36 tile ids] per hand]}` (or an array of shape `(hands, 36)`) plays the given deals instead
+(for replaying a record; the record's `seed` is then null). Other option keys are ignored with a warning
+(PettingZoo's API test passes made-up ones).
 
 ### Observation Space
 
@@ -424,6 +424,8 @@ class raw_env(TurnBasedEnv, EzPickle):
 
     def _check_decks(self, decks: Any) -> list[list[int]]:
         what = f"options['decks'] is one list of the 36 tile ids (0..35, each once) per hand ({self.num_hands})"
+        if isinstance(decks, np.ndarray) and decks.ndim == 2:  # a (hands, 36) array, as the solitaires take
+            decks = list(decks)
         if not isinstance(decks, (list, tuple)) or len(decks) != self.num_hands:
             raise ValueError(f"{what}; got {decks!r}")
         out = []

@@ -342,8 +342,9 @@ class _SolitaireEnv(gymnasium.Env):
         return action
 
     def decode_action(self, action: int) -> Move | None:
-        """The move of ``action`` at this decision, or None if the action is not a legal one."""
-        action = int(action)
+        """The move of ``action`` at this decision, or None if the action is not a legal one (``ValueError`` if it
+        is no integer at all)."""
+        action = _discrete_action(action, self.action_space.n)
         if not self._decision or not 0 <= action < self.action_space.n or not self._mask[action]:
             return None
         return self.layout.decode(action)

@@ -210,6 +210,13 @@ def test_bad_reset_arguments_say_what_is_allowed():
         env.reset(options={"decks": [list(range(36)), [str(t) for t in range(36)]]})
 
 
+def test_decks_may_come_as_one_array_as_the_solitaires_take_a_deck():
+    decks = np.stack([np.random.default_rng(k).permutation(36) for k in (1, 2)])
+    env = contack_v0.raw_env(num_players=2, num_hands=2)
+    env.reset(options={"decks": decks})
+    assert env.game.decks == decks.tolist()
+
+
 # -- the mask is the engine's legal-move set -------------------------------------------------------------------
 
 

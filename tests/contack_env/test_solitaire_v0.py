@@ -612,3 +612,11 @@ def test_maskable_ppo_acts_only_through_the_masks(env_id):
     model = MaskablePPO("MlpPolicy", wrong, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu")
     with pytest.raises(ValueError, match="is not legal here"):
         model.learn(total_timesteps=64)
+
+
+@pytest.mark.parametrize("action", [1.5, "2", True])
+def test_decode_action_takes_integers_only(action):
+    env = Solitaire1Env()
+    env.reset(seed=3)
+    with pytest.raises(ValueError, match="an action is an integer"):
+        env.decode_action(action)
