@@ -277,6 +277,8 @@ def play_contactix_terminal(
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     bot_colour = 1 - seat
     bot = make_agent(agent, seed_streams(seed, 3)[bot_colour + 1], game="contactix")
+    if hasattr(bot, "check_board"):  # a trained policy is bound to its board: say so before the game starts
+        bot.check_board(board_size, swap)
     bot.reset()
     you, them = COLOUR_NAMES[seat], COLOUR_NAMES[bot_colour]
     names = [f"{COLOUR_NAMES[c]} ({'you' if c == seat else agent_label(agent)})" for c in (0, 1)]

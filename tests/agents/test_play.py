@@ -75,3 +75,12 @@ def test_every_bot_is_reset_before_the_game(monkeypatch):
     monkeypatch.setattr(GreedyAgent, "reset", lambda self: resets.append(self), raising=False)
     code, _ = _play("q\n", players=3, agents=["greedy"], seed=3, hands=1)
     assert code == 0 and len(resets) == 2 and resets[0] is not resets[1]
+
+
+def test_contactix_refuses_a_policy_of_another_board_before_the_game_starts():
+    from agents.play import play_contactix_terminal
+
+    out = io.StringIO()
+    with pytest.raises(ValueError, match="trained on the 5x5 board; it cannot play 11x11"):
+        play_contactix_terminal(11, "ppo:models/contactix_5x5.npz", input=io.StringIO(""), output=out)
+    assert out.getvalue() == ""  # nothing printed: no game was begun
