@@ -354,8 +354,9 @@ def _run(
                 slots = workers or cluster_cpus(cluster)
                 chunk = max(1, min(8, len(tasks) // (slots * 16)))
                 chunks = [tasks[i:i + chunk] for i in range(0, len(tasks), chunk)]
-                # Twice the slots in flight: a slot never waits for the driver to collect the oldest result.
-                for results in ordered_map(cluster, _play_chunk, config, chunks, 2 * slots):
+                # At most ``slots`` tasks in flight (each takes one CPU): --workers N caps what runs at once, as the
+                # docs promise, on a cluster others share too
+                for results in ordered_map(cluster, _play_chunk, config, chunks, slots):
                     yield from results
                     bar.update(len(results))
         elif not workers or workers <= 1:

@@ -2,8 +2,9 @@
 
     python benchmarks/engine.py [--seconds 3] [--seed 0]
 
-A *decision* is one call for a move (``legal_moves()`` then ``play``), forced draws and passes included in its
-cost. Agents are ``agents.RandomAgent`` (uniform over legal moves, numpy Generator). The yardstick plays uniform
+A *decision* is one call for a move (``legal_codes()`` then ``play_code``, the protocol's int form of
+``legal_moves()`` and ``play`` that the searches use), forced draws and passes included in its cost. Agents are
+``agents.RandomAgent`` choosing an index (uniform over legal moves, numpy Generator). The yardstick plays uniform
 random connect four through pyspiel (``legal_actions()``, ``apply_action``), choosing with the same kind of
 Generator. Last line:
 ``decisions_per_s=<4 players, random agents> openspiel_connect_four_steps_per_s=<x> ratio=<first/second>``.

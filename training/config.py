@@ -184,9 +184,11 @@ class TrainConfig:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
-    def save(self, path: str) -> None:
-        """Write the configuration as TOML, atomically."""
-        text = "# contack train configuration: repeat this run with `contack train --config <this file> --out DIR`\n"
+    def save(self, path: str, backend: str = "sb3") -> None:
+        """Write the configuration as TOML, atomically; its first line says how to repeat the run (``backend``:
+        the trainer that made it, ``sb3`` or ``rllib``)."""
+        option = " --backend rllib" if backend == "rllib" else ""
+        text = f"# contack train configuration: repeat this run with `contack train{option} --config <this file> --out DIR`\n"
         text += tomli_w.dumps({"train": self.to_dict()})
         write_text(path, text)
 

@@ -141,3 +141,27 @@ def test_ctrl_c_ends_a_ray_evaluation_in_one_line_and_leaves_no_process():
     while _session(proc.pid) and time.time() < deadline:
         time.sleep(0.5)
     assert _session(proc.pid) == {}, "Ray processes left behind"
+
+
+class _Timed:
+    """A function agent that writes when each of its decisions ran, and in which process, to ``path``."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __call__(self, state, legal):
+        start = time.monotonic()
+        time.sleep(0.01)
+        with open(self.path, "a") as f:
+            f.write(f"{os.getpid()} {start} {time.monotonic()}\n")
+        return legal[0]
+
+
+def test_workers_caps_the_games_running_at_once_on_ray(cluster, tmp_path):
+    # The cluster has 2 CPUs; --workers 1 lets one game (one task) run at a time, as the docs promise.
+    log = tmp_path / "decisions.txt"
+    evaluate([_Timed(str(log)), "random"], 4, seed=2, hands=1, ray=True, workers=1)
+    spans = [(int(p), float(a), float(b)) for p, a, b in (line.split() for line in log.read_text().splitlines())]
+    assert spans
+    overlapping = [(x, y) for x in spans for y in spans if x[0] != y[0] and x[1] < y[2] and y[1] < x[2]]
+    assert not overlapping, overlapping[:3]

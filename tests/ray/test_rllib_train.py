@@ -47,6 +47,8 @@ def test_run_writes_a_policy_file_config_and_progress(run_dir: str) -> None:
     assert net.meta["backend"] == "rllib"
     cfg = TrainConfig.load(os.path.join(run_dir, "config.toml"))
     assert (cfg.net_arch, cfg.opponents, cfg.seed, cfg.total_timesteps) == ([32, 16], "random,self", 3, 256)
+    with open(os.path.join(run_dir, "config.toml")) as f:  # the way to repeat it names this trainer
+        assert "`contack train --backend rllib --config <this file> --out DIR`" in f.readline()
     with open(os.path.join(run_dir, "progress.csv")) as f:
         rows = list(csv.DictReader(f))
     # Two iterations of 64 steps x 2 envs (RLlib may sample a step or two more per iteration), then it stops;

@@ -282,7 +282,7 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
     if not resume:
         run.remove_leftovers()
         claim_folder(out, new_run_id())
-        cfg.save(run.config)
+        cfg.save(run.config, backend="rllib")
     os.makedirs(run.snapshots, exist_ok=True)
     torch.set_num_threads(cfg.torch_threads)  # the learner's (and the local env runner's) process
     started_ray = not ray.is_initialized()
@@ -311,7 +311,7 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
             rows = trim_progress(run, steps)
             for name in state["snapshots"]:
                 send_to_envs(algo, "add_snapshot", PolicyNet.load(os.path.join(run.snapshots, name)))
-            cfg.save(run.config)
+            cfg.save(run.config, backend="rllib")
             if extended:
                 print(extended, file=sys.stderr)
         writer = SummaryWriter(run.tensorboard)
