@@ -59,8 +59,12 @@ def play_game(state: State, agents: Sequence[Agent]) -> State:
             state.play(move)
         except ValueError as err:  # say whose move it was: with several agents it is otherwise anyone's
             agent = agents[seat]
-            raise type(err)(f"the agent at seat {seat} ({getattr(agent, 'name', type(agent).__name__)}) made an "
-                            f"illegal move: {err}") from None
+            said = f"the agent at seat {seat} ({getattr(agent, 'name', type(agent).__name__)}) made an illegal move: {err}"
+            try:
+                named = type(err)(said)  # the same kind (IllegalMoveError), for callers that catch it
+            except TypeError:
+                named = ValueError(said)
+            raise named from None
     return state
 
 
