@@ -205,14 +205,8 @@ def check_folder(folder: str | os.PathLike[str]) -> str:
 
 def _file_in_the_way(folder: str) -> str | None:
     """The nearest existing ancestor-or-self of ``folder`` when it is not a folder (so no folder can be made)."""
-    here = os.path.abspath(folder)
-    while True:
-        if os.path.exists(here):
-            return None if os.path.isdir(here) else here
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
+    here = _nearest_existing(os.path.abspath(folder))
+    return None if not os.path.exists(here) or os.path.isdir(here) else here
 
 
 def _own_stream(path: str) -> int | None:

@@ -23,6 +23,8 @@ import numpy as np
 from agents.az.network import FORMAT as AZ_FORMAT
 from agents.policy_file import FORMAT as POLICY_FORMAT
 
+from .web_game import whole_number
+
 
 @dataclass(frozen=True)
 class Model:
@@ -77,8 +79,8 @@ class ModelFolders:
                 if kind is None:
                     continue  # not a model file
                 found[entry.name] = Model(
-                    entry.name, path, str(meta.get("game", "contack")), _int(meta.get("players")),
-                    _int(meta.get("board_size")), kind, _int(meta.get("sims")) if kind == "az" else None,
+                    entry.name, path, str(meta.get("game", "contack")), whole_number(meta.get("players")),
+                    whole_number(meta.get("board_size")), kind, whole_number(meta.get("sims")) if kind == "az" else None,
                 )
         return list(found.values())
 
@@ -109,7 +111,3 @@ def _meta(path: Path) -> dict[str, Any] | None:
     except (ValueError, OSError):
         return None
     return meta if isinstance(meta, dict) else None
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
