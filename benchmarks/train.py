@@ -100,8 +100,13 @@ def build(make: Callable[[], gymnasium.Env], seed: int, vec: str = "dummy") -> A
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     cls = SubprocVecEnv if vec == "subproc" else DummyVecEnv
+    from stable_baselines3.common.logger import Logger
+
     venv = cls([make] * N_ENVS)
-    return MaskablePPO("MlpPolicy", venv, seed=seed, device="cpu", verbose=0, **PPO)
+    model = MaskablePPO("MlpPolicy", venv, seed=seed, device="cpu", verbose=0, **PPO)
+    # A logger with no outputs: SB3's default one makes an empty /tmp/SB3-<time> folder on every learn().
+    model.set_logger(Logger(folder=None, output_formats=[]))
+    return model
 
 
 def iteration_fps(model: Any) -> float:

@@ -20,6 +20,7 @@ import pettingzoo.utils
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from sb3_contrib.common.wrappers import ActionMasker
+from stable_baselines3.common.logger import Logger
 
 import contack_env  # noqa: F401  (registers contack/contack-v0)
 
@@ -51,6 +52,8 @@ def train(env_id: str, steps: int, seed: int = 0, **env_kwargs: Any) -> Maskable
     env.reset(seed=seed)
     env = ActionMasker(env, lambda e: e.action_mask())
     model = MaskablePPO(MaskableActorCriticPolicy, env, verbose=0, seed=seed)
+    # A logger with no outputs: SB3's default one makes an empty /tmp/SB3-<time> folder on every learn().
+    model.set_logger(Logger(folder=None, output_formats=[]))
     model.learn(total_timesteps=steps)
     return model
 

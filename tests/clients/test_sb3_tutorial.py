@@ -4,6 +4,8 @@ evaluated against a random player, and watched with ``render_mode="human"`` as t
 
 from __future__ import annotations
 
+import tempfile
+
 import numpy as np
 import pytest
 
@@ -36,3 +38,12 @@ def test_the_tutorial_watches_two_games_in_human_mode(model, capsys):
     sb3_tutorial.evaluate(model, ENV_ID, num_games=2, render_mode="human")
     shown = capsys.readouterr().out
     assert shown.count("Contack, 4 players, hand 1 of 3") >= 2 and "Game over" in shown
+
+
+def test_training_leaves_no_folder_in_the_temporary_folder(tmp_path, monkeypatch):
+    # SB3's default logger makes an empty SB3-<time> folder there on every learn(), even logging nothing.
+    # (torch may keep a cache of its own there; it is not ours to judge.)
+    monkeypatch.delenv("SB3_LOGDIR", raising=False)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    sb3_tutorial.train(ENV_ID, steps=1, seed=0)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("SB3")] == []
