@@ -16,12 +16,11 @@ A missing file, a file of another kind or a network for another game fails with 
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-from contack_env import GameState, Move
-from contack_env.contack.figure import code_to_move
+from contack_env.protocol import State
 from agents.az.encoding import game_of
 from agents.az.endgame import ENDGAME_POSITIONS, EndgameTable
 from agents.az.evaluator import NetEvaluator
@@ -71,7 +70,7 @@ class AZAgent(Agent):
         self.rng = np.random.default_rng(seed)
         self.evaluate = NetEvaluator(self.net)
 
-    def search(self, state: GameState) -> SearchResult:
+    def search(self, state: State) -> SearchResult:
         """The search's result at ``state`` (a public view at a decision)."""
         if game_of(state) != self.net.game:
             raise PolicyFileError(f"{self.path} is a network for {self.net.game!r}; it cannot play {game_of(state)!r}")
@@ -80,7 +79,7 @@ class AZAgent(Agent):
                         leaf_playout=self.leaf_playout)
         return drive(search.run(state), self.evaluate)
 
-    def act(self, state: GameState, legal: Sequence[Move]) -> Move:
+    def act(self, state: State, legal: Sequence[Any]) -> Any:
         if len(legal) == 1:
             return legal[0]
-        return code_to_move(self.search(state).code)
+        return state.move_of(self.search(state).code)

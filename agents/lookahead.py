@@ -74,6 +74,10 @@ def first_best(values: Sequence[float]) -> int:
     return best
 
 
+GAMES = ("contack", "solitaire1", "solitaire2")
+"""The games the bot plays and judges (those played with tiles on a figure; the greedy playout's games too)."""
+
+
 class LookaheadAgent(Agent[GameState, Move]):
     """See the module docstring; the keyword arguments override the module's weights."""
 

@@ -164,6 +164,8 @@ _GENERIC_FACTORIES: dict[str, Factory] = {
     "mcts": _mcts,
 }
 GENERIC_SPEC_HELP = "random, mcts[:ITERATIONS] (e.g. mcts:200)"
+_OBSERVED_FACTORIES: dict[str, Factory] = {**_GENERIC_FACTORIES, "az": _az}
+OBSERVED_SPEC_HELP = f"{GENERIC_SPEC_HELP}, az:PATH[:SIMS[:ENDGAME]]"
 
 _BUILTIN: dict[str, tuple[dict[str, Factory], str]] = {
     "contack": (_FACTORIES, SPEC_HELP),
@@ -172,14 +174,19 @@ _BUILTIN: dict[str, tuple[dict[str, Factory], str]] = {
     "contactix": (_CONTACTIX_FACTORIES, CONTACTIX_SPEC_HELP),
 }
 """The bots of each game, with their help text. A game of the registry (``contack_env.games``) that has no bots
-of its own here gets the ones that need nothing but the game protocol: ``random`` and ``mcts``."""
+of its own here gets the ones that need nothing but the game protocol: ``random`` and ``mcts``; and ``az:PATH``
+(a network ``contack train --algorithm az --game NAME`` trained) when its entry names a state observer."""
 
 
 def builtin_agents(game: str) -> tuple[dict[str, Factory], str]:
     """The built-in factories of ``game`` by name, and their help text; ``ValueError`` for an unknown game."""
     if game not in GAMES:  # the registry as it is now: a game registered after this import counts
         raise ValueError(f"agents are made for the games {', '.join(GAMES)}; got {game!r}")
-    return _BUILTIN.get(game, (_GENERIC_FACTORIES, GENERIC_SPEC_HELP))
+    if game in _BUILTIN:
+        return _BUILTIN[game]
+    if GAMES[game].observer:
+        return _OBSERVED_FACTORIES, OBSERVED_SPEC_HELP
+    return _GENERIC_FACTORIES, GENERIC_SPEC_HELP
 
 
 def split_spec(spec: str) -> tuple[str, str | None]:

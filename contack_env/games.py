@@ -192,6 +192,7 @@ GAMES: dict[str, GameSpec] = {
 """Every game, by name."""
 
 GAME_NAMES = tuple(GAMES)
+"""The games the suite ships (``GAMES`` holds any added since, and is what the commands offer)."""
 __all__ = ["ENCLOSED_END_OPTIONS", "GAMES", "GAME_NAMES", "REPORTS", "GameSpec", "RuleOptions", "get_game", "load_target"]
 
 
@@ -200,4 +201,4 @@ def get_game(name: str) -> GameSpec:
     try:
         return GAMES[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown game {name!r}; the games are: {', '.join(GAME_NAMES)}") from None
+        raise ValueError(f"unknown game {name!r}; the games are: {', '.join(GAMES)}") from None

@@ -3,13 +3,20 @@
 Stable-Baselines3 makes a folder ``SB3-<date-time>`` in the system's temporary folder for every learner built
 without a log folder, even one that logs nothing, as the SB3 recipes these tests follow build them
 (``docs/clients.md``). Here they log into the session's own temporary folder, which pytest cleans up.
+
+This folder is on ``sys.path`` (the tests run with ``--import-mode=importlib``), for the helpers every part of the
+suite shares: ``nim_game``, a game the suite has never seen.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Iterator
 
 import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture(autouse=True, scope="session")

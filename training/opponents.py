@@ -23,7 +23,7 @@ import numpy as np
 from agents.base import Agent
 from agents.registry import check_spec, make_agent, spec_help
 from agents.view import public_view
-from contack_env.games import GAME_NAMES
+from contack_env.games import GAMES
 
 from agents.features import policy_input
 from agents.policy_file import PolicyNet
@@ -74,8 +74,8 @@ class OpponentPool:
     def __init__(
         self, weights: dict[str, float], keep: int = 5, seed: int = 0, game: str = "contack", fresh_bots: bool = False
     ) -> None:
-        if game not in GAME_NAMES:
-            raise ValueError(f"an opponent pool is for one of the games {', '.join(GAME_NAMES)}; got {game!r}")
+        if game not in GAMES:
+            raise ValueError(f"an opponent pool is for one of the games {', '.join(GAMES)}; got {game!r}")
         self.game = game
         self.fresh_bots = fresh_bots
         allowed = spec_help(game).replace(", ppo:PATH", "")

@@ -24,25 +24,29 @@ from contack_env.games import GAMES as ALL_GAMES
 from contack_env.games import get_game
 from contack_env.protocol import State
 
-GAMES = tuple(name for name, spec in ALL_GAMES.items() if spec.observer)
-"""The games the search-guided learner plays: those whose registry entry names a state observer."""
+def search_games() -> tuple[str, ...]:
+    """The games the search-guided learner plays: those whose registry entry names a state observer (asked
+    now, so that a game registered after this import counts)."""
+    return tuple(name for name, spec in ALL_GAMES.items() if spec.observer)
 
 
 def game_of(state: State) -> str:
-    """The game a state belongs to (``GAMES``); ``TypeError`` for any other state."""
+    """The game a state belongs to (one of ``search_games()``); ``TypeError`` for any other state."""
     game = getattr(state, "game", None)
-    if game not in GAMES:
-        raise TypeError(f"the search-guided agent plays {', '.join(GAMES)}, not {type(state).__name__}")
+    games = search_games()
+    if game not in games:
+        raise TypeError(f"the search-guided agent plays {', '.join(games)}, not {type(state).__name__}")
     return game
 
 
 class Encoder:
-    """Inputs and action indices of one game (``game``: one of ``GAMES``), from its state observer, with the extra
-    inputs ``features`` names (``agents.features.AZ_FEATURES``)."""
+    """Inputs and action indices of one game (``game``: one of ``search_games()``), from its state observer, with
+    the extra inputs ``features`` names (``agents.features.AZ_FEATURES``)."""
 
     def __init__(self, game: str, features: str = "none") -> None:
-        if game not in GAMES:
-            raise ValueError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
+        games = search_games()
+        if game not in games:
+            raise ValueError(f"game must be one of {', '.join(games)}; got {game!r}")
         check_az(features)
         self.game = game
         self.features = features

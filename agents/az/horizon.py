@@ -1,7 +1,8 @@
 """How far the search-guided agent looks and what its values mean: the whole game, or the hand at hand.
 
 ``game`` (every game): a seat's value is its result at the end of the game (``terminal_values``): in Contack
-``sigmoid(m / 40)`` of its final margin over the others' mean, in a solitaire the share of the tiles placed.
+``sigmoid(m / 40)`` of its final margin over the others' mean, in a solitaire the share of the tiles placed,
+in any other game its share of the win.
 Three hands of Contack are a long way to see: the value of a position mixes what the players can still make of
 this hand with the luck of the deals to come, which no move changes.
 
@@ -55,15 +56,20 @@ _EPS = 1e-6
 
 
 def terminal_values(state: State) -> list[float]:
-    """Every seat's result at the end of a game, in [0, 1]: with several seats ``sigmoid(m / MARGIN_SCALE)``,
-    ``m`` the seat's final score minus the mean of the others' (the winner has the highest; heads-up the two sum
-    to 1); a solitaire the share of the 36 tiles placed (1 for a win)."""
+    """Every seat's result at the end of a game, in [0, 1]. A game of tiles on a figure (Contack, the solitaires):
+    with several seats ``sigmoid(m / MARGIN_SCALE)``, ``m`` the seat's final score minus the mean of the others'
+    (the winner has the highest; heads-up the two sum to 1); a solitaire the share of the 36 tiles placed (1 for a
+    win). Any other game, whose scores have no scale the search knows: a winner's share of the win (1 alone, 1/k
+    shared by k), 0 for the others."""
+    figure = getattr(state, "figure", None)
+    if figure is None:
+        winners = state.winners
+        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(state.num_players)]
     scores = state.scores
-    n = len(scores)
-    if n == 1:
+    if len(scores) == 1:
         from contack_env import NUM_TILES
 
-        return [len(state.figure) / NUM_TILES]  # type: ignore[attr-defined]
+        return [len(figure) / NUM_TILES]
     return _squash(_margins(scores), MARGIN_SCALE)
 
 

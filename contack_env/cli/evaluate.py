@@ -9,7 +9,7 @@ import sys
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.cli_support import (add_board_options, add_hand_options, board_options, check_seed_range, hand_options,
                                      output_arg, seed_arg)
-from contack_env.games import GAME_NAMES, get_game
+from contack_env.games import GAMES, get_game
 from contack_env.wording import plural
 
 
@@ -21,8 +21,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="evaluate agents against each other over whole games, duplicate format (every deal in every seat rotation)",
     )
     ev.add_argument(
-        "--game", choices=GAME_NAMES, default="contack",
-        help="contack (default), a solitaire (each agent alone on the same deals), or contactix (heads-up, colours swapped every deal)",
+        "--game", choices=tuple(GAMES), default="contack",
+        help="contack (default), a solitaire (each agent alone on the same deals), contactix (heads-up, colours swapped every deal), or another game of the registry (docs/architecture.md)",
     )
     add_board_options(ev, "contactix: play with the swap (pie) rule (off by default, as in 1942)")
     ev.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")

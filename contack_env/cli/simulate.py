@@ -11,13 +11,16 @@ from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
 from contack_env.cli_support import (add_board_options, add_hand_options, board_options, check_seed_range, hand_options,
                                      output_arg, seed_arg)
-from contack_env.games import GAME_NAMES, get_game
+from contack_env.games import GAMES, get_game
+from contack_env.protocol import State
+from contack_env.records.contack import FORMAT as CONTACK_FORMAT
+from contack_env.records.contactix import FORMAT as CONTACTIX_FORMAT
 from contack_env.wording import plural
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     sim = sub.add_parser("simulate", help="play games between agents and write their records (JSON lines)")
-    sim.add_argument("--game", choices=GAME_NAMES, default="contack", help="the game (default: contack)")
+    sim.add_argument("--game", choices=tuple(GAMES), default="contack", help="the game (default: contack)")
     sim.add_argument("--players", type=int, default=None,
                      help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4); 1 for a solitaire, 2 for contactix")
     sim.add_argument("--agents", default="random", help="one agent for every seat, or one per seat, comma-separated (default: random)")
@@ -33,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from agents.arena import simulate_records
+    from agents.arena import simulate_games
     from agents.registry import parse_agent_list
 
     from contack_env.records.contack import write_records
@@ -60,17 +63,21 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
-    records = []
-    stream = simulate_records(args.game, players, agent_names, args.games, args.seed, hands, enclosed_end, args.trace,
-                              args.agent_seed, board_size, swap)
-    for record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
+    records, states = [], []
+    stream = simulate_games(args.game, players, agent_names, args.games, args.seed, hands, enclosed_end, args.trace,
+                            args.agent_seed, board_size, swap)
+    for state, record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
+        states.append(state)
         records.append(record)
     try:
         write_records(args.out, records)
     except OSError as err:
         print(f"contack simulate: cannot write {args.out}: {err}", file=sys.stderr)
         return 1
-    print(summarize(records, game.report))
+    if records[0].get("format") in (CONTACK_FORMAT, CONTACTIX_FORMAT):
+        print(summarize(records, game.report))
+    else:  # a game whose records the summary cannot read: what its states say
+        print(summarize_states(states, agent_names, game.name, args.seed))
     print(f"wrote {plural(len(records), 'record')} to {args.out}")
     return 0
 
@@ -113,6 +120,30 @@ def summarize(records: Sequence[dict], report: str) -> str:
         points = sum(r["scores"][0] for r in records)
         lines.append(f"{plural(n, 'game')} of {first['game']}, agent {first['agents'][0]}, {_seeds(records)}")
         lines.append(f"won {won} ({won / n:.3f}), mean tiles placed {placed / n:.2f}, mean points {points / n:.2f}")
+    return "\n".join(lines)
+
+
+def summarize_states(states: Sequence[State], agents: Sequence[str], game: str, seed: int) -> str:
+    """The summary of games of any game of the registry, from their final states (the protocol's ``winners`` and
+    ``scores``): wins and mean scores per seat, or a solitaire's wins and mean score."""
+    n = len(states)
+    seeds = f"seed {seed}" if n == 1 else f"seeds {seed}..{seed + n - 1}"
+    seats = states[0].num_players
+    wins = [0.0] * seats
+    totals = [0.0] * seats
+    for state in states:
+        for seat in state.winners:
+            wins[seat] += 1 / len(state.winners)
+        for seat, score in enumerate(state.scores):
+            totals[seat] += score
+    if seats == 1:
+        return "\n".join([f"{plural(n, 'game')} of {game}, agent {agents[0]}, {seeds}",
+                          f"won {wins[0]:g} ({wins[0] / n:.3f}), mean score {totals[0] / n:.2f}"])
+    width = max(10, *(len(a) for a in agents))
+    lines = [f"{plural(n, 'game')} of {game}, {seats} players, {seeds}",
+             f"{'seat':>4}  {'agent':<{width}} {'wins':>8} {'win rate':>9} {'mean score':>11}"]
+    for seat in range(seats):
+        lines.append(f"{seat:>4}  {agents[seat]:<{width}} {wins[seat]:>8.1f} {wins[seat] / n:>9.3f} {totals[seat] / n:>11.2f}")
     return "\n".join(lines)
 
 

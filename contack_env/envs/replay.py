@@ -30,6 +30,9 @@ _BY_MASK = "by the action mask"
 
 def through_env(record: dict[str, Any], setup: Setup) -> Driver:
     """The environment driver for ``record``'s game (a driver maker for ``contack_env.records.walker.Walk``)."""
+    if setup.game not in _DRIVERS:  # a game added to the registry without an environment
+        raise RecordError(f"{setup.game} has no environment to replay through; environments replay "
+                          f"{', '.join(_DRIVERS)}", "format")
     return _DRIVERS[setup.game](record, setup)
 
 

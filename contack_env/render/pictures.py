@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image
 
 from contack_env.atomic import atomic_path
-from contack_env.records import codec_for
+from contack_env.records import RecordError, codec_for
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
 from contack_env.records.contactix import FORMAT as CONTACTIX_FORMAT
 from contack_env.render import contactix, image
@@ -47,7 +47,10 @@ FRAMES: dict[str, Callable[[Mapping[str, Any], int | tuple[int, int]], list[tupl
 def record_frames(record: Mapping[str, Any], size: int | tuple[int, int] = GIF_SIZE) -> list[tuple[np.ndarray, bool]]:
     """The frames of ``record`` (either format) as ``(image, held)`` pairs; ``held`` marks a frame to show
     longer (a finished hand). ``size`` is ``(width, height)`` in pixels (CON-TAC-TIX keeps the height only)."""
-    return FRAMES[codec_for(record).format](record, size)
+    fmt = codec_for(record).format
+    if fmt not in FRAMES:  # a game added to the registry without pictures
+        raise RecordError(f"pictures are drawn of {', '.join(map(repr, FRAMES))} records; {fmt!r} has none", "format")
+    return FRAMES[fmt](record, size)
 
 
 def _check_path(path: str | Path, suffix: str) -> Path:

@@ -1,16 +1,17 @@
 """A game the suite has never seen, added as docs/architecture.md says, plays through the generic code unchanged.
 
-The game is a small Nim (21 counters, take 1 to 3, whoever takes the last counter wins). Its state implements
-``contack_env.protocol.State``; one ``GameSpec`` registers it. Nothing in ``agents`` is told about it, yet
-``play_game``, ``evaluate`` (duplicate format, seat rotations, records), and the generic ``random`` and ``mcts``
-bots work with it. The test asserts what those produce, so a game branch creeping into that code, or a protocol
-member the generic code starts to need without the protocol saying so, fails here.
+The game is ``nim_game``'s small Nim (21 counters, take 1 to 3, whoever takes the last counter wins). Its state
+implements ``contack_env.protocol.State``; one ``GameSpec`` registers it, with a state observer. Nothing in
+``agents`` is told about it, yet ``play_game``, ``evaluate`` (duplicate format, seat rotations, records), the
+generic ``random``, ``mcts`` and ``az:`` agents, and ``contack simulate`` work with it; the record tools say
+plainly what they cannot do with its records. The test asserts what those produce, so a game branch creeping into
+that code, or a protocol member the generic code starts to need without the protocol saying so, fails here.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+import json
 
 import numpy as np
 import pytest
@@ -18,92 +19,19 @@ import pytest
 from agents import evaluate, make_agent
 from agents.evaluate import format_table
 from agents.arena import play_game
-from contack_env.games import GAMES, GameSpec, RuleOptions
+from agents.az.encoding import Encoder
+from agents.az.network import AZNet
+from contack_env.cli import main
+from contack_env.games import GAMES
 from contack_env.protocol import State
-
-START = 21
-TAKE = (1, 2, 3)
-
-
-class NimState:
-    game = "nim"
-    num_players = 2
-
-    def __init__(self, counters: int = START) -> None:
-        self.counters = counters
-        self.current_player = 0
-        self.taken: list[int] = []
-        self.last_taker: int | None = None
-
-    @property
-    def done(self) -> bool:
-        return self.counters == 0
-
-    @property
-    def winners(self) -> list[int]:
-        return [self.last_taker] if self.done and self.last_taker is not None else []
-
-    @property
-    def scores(self) -> list[float]:
-        return [1.0 if seat in self.winners else 0.0 for seat in range(2)]
-
-    def legal_moves(self) -> list[int]:
-        return [k for k in TAKE if k <= self.counters]
-
-    legal_codes = legal_moves
-
-    def play(self, move: int) -> None:
-        if move not in self.legal_moves():
-            raise ValueError(f"take 1 to {min(3, self.counters)} counters; got {move!r}")
-        self.play_code(move)
-
-    def play_code(self, code: int) -> None:
-        self.counters -= code
-        self.taken.append(code)
-        self.last_taker = self.current_player
-        self.current_player = 1 - self.current_player
-
-    def move_of(self, code: int) -> int:
-        return code
-
-    def clone(self) -> "NimState":
-        other = NimState(self.counters)
-        other.current_player, other.taken, other.last_taker = self.current_player, list(self.taken), self.last_taker
-        return other
-
-    def public_view(self) -> "NimState":
-        return self.clone()
-
-    def determinize(self, rng: np.random.Generator) -> "NimState":
-        return self.clone()
-
-    def public_key(self) -> tuple:
-        return (self.done,)
-
-
-def _deal(rng: np.random.Generator, players: int, options: RuleOptions, trace: bool, log: bool) -> NimState:
-    return NimState()
-
-
-def _record(state: NimState, seed: Any = None, agents: Any = None) -> dict[str, Any]:
-    return {"format": "nim-record/1", "seed": seed, "agents": list(agents or []), "taken": list(state.taken),
-            "winners": state.winners}
-
-
-NIM = GameSpec("nim", "Nim", 2, 2, 2, (), _deal, "nim-record/1", _record, lambda s: f"{s.counters} counters",
-               lambda s: len(s.taken))
+from contack_env.records import CODECS
+from nim_game import NIM, START, NimCodec, NimState, perfect as _perfect
 
 
 @pytest.fixture
 def nim(monkeypatch):
     monkeypatch.setitem(GAMES, "nim", NIM)
     return NIM
-
-
-def _perfect(state: NimState, legal: list[int]) -> int:
-    # Leave a multiple of four counters whenever one can.
-    winning = [k for k in legal if (state.counters - k) % 4 == 0]
-    return winning[0] if winning else legal[0]
 
 
 def test_the_state_implements_the_protocol(nim):
@@ -148,3 +76,95 @@ def test_the_report_names_only_the_rule_options_the_game_has(nim, monkeypatch, r
     assert first.startswith("4 games of nim" + (", 2 players: 2 deals" if report == "scores" else ": 2 deals")), first
     for word in ("hand", "enclosed_end", "swap", "x11"):
         assert word not in first, first
+
+
+def _uniform_network(path) -> str:
+    # Every move equally likely and every value 0.5: what the search decides, it finds by searching.
+    enc = Encoder("nim")
+    w = 4
+    AZNet([(np.zeros((enc.obs_size, w), np.float32), np.zeros(w, np.float32))],
+          (np.zeros((w, enc.num_actions), np.float32), np.zeros(enc.num_actions, np.float32)),
+          [(np.zeros((w, 4), np.float32), np.zeros(4, np.float32)),
+           (np.zeros((4, enc.seats), np.float32), np.zeros(enc.seats, np.float32))],
+          meta={"game": "nim", "sims": 64}).save(path)
+    return str(path)
+
+
+def test_the_az_agent_searches_it_to_the_winning_move(nim, tmp_path):
+    # 7 counters: taking 3 leaves 4, lost for the other player whatever they take; every other move loses. The
+    # network knows nothing: the search finds the win from the game's ends, valued by who won.
+    path = _uniform_network(tmp_path / "nim_az.npz")
+    for seed in range(3):
+        assert make_agent(f"az:{path}", seed=seed, game="nim").act(NimState(7), [1, 2, 3]) == 3
+
+
+def test_the_az_agent_plays_whole_games_through_evaluate(nim, tmp_path):
+    path = _uniform_network(tmp_path / "nim_az.npz")
+    ev = evaluate([f"az:{path}:32", "random"], games=10, seed=5, game="nim")
+    assert len(ev.results) == 10 and all(sum(r.scores) == 1 for r in ev.results)  # finished, one winner each
+
+
+def test_simulate_writes_its_records_and_summarises_them_from_the_states(nim, tmp_path, capsys):
+    out = tmp_path / "nim.jsonl"
+    assert main(["simulate", "--game", "nim", "--agents", "mcts:100,random", "--games", "6", "--seed", "2",
+                 "--out", str(out)]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 6 and all(r["format"] == "nim-record/1" and sum(r["taken"]) == START for r in records)
+    wins = [sum(1 for r in records if r["winners"] == [seat]) for seat in (0, 1)]
+    shown = capsys.readouterr().out
+    assert "6 games of nim, 2 players, seeds 2..7" in shown
+    for seat, agent in enumerate(("mcts:100", "random")):  # each seat's wins, as the records have them
+        assert f"{seat:>4}  {agent:<10} {wins[seat]:>8.1f} {wins[seat] / 6:>9.3f}" in shown, shown
+
+
+def _records(tmp_path, games: int = 3):
+    records = tmp_path / "nim.jsonl"
+    assert main(["simulate", "--game", "nim", "--agents", "random", "--games", str(games), "--seed", "0",
+                 "--out", str(records)]) == 0
+    return records
+
+
+def test_without_a_codec_the_record_tools_name_the_formats_they_read(nim, tmp_path, capsys):
+    records = _records(tmp_path)
+    capsys.readouterr()
+    assert main(["replay", "--check", str(records)]) == 1
+    assert "unknown format 'nim-record/1'; formats are 'contack-record/1', 'contactix-record/1'" in capsys.readouterr().out
+
+
+def test_with_its_codec_replay_checks_its_records(nim, tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(CODECS, "nim-record/1", NimCodec())
+    records = _records(tmp_path)
+    capsys.readouterr()
+    assert main(["replay", "--check", str(records)]) == 0
+    assert "3 passed, 0 failed" in capsys.readouterr().out
+    lines = records.read_text().splitlines()
+    wrong = json.loads(lines[0])
+    wrong["winners"] = [1 - wrong["winners"][0]]
+    records.write_text("\n".join([json.dumps(wrong), *lines[1:]]) + "\n")
+    assert main(["replay", "--check", str(records)]) == 1
+    assert "1 failed" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", [["replay", "--check", "--through-env"], ["render"]])
+def test_the_tools_a_game_may_lack_say_so_without_a_traceback(nim, tmp_path, capsys, monkeypatch, command):
+    # An environment and pictures are optional parts of a game: without them, a sentence, not a KeyError.
+    monkeypatch.setitem(CODECS, "nim-record/1", NimCodec())
+    records = _records(tmp_path, games=1)
+    capsys.readouterr()
+    picture = tmp_path / "nim.png"
+    assert main([*command, str(records), *(["--out", str(picture)] if command == ["render"] else [])]) == 1
+    said = capsys.readouterr()
+    shown = said.out + said.err
+    assert "Traceback" not in shown and not picture.exists()
+    assert ("nim has no environment to replay through" if command[-1] == "--through-env"
+            else "'nim-record/1' has none") in shown, shown
+
+
+def test_the_search_values_its_end_by_who_won():
+    # Its scores are 1 and 0: on Contack's scale of points (a margin of 40 to go from 0.5 to 0.73) that would be
+    # a near tie; a game without tiles on a figure is valued by its winners instead.
+    from agents.az.horizon import terminal_values
+
+    state = NimState(1)
+    state.play(1)  # seat 0 takes the last counter
+    assert terminal_values(state) == [1.0, 0.0]

@@ -10,9 +10,10 @@ from typing import Any
 
 import tomli_w
 
-from agents.az.encoding import GAMES
+from agents.az.encoding import search_games
 from agents.az.horizon import HORIZONS, STAKES
 from agents.features import AZ_FEATURES
+from agents.lookahead import GAMES as LOOKAHEAD_GAMES
 from agents.playout import is_share
 from agents.az.search import MODES
 from contack_env import ENCLOSED_END_OPTIONS
@@ -40,13 +41,27 @@ LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollou
 run folder's ``config.toml`` without them resumes as it began)."""
 
 
+OTHER_GAME_DEFAULTS: dict[str, Any] = {"features": "none", "rollout": 0.0, "eval_opponents": ["random", "mcts:200"]}
+"""The settings any other game of the registry (one the ``lookahead`` bot does not play) takes when its
+configuration leaves them out: no lookahead inputs, no greedy playouts (both read Contack's figure), and the
+bots every game has as the evaluations' opponents."""
+
+CONTACK_ONLY = ("features", "rollout", "play_rollout", "leaf_moves", "play_leaf_moves", "value_playouts",
+                "pretrain_games")
+"""Settings whose aids exist only for the games the ``lookahead`` bot plays: its judgement as inputs, its games
+for pretraining, and the greedy playout (and greedy leaf moves) that scores tiles on a figure."""
+
+
 def game_defaults(game: Any) -> dict[str, Any]:
     """The defaults that replace the field defaults (the heads-up Contack run's) for ``game``."""
     try:
         solitaire = get_game(game).max_players == 1
     except ValueError:
         return {}  # AZConfig.check names the games
-    return copy.deepcopy(SOLITAIRE_DEFAULTS) if solitaire else {}
+    defaults = copy.deepcopy(SOLITAIRE_DEFAULTS) if solitaire else {}
+    if game not in LOOKAHEAD_GAMES:
+        defaults.update(copy.deepcopy(OTHER_GAME_DEFAULTS))
+    return defaults
 
 
 @dataclass
@@ -150,8 +165,9 @@ class AZConfig:
         """Raise ``ValueError`` naming the first bad field and what it allows."""
         if self.algorithm != "az":
             raise ValueError(f"algorithm: this configuration is az's; got {self.algorithm!r}")
-        if self.game not in GAMES:
-            raise ValueError(f"game must be one of {', '.join(GAMES)} for --algorithm az; got {self.game!r}")
+        games = search_games()
+        if self.game not in games:
+            raise ValueError(f"game must be one of {', '.join(games)} for --algorithm az; got {self.game!r}")
         try:
             get_game(self.game).check_players(self.players)
         except ValueError as err:
@@ -187,6 +203,12 @@ class AZConfig:
         for name in ("learning_rate", "sample_reuse", "value_weight", "pretrain_learning_rate", "pretrain_temperature"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
+        if self.game not in LOOKAHEAD_GAMES:
+            for name in CONTACK_ONLY:
+                if getattr(self, name) not in (0, 0.0, "none", None):
+                    raise ValueError(f"{name}: the lookahead inputs, its pretraining games and the greedy playouts "
+                                     f"are made for {', '.join(LOOKAHEAD_GAMES)}; {self.game} takes "
+                                     f"{'none' if name == 'features' else 0}; got {getattr(self, name)!r}")
         if self.pretrain_games and get_game(self.game).max_players == 1:
             raise ValueError(f"pretrain_games: the pretraining games are a bot's at a Contack table; "
                              f"{self.game} takes 0")
