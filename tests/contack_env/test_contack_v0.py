@@ -165,7 +165,7 @@ def test_env_is_the_raw_env_behind_pettingzoos_order_enforcing_wrapper():
     assert str(env) == "contack_v0"
     with pytest.raises(AttributeError, match="cannot be accessed before reset"):
         env.agents
-    with pytest.raises(Exception, match="reset"):
+    with pytest.raises(AssertionError, match=r"^reset\(\) needs to be called before step"):  # PettingZoo's wrapper's
         env.step(0)
     env.reset(seed=1)
     assert env.num_agents == 4

@@ -57,6 +57,8 @@ def test_bad_options_are_refused_with_what_is_allowed() -> None:
     for hands in (0, 101, 10**11):  # past 100 a mistyped count would deal without end
         with pytest.raises(ValueError, match="1 to 100 hands"):
             new_game(3, num_hands=hands)
+    for hands in (1, 100):  # the bounds themselves are allowed
+        assert new_game(2, num_hands=hands, seed=0).num_hands == hands
     with pytest.raises(ValueError, match="3 hands need 3 decks"):
         ContackGame([list(range(36))], 3)
     with pytest.raises(ValueError, match="each of the 36 tile ids exactly once"):

@@ -50,11 +50,17 @@ def test_bad_settings_say_what_is_allowed(values, message):
 
 @pytest.mark.parametrize("game", ["solitaire1", "solitaire2", "contactix"])
 def test_for_game_starts_from_the_games_defaults_and_the_constructor_points_to_it(game):
-    from training.config import GAME_DEFAULTS
-
+    # The defaults docs/training.md gives ("Solitaires", "CON-TAC-TIX"): 1 player and the tiles reward, evaluated
+    # against random and greedy; CON-TAC-TIX heads-up for the win, against random and two_distance.
+    documented = {
+        "solitaire1": {"players": 1, "reward": "tiles", "eval_opponents": ["random", "greedy"]},
+        "solitaire2": {"players": 1, "reward": "tiles", "eval_opponents": ["random", "greedy"]},
+        "contactix": {"players": 2, "reward": "win", "opponents": "random,two_distance,self",
+                      "eval_opponents": ["random", "two_distance"]},
+    }
     cfg = TrainConfig.for_game(game, seed=5)
     assert cfg.game == game and cfg.seed == 5
-    for name, value in GAME_DEFAULTS[game].items():
+    for name, value in documented[game].items():
         assert getattr(cfg, name) == value, name
     assert TrainConfig.for_game(game, reward="win").reward == "win", "a given value wins over the game's default"
     assert TrainConfig.for_game("contack") == TrainConfig()
