@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from typing import Sequence
 
 from contack_env.atomic import OutputPathError, check_output
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_NUM_HANDS
@@ -61,6 +63,27 @@ def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
         check_output(path, suffixes)
     except OutputPathError as err:
         parser.error(f"{option}: {err}")
+
+
+def file_identity(path: str) -> object:
+    """What is the same for two names of one file (a link, a hard link, another spelling of the path)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return os.path.realpath(path)  # reading it will say what is wrong
+    return (st.st_dev, st.st_ino)
+
+
+def not_an_input(parser: argparse.ArgumentParser, option: str, path: str | None, inputs: Sequence[str]) -> None:
+    """A usage error when the output ``path`` of ``option`` is one of the files the command reads, by any name:
+    writing it would replace that input."""
+    if path is None or not os.path.exists(path):
+        return
+    for given in inputs:
+        if os.path.exists(given) and file_identity(given) == file_identity(path):
+            same = "" if given == path else f" (as {given})"
+            parser.error(f"{option} {path} is a file this command reads{same}: writing it would replace it; "
+                         "name another file")
 
 
 def add_board_options(parser: argparse.ArgumentParser, swap_help: str = "contactix: play with the swap (pie) rule") -> None:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
-from contack_env.cli_support import output_arg
+from contack_env.cli_support import file_identity, not_an_input, output_arg
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -29,10 +28,11 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     seen: dict[object, str] = {}
     for path in args.files:  # a file given twice would count each of its games twice
-        same = seen.setdefault(_identity(path), path)
+        same = seen.setdefault(file_identity(path), path)
         if same != path or args.files.count(path) > 1:
             parser.error(f"{path} is given twice{'' if same == path else f' (as {same})'}: each file is one match, "
                          "whose games count once")
+    not_an_input(parser, "--json", args.json, args.files)
     output_arg(parser, "--json", args.json, (".json",))
     try:
         sources = [read_records(path) for path in args.files]
@@ -52,12 +52,3 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return 1
         print(f"wrote {args.json}")
     return 0
-
-
-def _identity(path: str) -> object:
-    """What is the same for two names of one file (a link, a hard link, another spelling of the path)."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return os.path.realpath(path)  # reading it will say what is wrong
-    return (st.st_dev, st.st_ino)

@@ -19,7 +19,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from contack_env.cli_support import output_arg
+    from contack_env.cli_support import not_an_input, output_arg
     from contack_env.records import RecordError, read_records, replay
     from contack_env.render.pictures import MAX_FPS, MIN_FPS, save_gif, save_strip
 
@@ -31,6 +31,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(f"--fps is {MIN_FPS:g} to {MAX_FPS:g} frames a second (a GIF shows a frame 10 ms to 655 s); got {args.fps:g}")
     if args.every < 1:
         parser.error(f"--every is a whole number of frames, at least 1 (every frame); got {args.every}")
+    not_an_input(parser, "--out", args.out, [args.file])
 
     def torn(err: RecordError) -> None:
         print(f"contack render: {err} (left out)", file=sys.stderr)

@@ -120,3 +120,11 @@ def test_the_command_prints_the_table_and_writes_json_and_refuses_bad_input(tmp_
             main(["ratings", str(tmp_path / "a.jsonl"), str(tmp_path / second), "--json", str(tmp_path / "new" / "r.json")])
         assert exit_.value.code == 2 and "is given twice" in capsys.readouterr().err
         assert not (tmp_path / "new").exists()  # refused before the --json folder is made
+    # --json naming an input file, by any name, would replace its records with the table
+    kept = (tmp_path / "b.jsonl").read_bytes()
+    (tmp_path / "b.json").symlink_to(tmp_path / "b.jsonl")
+    for out in ("b.jsonl", "b.json"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["ratings", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--json", str(tmp_path / out)])
+        assert exit_.value.code == 2 and "is a file this command reads" in capsys.readouterr().err
+    assert (tmp_path / "b.jsonl").read_bytes() == kept

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from PIL import Image
 
 from contack_env.cli import main
@@ -44,3 +45,15 @@ def test_a_bad_index_suffix_or_record_is_refused_with_the_reason(tmp_path, capsy
     assert main(["render", str(bad), "--out", str(tmp_path / "b.gif")]) == 1
     assert "bad.json record 0" in capsys.readouterr().err
     assert not (tmp_path / "b.gif").exists()
+
+
+def test_the_picture_never_replaces_the_record_file_it_draws(tmp_path, capsys):
+    path = _records(tmp_path)
+    kept = path.read_bytes()
+    (tmp_path / "games.png").symlink_to(path)  # the record file under a picture's names
+    (tmp_path / "copy.gif").hardlink_to(path)
+    for out in ("games.png", "copy.gif"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["render", str(path), "--out", str(tmp_path / out)])
+        assert exit_info.value.code == 2 and "is a file this command reads" in capsys.readouterr().err
+    assert path.read_bytes() == kept
