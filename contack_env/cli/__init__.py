@@ -23,6 +23,7 @@ usage error found while the command runs shows that command's usage).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from types import ModuleType
 from typing import Sequence
@@ -66,7 +67,23 @@ def build_parser() -> argparse.ArgumentParser:
     return build_parsers()[0]
 
 
+BROKEN_PIPE = 128 + 13
+"""The exit status when the reader of the output went away: a shell's for a command ended by SIGPIPE."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        code = _run(argv)
+        sys.stdout.flush()  # here, where a reader gone away is caught, not at the interpreter's exit
+        return code
+    except BrokenPipeError:  # the output's reader is gone (`contack replay --check F | head -1`): stop, quietly
+        # Python flushes stdout once more on the way out and would report the same error: send that to nowhere.
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(nowhere, sys.stdout.fileno())
+        return BROKEN_PIPE
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser, commands = build_parsers()
     args = parser.parse_args(argv)
     try:

@@ -111,3 +111,24 @@ def test_simulate_rejects_bad_arguments_saying_what_is_allowed(tmp_path, capsys,
     assert exc.value.code != 0
     assert message in capsys.readouterr().err
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    # `contack replay --check F | head -1`: the pipe's reader leaves before the command has written. No traceback,
+    # and the status a shell gives a command that SIGPIPE ended.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    records = tmp_path / "games.jsonl"
+    assert main(["simulate", "--agents", "random", "--players", "2", "--games", "50", "--seed", "1", "--hands", "1",
+                 "--out", str(records)]) == 0
+    proc = subprocess.Popen([sys.executable, "-m", "contack_env.cli", "replay", "--check", str(records)], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(root)})
+    proc.stdout.close()  # before the command has started: its first write finds no reader
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141
+    assert err == ""
