@@ -117,10 +117,13 @@ def add_arguments(parser) -> None:  # type: ignore[no-untyped-def]
 
 
 def run_from_args(parser, args) -> int:  # type: ignore[no-untyped-def]
+    from contack_env.cli_support import check_seed_range
+
     from .evaluate import wilson
 
     if args.games < 1:
         parser.error(f"--games must be at least 1; got {args.games}")
+    check_seed_range(parser, "--seed", args.seed, args.games, "deals")
     if not args.time_limit > 0:
         parser.error(f"--time-limit must be above 0 seconds; got {args.time_limit}")
     solutions = solve_deals(args.game, args.games, args.seed, args.time_limit)

@@ -169,9 +169,11 @@ def _last_play(state: GameState) -> tuple[int, int] | None:
 
 def agent_label(spec: str | None) -> str:
     """An agent spec as a picture names it: a trained policy by its file's stem (``ppo:models/contack_2p.npz`` ->
-    ``ppo:contack_2p``), anything else as it is; ``?`` when not known."""
+    ``ppo:contack_2p``), anything else as it is; ``?`` when not known. Line breaks and other control characters
+    (a record names its agents as it likes) are drawn as spaces: a label is one line."""
     if not spec:
         return "?"
+    spec = "".join(" " if not ch.isprintable() else ch for ch in spec)
     name, sep, arg = spec.partition(":")
     if sep and ("/" in arg or "\\" in arg or arg.endswith(".npz")):
         return f"{name}:{Path(arg.replace(chr(92), '/')).stem}"

@@ -46,6 +46,9 @@ def test_the_command_reports_the_share_of_winnable_deals(capsys):
     with pytest.raises(SystemExit):
         main(["solve", "--game", "solitaire1", "--games", "2", "--seed", "-1"])
     assert "--seed: a seed is a whole number 0.." in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # deal 1 would be dealt from 2**63, a seed no other command takes
+        main(["solve", "--game", "solitaire1", "--games", "2", "--seed", str(2**63 - 1)])
+    assert "with 2 deals would play from seeds up to" in capsys.readouterr().err
 
 
 def _winnable(state) -> bool:

@@ -57,3 +57,16 @@ def test_the_picture_never_replaces_the_record_file_it_draws(tmp_path, capsys):
             main(["render", str(path), "--out", str(tmp_path / out)])
         assert exit_info.value.code == 2 and "is a file this command reads" in capsys.readouterr().err
     assert path.read_bytes() == kept
+
+
+def test_agent_names_with_line_breaks_are_drawn_on_one_line(tmp_path):
+    # A record names its agents as it likes ("a\nb" replays); the picture draws the name, it does not fail on it.
+    from contack_env.render.image import agent_label
+
+    record = json.loads(_records(tmp_path).read_text().splitlines()[0])
+    record["agents"] = ["a\nb", "y\t"]
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps(record))
+    assert main(["replay", "--check", str(odd)]) == 0
+    assert main(["render", str(odd), "--out", str(tmp_path / "odd.png")]) == 0
+    assert agent_label("a\nb") == "a b"
