@@ -35,7 +35,9 @@ def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
 
     For long runs that save games as they finish; the line goes out in one write, but unlike ``write_records``
     an interrupted append can leave a partial last line (``read_records(..., on_torn=...)``, ``contack replay``
-    and ``contack render`` report it and read the records before it).
+    and ``contack render`` report it and read the records before it). Appending after such a line would leave it
+    in the middle of the file, where it makes the whole file unreadable: a file whose last line is not a whole
+    record raises ``RecordError`` and is left as it is.
     """
     if not isinstance(record, dict):
         raise TypeError(f"a record is a dict; got {type(record).__name__}")
@@ -45,8 +47,32 @@ def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
         if f.tell() > 0:
             f.seek(-1, os.SEEK_END)
             if f.read(1) != b"\n":
+                last = _last_line(f)
+                try:
+                    whole = isinstance(_loads(last.decode("utf-8")), dict)
+                except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+                    whole = False
+                if not whole:
+                    raise RecordError("its last line is not a whole record (an interrupted write, or not a JSON-lines "
+                                      "file): a line added after it would make the whole file unreadable; remove "
+                                      "that line first (the records before it are intact)", os.fspath(path))
                 line = "\n" + line
         f.write(line.encode("utf-8"))
+
+
+def _last_line(f: Any, block: int = 1 << 16) -> bytes:
+    """The bytes after the last newline of the open file ``f`` (read backwards, a block at a time)."""
+    end = f.seek(0, os.SEEK_END)
+    tail = b""
+    while end > 0:
+        start = max(0, end - block)
+        f.seek(start)
+        tail = f.read(end - start) + tail
+        cut = tail.rfind(b"\n")
+        if cut >= 0:
+            return tail[cut + 1:]
+        end = start
+    return tail
 
 
 def read_records(

@@ -46,6 +46,18 @@ def test_append_record(tmp_path) -> None:
     assert read_records(path) == [a, b]
 
 
+def test_append_record_refuses_to_bury_a_torn_last_line(tmp_path) -> None:
+    # After an interrupted append, a new line would leave the torn one in the middle, and no reader reads past it.
+    path = tmp_path / "log.jsonl"
+    a, b = sample(0), sample(2)
+    torn = json.dumps(a) + "\n" + json.dumps(b) + "\n" + json.dumps(b)[: len(json.dumps(b)) // 2]
+    path.write_text(torn)
+    with pytest.raises(RecordError, match="its last line is not a whole record .* remove that line first"):
+        append_record(path, a)
+    assert path.read_text() == torn  # left as it was
+    assert read_records(path, on_torn=lambda err: None) == [a, b]
+
+
 def test_read_records_accepts_an_object_an_array_and_json_lines(tmp_path) -> None:
     a, b = sample(0), sample(2)
     single = tmp_path / "one.json"
