@@ -74,7 +74,8 @@ BROKEN_PIPE = 128 + 13
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = _run(argv)
-        sys.stdout.flush()  # here, where a reader gone away is caught, not at the interpreter's exit
+        if sys.stdout is not None:  # None when standard output was closed at start
+            sys.stdout.flush()  # here, where a reader gone away is caught, not at the interpreter's exit
         return code
     except BrokenPipeError:  # the output's reader is gone (`contack replay --check F | head -1`): stop, quietly
         # Python flushes stdout once more on the way out and would report the same error: send that to nowhere.

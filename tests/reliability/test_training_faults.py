@@ -69,8 +69,6 @@ def _weights(path: Path) -> list[np.ndarray]:
     return [w for layer in [*net.layers, net.head] for w in layer]
 
 
-@pytest.mark.xfail(reason="timing-dependent on a loaded 2-core machine: the kills can all land before a session's "
-                          "first checkpoint; the in-process kill tests below check the same property", strict=False)
 def test_a_run_killed_five_times_and_resumed_ends_as_the_uninterrupted_run(tmp_path):
     reference = tmp_path / "reference"
     started = time.time()
@@ -109,13 +107,15 @@ def test_a_run_killed_five_times_and_resumed_ends_as_the_uninterrupted_run(tmp_p
                 break
             time.sleep(0.005)
         mid_write += bool(wait_for_write and _temporaries(out))
-        assert proc.poll() is None, f"session {kill} ended before the kill: {proc.communicate()[1]}"
+        if proc.poll() is not None:  # on a loaded machine the session can finish the run first: no kill to test
+            pytest.skip(f"session {kill} ended before its kill (timing; the in-process kill tests below check the same)")
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         steps_seen.append(_steps(out))
         assert steps_seen[-1] >= steps_seen[-2], f"the checkpoints went back: {steps_seen}"
-    assert mid_write >= 2, "kills landed mid-write"
-    assert steps_seen[-1] > 0, "some checkpoint was written between the kills"
+    if mid_write < 2 or steps_seen[-1] == 0:  # timing on a loaded machine, not the property under test
+        pytest.skip(f"{mid_write} kills landed mid-write and {steps_seen[-1]} steps were checkpointed: too few to test "
+                    "(the in-process kill tests below check the same)")
 
     last = _start(out, slow=False)
     assert last.wait(timeout=600) == 0, last.communicate()[1]
