@@ -52,6 +52,8 @@ class atomic_path:
             self.path = os.path.realpath(self.path)
             if not os.path.isdir(os.path.dirname(self.path)):
                 raise FileNotFoundError(errno.ENOENT, "the link leads into a folder that does not exist", self.path)
+        if os.path.isdir(self.path):  # say so now, naming it: the rename at the end would name the temporary file
+            raise IsADirectoryError(errno.EISDIR, "a folder is there, not a file", self.path)
         directory = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(directory, exist_ok=True)
         suffix = _fitting_tail(os.path.basename(self.path), _name_max(directory) - len(TEMPORARY_PREFIX) - RANDOM_CHARS)

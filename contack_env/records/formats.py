@@ -54,6 +54,8 @@ def check_paths(
     failure (``FAIL <file>: <why>``, or ``FAIL <file>, line <k>: <why>`` for malformed JSON). ``through``
     replays through an environment (``contack_env.envs.replay.through_env``) instead of the engine alone.
     Returns (passed, failed)."""
+    if isinstance(paths, (str, bytes, os.PathLike)):  # one file, not the characters of its name
+        paths = [paths]  # type: ignore[list-item]
     passed = failed = 0
     for path in paths:
         name = os.fspath(path)

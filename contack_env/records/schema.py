@@ -45,7 +45,10 @@ _Validator = extend(jsonschema.Draft7Validator, type_checker=_TYPES)
 
 
 def load_schema(fmt: str) -> dict[str, Any]:
-    """The JSON Schema of the record format ``fmt`` (``contack-record/1`` or ``contactix-record/1``)."""
+    """The JSON Schema of the record format ``fmt`` (``contack-record/1`` or ``contactix-record/1``); ``ValueError``
+    naming them for another."""
+    if fmt not in SCHEMA_FILES:
+        raise ValueError(f"record formats are {', '.join(map(repr, SCHEMA_FILES))}; got {fmt!r}")
     return json.loads(json.dumps(_schema(fmt)))  # a copy: the cached one stays as shipped
 
 

@@ -110,3 +110,11 @@ def test_read_records_refuses_arrays_of_non_objects(tmp_path) -> None:
     path.write_text('"contack"')
     with pytest.raises(RecordError, match="holds a string"):
         read_records(path)
+
+
+def test_write_records_to_a_folder_names_the_folder(tmp_path) -> None:
+    (tmp_path / "p").mkdir()
+    with pytest.raises(IsADirectoryError) as err:
+        write_records(tmp_path / "p", [sample(0)])
+    assert err.value.filename == str(tmp_path / "p") and ".tmp-" not in str(err.value)
+    assert [p.name for p in tmp_path.iterdir()] == ["p"]  # no temporary file left

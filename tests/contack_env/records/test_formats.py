@@ -45,7 +45,8 @@ BROKEN = [
     ("solitaire2.jsonl", lambda r: r.update(players=2), "players", "a solitaire has 1 player; got 2"),
     ("solitaire1.jsonl", lambda r: r["hands"][0]["deck"].reverse() or r["hands"][0]["deck"].pop(), "hand 1, deck",
      "not a permutation of the 36 tiles (35 names; missing: "),
-    ("contack_7p.jsonl", lambda r: r["rules"].update(hands=0), "rules.hands", "a game has 1 or more hands; got 0"),
+    ("contack_7p.jsonl", lambda r: r["rules"].update(hands=0), "rules.hands", "a game has 1 to 100 hands; got 0"),
+    ("contack_7p.jsonl", lambda r: r["rules"].update(hands=101), "rules.hands", "a game has 1 to 100 hands; got 101"),
     ("contactix_5x5.jsonl", lambda r: r.update(agents=["a"]), "agents", "agents is [black's, white's], two strings (or nulls); got ['a']"),
     ("contactix_5x5.jsonl", lambda r: r.update(size=20), "size", "size is a whole number 3..19; got 20"),
     ("contactix_5x5.jsonl", lambda r: r["moves"].__setitem__(2, [1, 2.0]), "move 3 ([1, 2.0])",
@@ -167,3 +168,18 @@ def test_a_contack_environment_with_a_wrong_mask_is_caught(monkeypatch):
     where, why = error_of(replay_through_env, record)
     assert where.startswith("hand 1, event ") and where.endswith("(place)")
     assert "mask" in why
+
+
+def test_check_paths_takes_one_path_as_one_file(tmp_path):
+    path = tmp_path / "both.jsonl"
+    write_records(path, [golden("contactix_5x5.jsonl"), golden("solitaire2.jsonl")])
+    for one in (path, str(path)):  # not the characters of its name
+        assert check_paths(one, out=io.StringIO()) == (2, 0)
+
+
+def test_load_schema_names_the_formats():
+    from contack_env.records.schema import load_schema
+
+    assert load_schema("contack-record/1")["properties"]["rules"]
+    with pytest.raises(ValueError, match="record formats are 'contack-record/1', 'contactix-record/1'; got 'x'"):
+        load_schema("x")
