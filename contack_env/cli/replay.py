@@ -12,7 +12,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     rep.add_argument(
         "--through-env",
         action="store_true",
-        help="replay through the environments (contack_v0, the solitaire envs) instead of the engine alone",
+        help="replay through the environments (contack_v0, the solitaire envs, contactix_v0) instead of the engine alone",
     )
     rep.add_argument("files", nargs="+", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
 

@@ -138,7 +138,8 @@ def _read_lines(name: str, text: str, on_torn: Callable[[RecordError], None] | N
         except json.JSONDecodeError as e:
             if lineno == last and on_torn is not None:
                 on_torn(RecordError(f"torn last line, cut short as an interrupted write leaves it (invalid JSON: "
-                                    f"{e.msg}, column {e.colno}); {plural(len(records), 'record')} before it are read",
+                                    f"{e.msg}, column {e.colno}); the {plural(len(records), 'record')} before it "
+                                    f"{'is' if len(records) == 1 else 'are'} read",
                                     f"{name}, line {lineno}"))
                 return records
             raise RecordError(f"invalid JSON: {e.msg} (column {e.colno})", f"{name}, line {lineno}") from None

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import tempfile
 
-import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib")
