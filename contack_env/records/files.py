@@ -89,6 +89,8 @@ def read_records(
     name = os.fspath(path)
     with open(path, "rb") as f:
         data = f.read()
+    if data.startswith(b"\xef\xbb\xbf"):  # a byte-order mark, as some editors begin a UTF-8 file: not JSON's, skipped
+        data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -118,3 +118,11 @@ def test_write_records_to_a_folder_names_the_folder(tmp_path) -> None:
         write_records(tmp_path / "p", [sample(0)])
     assert err.value.filename == str(tmp_path / "p") and ".tmp-" not in str(err.value)
     assert [p.name for p in tmp_path.iterdir()] == ["p"]  # no temporary file left
+
+
+def test_a_byte_order_mark_at_the_start_is_skipped(tmp_path) -> None:
+    # Some editors begin every UTF-8 file with one; the records are the same.
+    a = sample(0)
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + (json.dumps(a) + "\n").encode())
+    assert read_records(path) == [a]
