@@ -1,7 +1,11 @@
+import numpy as np
+import pytest
+
 from agents.greedy import GreedyAgent
 from agents.lookahead import LookaheadAgent, first_best, playable_mask
 from agents.view import public_view
-from contack_env.contack.figure import Figure, Move
+from contack_env import new_game
+from contack_env.contack.figure import Figure, Move, split_code
 from contack_env.contack.grid import cell_index
 from contack_env.contack.multiplayer import ContackGame
 from contack_env.contack.solitaire import new_solitaire1, new_solitaire2
@@ -119,3 +123,66 @@ def test_best_code_is_the_code_of_the_move_the_bot_plays():
             checked += len(values) > 1
             state.play_code(code)
     assert checked > 20
+
+
+# docs/rules.md worked example 4: a figure whose down cell (1, 0) touches three tiles (red 6, gold 10, blue 7).
+THREE_SIDED_50 = [
+    ("02-06-07", 0, 0), ("03-04-01", 0, -1), ("05-01-04", 1, -1), ("08-01-07", 2, -1), ("02-09-10", 2, 0),
+    ("05-06-03", 3, 0), ("10-03-09", 3, 1), ("06-07-01", 2, 1), ("07-08-02", 1, 1),
+]
+
+
+def _around_the_hole(hands: list[list[str]], enclosed_end: str = "1939") -> ContackGame:
+    board = [(tile_id(name), x, y) for name, x, y in THREE_SIDED_50]
+    held = [_names(*hand) for hand in hands]
+    used = {t for hand in held for t in hand} | {t for t, _, _ in board}
+    pile = [t for t in range(36) if t not in used]
+    return ContackGame.from_position(held, Figure.from_placements(board), pile, to_move=0, enclosed_end=enclosed_end)
+
+
+def test_an_enclosing_move_is_worth_the_hands_result_as_a_margin():
+    # 08-09-10 into the hole scores 50 and leaves no hole and no free side: under the 1939 rule the hand ends
+    # there. The bot values it as that result: 50 points, plus 10 for each tile the others hold on average
+    # (3 and 1: 2) less each tile it keeps (1).
+    game = _around_the_hole([["08-09-10", "01-02-03"], ["04-05-06", "07-08-09", "05-09-10"], ["06-07-04"]])
+    after = game.clone()
+    assert after.play(Move(tile_id("08-09-10"), 1, 0)) == 50 and after.end_reasons == ["enclosed"]
+    assert LookaheadAgent().move_value(game, tile_id("08-09-10"), cell_index(1, 0)) == 50 + 10 * (2 - 1)
+
+
+def test_going_out_is_worth_its_points_the_others_tiles_and_a_thousand_more():
+    # GO_OUT (1000) puts going out ahead of any other move; the rest is the hand's result as a margin: the
+    # points, plus 10 for each tile the other seat still holds (5).
+    opening = tile_id("07-08-02")
+    seat0 = _names("06-07-04")
+    seat1 = _names("09-02-08", "05-06-03", "07-08-09", "08-01-07", "08-09-03")
+    pile = [t for t in range(36) if t not in seat0 + seat1 + [opening]]
+    game = ContackGame.from_position([seat0, seat1], Figure.from_placements([(opening, 0, 0)]), pile, to_move=0)
+    for move in game.legal_moves():
+        points = game.clone().play(move)
+        assert LookaheadAgent().move_value(game, move.tile, cell_index(move.x, move.y)) == 1000 + points + 10 * 5
+
+
+def test_leaving_the_next_seat_no_placement_earns_the_blocked_weight_shared_by_the_others():
+    # Over random games, each move that neither ends the hand nor goes out: turning the BLOCKED weight (8) off
+    # changes its value by 8 / (n - 1) exactly when the next seat has no placement after it, by nothing otherwise.
+    full, without = LookaheadAgent(), LookaheadAgent(blocked=0.0)
+    blocking = 0
+    for seed in range(40):
+        game = new_game(2 + seed % 3, 1, seed=seed, log=False)
+        rng = np.random.default_rng(seed)
+        while not game.done:
+            codes = game.legal_codes()
+            seat, n = game.current_player, game.num_players
+            for code in codes:
+                tile, cell = split_code(code)
+                figure = game.figure.clone()
+                figure.place(tile, cell)
+                if game.hands[seat].bit_count() == 1 or figure.is_enclosed():
+                    continue  # the hand ends with this move: no replies are judged
+                blocked = not figure.legal_codes(game.hands[(seat + 1) % n])
+                blocking += blocked
+                change = full.move_value(game, tile, cell) - without.move_value(game, tile, cell)
+                assert change == pytest.approx(8 / (n - 1) if blocked else 0.0)
+            game.play_code(codes[rng.integers(len(codes))])
+    assert blocking > 20  # the case was met
