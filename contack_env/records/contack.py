@@ -200,7 +200,8 @@ class _Game:
     """What differs between the games of the format: how the engine state is made, what a decision asks for,
     the key a place event of the game adds, and the outcome."""
 
-    def __init__(self, make: Any, hands_text: str | None, to_do: Any, key_check: Any, outcome: Any, forced: bool, passes: bool) -> None:
+    def __init__(self, make: Any, hands_text: str | None, to_do: Any, key_check: Any, outcome: Any, forced: bool,
+                 passes: bool, place_key: str | None = None, cut: bool = False) -> None:
         self.make = make
         self.hands_text = hands_text  # how the count of hands is stated (None: rules.hands says it)
         self.to_do = to_do
@@ -208,13 +209,20 @@ class _Game:
         self.outcome = outcome
         self.forced = forced  # whether the engine can force a drawn tile (``forced_tile``)
         self.passes = passes  # whether a seat can pass
+        self.place_key = place_key  # the key its place events add ("from", "stack"), if any
+        self.cut = cut  # whether its hand records the cut of the opening tile
 
 
 _GAMES = {
     "contack": _Game(_make_contack, None, _to_do_contack, _no_key_check, _outcome_contack, forced=True, passes=True),
-    "solitaire1": _Game(_make_solitaire1, "a solitaire is one hand", _to_do_solitaire1, _from_check, _outcome_solitaire, forced=True, passes=False),
-    "solitaire2": _Game(_make_solitaire2, "a solitaire is one hand", _to_do_solitaire2, _stack_check, _outcome_solitaire, forced=False, passes=True),
+    "solitaire1": _Game(_make_solitaire1, "a solitaire is one hand", _to_do_solitaire1, _from_check, _outcome_solitaire,
+                        forced=True, passes=False, place_key="from"),
+    "solitaire2": _Game(_make_solitaire2, "a solitaire is one hand", _to_do_solitaire2, _stack_check, _outcome_solitaire,
+                        forced=False, passes=True, place_key="stack", cut=True),
 }
+_GAME_KEYS = {"from": "Solitaire No. 1's", "stack": "Solitaire No. 2's", "cut": "Solitaire No. 2's", "penalties": "Contack's"}
+"""Keys that belong to one game of the format, and whose they are (for the message when another game's record
+holds one)."""
 _END_OF_LIST = object()  # the step after a hand's last event: the engine's hand must end there too
 
 
@@ -239,6 +247,10 @@ class ContackCodec:
             what = game.hands_text or f"rules.hands is {num_hands}"
             raise RecordError(f"{what} but the record has {plural(len(hands), 'hand')}", "hands")
         decks = [_deck(hand["deck"], f"hand {h}") for h, hand in enumerate(hands, 1)]
+        for h, hand in enumerate(hands, 1):
+            if "cut" in hand and not game.cut:  # another game's key: refused, not passed over as unknown
+                raise RecordError(f"'cut' is {_GAME_KEYS['cut']} (the opening tile cut out of stack 6); a "
+                                  f"{record['game']} hand has none", f"hand {h}")
         trace = any("legal" in e for hand in hands for e in hand["events"])
         steps = []
         for h, hand in enumerate(hands):
@@ -284,6 +296,9 @@ class ContackCodec:
     def _compare(expected: dict[str, Any], got: dict[str, Any], where: str) -> None:
         if got["type"] != expected["type"]:
             raise RecordError(f"expected {_describe(expected)}, got {_describe(got)}", where)
+        for key in _GAME_KEYS:
+            if key in got and key not in expected:  # another game's key: refused, not passed over as unknown
+                raise RecordError(f"{key!r} is {_GAME_KEYS[key]}; this {got['type']} event has none", where)
         for key, value in expected.items():
             if key not in got:
                 raise RecordError(f"missing key {key!r} (it should be {show(value)})", where)
@@ -342,6 +357,9 @@ class ContackCodec:
         points = state.figure.points_for(tile, cell_index(move.x, move.y))
         if not same_json(got["points"], points):
             raise RecordError(f"{move} scores {points} points, not {show(got['points'])}", where)
+        for key in ("from", "stack"):
+            if key in got and key != game.place_key:  # another game's key: refused, not passed over as unknown
+                raise RecordError(f"{key!r} is {_GAME_KEYS[key]}; a place event of this game has none", where)
         why = game.key_check(state, got, tile)
         if why:
             raise RecordError(why, where)

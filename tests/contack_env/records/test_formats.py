@@ -36,6 +36,10 @@ def _changed(name: str, change) -> dict:
     return record
 
 
+def _first(record: dict, kind: str) -> dict:
+    return next(e for e in record["hands"][0]["events"] if e["type"] == kind)
+
+
 # Structure errors a record can have, and what both paths must say.
 BROKEN = [
     ("contack_4p.jsonl", lambda r: r.update(agents=r["agents"][:3]), "agents", "agents is null or one name per seat (4); got "),
@@ -47,6 +51,15 @@ BROKEN = [
      "not a permutation of the 36 tiles (35 names; missing: "),
     ("contack_7p.jsonl", lambda r: r["rules"].update(hands=0), "rules.hands", "a game has 1 to 100 hands; got 0"),
     ("contack_7p.jsonl", lambda r: r["rules"].update(hands=101), "rules.hands", "a game has 1 to 100 hands; got 101"),
+    # keys of another game of the format are refused, not passed over as keys no reader knows
+    ("contack_2p.jsonl", lambda r: r["hands"][0].update(cut=0), "hand 1", "'cut' is Solitaire No. 2's"),
+    ("contack_2p.jsonl", lambda r: _first(r, "place").update({"from": "pile"}), "hand 1, event 2 (place)",
+     "'from' is Solitaire No. 1's; a place event of this game has none"),
+    ("solitaire2.jsonl", lambda r: _first(r, "place").update({"from": "pile"}), "hand 1, event 2 (place)",
+     "'from' is Solitaire No. 1's"),
+    ("solitaire1.jsonl", lambda r: _first(r, "place").update(stack=1), "hand 1, event 3 (place)", "'stack' is Solitaire No. 2's"),
+    ("solitaire1.jsonl", lambda r: r["hands"][0]["events"][-1].update(penalties=[0]), "hand 1, event 81 (end)",
+     "'penalties' is Contack's; this end event has none"),
     ("contactix_5x5.jsonl", lambda r: r.update(agents=["a"]), "agents", "agents is [black's, white's], two strings (or nulls); got ['a']"),
     ("contactix_5x5.jsonl", lambda r: r.update(size=20), "size", "size is a whole number 3..19; got 20"),
     ("contactix_5x5.jsonl", lambda r: r["moves"].__setitem__(2, [1, 2.0]), "move 3 ([1, 2.0])",
