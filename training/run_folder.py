@@ -228,9 +228,20 @@ def cannot_write(out: str, err: OSError, checkpoint: str) -> str:
         then = f"continue with `contack train --resume --out {out}` once it can be written"
     else:
         then = "no checkpoint was written yet: run the same command again once it can be written"
-    where = f" ({err.filename})" if getattr(err, "filename", None) else ""
+    filename = getattr(err, "filename", None)
+    where = f" ({filename})" if filename else ""
+    if filename and not _inside(os.fspath(filename), out):  # a file of its own, not the run's: no write failed
+        return (f"stopped by a file outside the run: {err.strerror or err}{where}; the run's files are whole (each "
+                f"is replaced atomically); {then.replace('once it can be written', 'once that is mended')}")
     return (f"cannot write the run in {out}: {err.strerror or err}{where}; the files written are whole (each is "
             f"replaced atomically); {then}")
+
+
+def _inside(path: str | bytes, folder: str) -> bool:
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    path, folder = os.path.realpath(path), os.path.realpath(folder)
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _listdir(folder: str) -> list[str]:

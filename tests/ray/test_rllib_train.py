@@ -320,3 +320,23 @@ def test_export_matches_the_trained_module_logits() -> None:
     assert (torch_logits[~legal] < -1e30).all()  # masked out by the module, as PolicyNet.act masks them
     for row in range(len(x)):
         assert net.act(x[row], m[row]) == int(np.argmax(torch_logits[row]))
+
+
+def test_a_failure_to_build_the_algorithm_shuts_down_the_ray_the_run_started(tmp_path, monkeypatch) -> None:
+    import ray
+
+    from training.rllib import train as rllib_train
+
+    cfg = TrainConfig.from_dict({"players": 2, "n_steps": 64, "n_envs": 1, "batch_size": 64, "n_epochs": 1,
+                                 "net_arch": [16], "features": "none", "opponents": "random", "seed": 2,
+                                 "total_timesteps": 64, "eval_every": 0})
+
+    class Unbuildable:
+        def build_algo(self):
+            raise RuntimeError("no algorithm today")
+
+    monkeypatch.setattr(rllib_train, "ppo_config", lambda *args, **kwargs: Unbuildable())
+    assert not ray.is_initialized()
+    with pytest.raises(RuntimeError, match="no algorithm today"):
+        rllib_train.train(cfg, str(tmp_path / "run"), progress=False)
+    assert not ray.is_initialized()

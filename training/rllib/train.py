@@ -290,7 +290,12 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
         ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR",
                  configure_logging=False)
     # A resumed session plays new games: its env runners and bots are seeded from seed + timesteps.
-    algo = ppo_config(cfg, env_runners, seed=cfg.seed + steps).build_algo()
+    try:
+        algo = ppo_config(cfg, env_runners, seed=cfg.seed + steps).build_algo()
+    except BaseException:  # the Ray this run started goes with it, as after the run below
+        if started_ray:
+            ray.shutdown()
+        raise
     writer = None
     try:
         rows = PROGRESS_HEADER

@@ -78,6 +78,21 @@ def test_a_run_that_cannot_write_its_folder_says_so_in_a_sentence(tmp_path, caps
     assert "run the same command again" in err and "Traceback" not in err
 
 
+def test_a_file_error_outside_the_run_is_not_called_a_failure_to_write_it(tmp_path, capsys, monkeypatch):
+    import errno
+
+    import training.az.train as az_train
+
+    def unreadable(cfg, out, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied", str(tmp_path / "elsewhere" / "teacher.npz"))
+
+    monkeypatch.setattr(az_train, "train", unreadable)
+    assert main([*TINY, "--out", str(tmp_path / "run")]) == 1
+    err = capsys.readouterr().err
+    assert "stopped by a file outside the run: Permission denied" in err and "teacher.npz" in err, err
+    assert "cannot write" not in err and "Traceback" not in err
+
+
 def test_a_run_from_before_the_lookahead_inputs_and_the_hand_horizon_resumes_as_it_began(tmp_path, capsys):
     out = tmp_path / "run"
     assert main([*TINY, "--features", "none", "--horizon", "game", "--eval-every", "0", "--out", str(out)]) == 0
