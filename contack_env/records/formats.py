@@ -50,7 +50,8 @@ def check_paths(
     """Replay every record of every file (any format, by its ``format``), printing one line per record, ``OK``
     or ``FAIL <where>: <why>``, then ``N passed, M failed``. ``<where>`` is ``<file>:<n>`` (n counts records
     from 1 in its file) followed by the place in the record (e.g. ``games.jsonl:2 hand 1, event 3 (place)``);
-    the first ``": "`` of a FAIL line ends it. A file that cannot be read, or holds no record, counts as one
+    the first ``": "`` of a FAIL line ends it, unless the file's name or a value the place echoes from the record
+    (a move, ``move 2 ("x: y")``) holds one. A file that cannot be read, or holds no record, counts as one
     failure (``FAIL <file>: <why>``, or ``FAIL <file>, line <k>: <why>`` for malformed JSON). ``through``
     replays through an environment (``contack_env.envs.replay.through_env``) instead of the engine alone.
     Returns (passed, failed)."""
