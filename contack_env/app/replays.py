@@ -74,9 +74,17 @@ def _game_of(record: dict[str, Any]) -> GameSpec | None:
     return games[0] if len(games) == 1 else None
 
 
+class NotOffered(ValueError):
+    """A record of a game the app does not show (its ``GameSpec`` names no web adapter): it may well replay."""
+
+
 def frames(record: dict[str, Any]) -> dict[str, Any]:
     """The game of ``record``, checked by replaying it, as frames (module docstring); ``RecordError`` if it does
-    not replay."""
+    not replay, ``NotOffered`` if the app does not show its game."""
+    spec = _game_of(record)
+    if spec is not None and not spec.web:
+        raise NotOffered(f"{spec.title} is not offered in the browser app (its GameSpec names no web adapter); "
+                         "`contack replay --check` checks its records")
     replay = walk(record, _Camera)
     replay.run()  # raises RecordError naming where the record goes wrong
     camera = replay.driver

@@ -46,7 +46,7 @@ from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
 from contack_env.records import RecordError
 
 from .models import ModelFolders
-from .replays import frames, parse_records, summary
+from .replays import NotOffered, frames, parse_records, summary
 from .sessions import MAX_AZ_ENDGAME, MAX_AZ_SIMS, MAX_HANDS, MAX_MCTS, PERSON, GameSession, Rejected, parse_setup
 from .store import Store, StoreFull
 from .web_game import web_games
@@ -188,6 +188,8 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
             raise Rejected(404, f"the file holds records 0..{len(records) - 1}; got {index}")
         try:
             result = await anyio.to_thread.run_sync(frames, records[index])
+        except NotOffered as err:
+            raise Rejected(400, f"record {index + 1}: {err}") from None
         except RecordError as err:
             raise Rejected(400, f"record {index + 1} does not replay: {err}") from None
         except (KeyError, TypeError, ValueError) as err:

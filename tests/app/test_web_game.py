@@ -7,7 +7,7 @@ import dataclasses
 import json
 
 import pytest
-from app_helpers import advance_bots, new_game
+from app_helpers import ROOT, advance_bots, new_game
 
 from contack_env.app.web_game import WebGame, web_game, web_games
 from contack_env.games import GAMES
@@ -124,3 +124,9 @@ def test_a_game_whose_spec_names_no_adapter_is_not_offered(client, monkeypatch):
     listing = client.post("/api/records", content=json.dumps({"format": "contack-record/1", "game": "solitaire2"}),
                           headers={"Content-Type": "application/json"}).json()
     assert listing["records"][0]["title"] == "Solitaire No. 2"
+    # A record that replays (the golden game) is not called one that does not: the app does not show its game.
+    whole = (ROOT / "tests" / "golden" / "solitaire2.jsonl").read_text()
+    listing = client.post("/api/records", content=whole, headers={"Content-Type": "application/json"}).json()
+    opened = client.get(f"/api/records/{listing['id']}/0")
+    assert opened.status_code == 400
+    assert opened.json()["error"].startswith("record 1: Solitaire No. 2 is not offered in the browser app"), opened.text
