@@ -165,7 +165,7 @@ _GENERIC_FACTORIES: dict[str, Factory] = {
 }
 GENERIC_SPEC_HELP = "random, mcts[:ITERATIONS] (e.g. mcts:200)"
 _OBSERVED_FACTORIES: dict[str, Factory] = {**_GENERIC_FACTORIES, "az": _az}
-OBSERVED_SPEC_HELP = f"{GENERIC_SPEC_HELP}, az:PATH[:SIMS[:ENDGAME]]"
+OBSERVED_SPEC_HELP = f"{GENERIC_SPEC_HELP}, az:PATH[:SIMS]"
 
 _BUILTIN: dict[str, tuple[dict[str, Factory], str]] = {
     "contack": (_FACTORIES, SPEC_HELP),

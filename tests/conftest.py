@@ -4,8 +4,9 @@ Stable-Baselines3 makes a folder ``SB3-<date-time>`` in the system's temporary f
 without a log folder, even one that logs nothing, as the SB3 recipes these tests follow build them
 (``docs/clients.md``). Here they log into the session's own temporary folder, which pytest cleans up.
 
-This folder is on ``sys.path`` (the tests run with ``--import-mode=importlib``), for the helpers every part of the
-suite shares: ``nim_game``, a game the suite has never seen.
+``support/`` is on ``sys.path`` (the tests run with ``--import-mode=importlib``), for the helpers every part of the
+suite shares: ``nim_game``, a game the suite has never seen. (Not this folder itself: its ``ray/`` would then
+stand in for the Ray package where that is not installed.)
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Iterator
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -213,9 +213,27 @@ def train(
         if remaining > 0:
             model.learn(remaining, callback=monitor, reset_num_timesteps=not resume, tb_log_name="ppo")
         monitor.finish(model)
-    finally:
-        venv.close()
+    except BaseException:
+        _close_after_failure(venv)
+        raise
+    venv.close()
     return run.policy
+
+
+def _close_after_failure(venv: Any) -> None:
+    """Close the environments after training failed or was interrupted, without hiding why. Subprocess workers
+    are ended rather than asked to close: a Ctrl-C that came while a worker's message was half read leaves the
+    pipe out of step, and SB3's close would read garbage from it (EOFError) in place of the interruption."""
+    inner = getattr(venv, "unwrapped", venv)
+    processes = getattr(inner, "processes", None)
+    if not processes:
+        venv.close()
+        return
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=10)
+    inner.closed = True
 
 
 # -- command line --------------------------------------------------------------------------------------------

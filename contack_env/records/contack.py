@@ -200,8 +200,10 @@ class _Game:
     """What differs between the games of the format: how the engine state is made, what a decision asks for,
     the key a place event of the game adds, and the outcome."""
 
-    def __init__(self, make: Any, hands_text: str | None, to_do: Any, key_check: Any, outcome: Any, forced: bool,
-                 passes: bool, place_key: str | None = None, cut: bool = False) -> None:
+    def __init__(self, title: str, make: Any, hands_text: str | None, to_do: Any, key_check: Any, outcome: Any,
+                 forced: bool, passes: bool, place_key: str | None = None, cut: bool = False,
+                 penalties: bool = False) -> None:
+        self.title = title
         self.make = make
         self.hands_text = hands_text  # how the count of hands is stated (None: rules.hands says it)
         self.to_do = to_do
@@ -211,14 +213,27 @@ class _Game:
         self.passes = passes  # whether a seat can pass
         self.place_key = place_key  # the key its place events add ("from", "stack"), if any
         self.cut = cut  # whether its hand records the cut of the opening tile
+        self.penalties = penalties  # whether its hands end with penalties
+
+    def foreign_key(self, event: dict[str, Any]) -> str | None:
+        """Why ``event`` holds a key the format gives another of its games (refused, not passed over as a key no
+        reader knows), or None."""
+        if event.get("type") == "place":
+            for key in ("from", "stack"):
+                if key in event and key != self.place_key:
+                    return f"{key!r} is {_GAME_KEYS[key]}; a place event of {self.title} has none"
+        if event.get("type") == "end" and "penalties" in event and not self.penalties:
+            return f"'penalties' is {_GAME_KEYS['penalties']}; the end of {self.title} has none"
+        return None
 
 
 _GAMES = {
-    "contack": _Game(_make_contack, None, _to_do_contack, _no_key_check, _outcome_contack, forced=True, passes=True),
-    "solitaire1": _Game(_make_solitaire1, "a solitaire is one hand", _to_do_solitaire1, _from_check, _outcome_solitaire,
-                        forced=True, passes=False, place_key="from"),
-    "solitaire2": _Game(_make_solitaire2, "a solitaire is one hand", _to_do_solitaire2, _stack_check, _outcome_solitaire,
-                        forced=False, passes=True, place_key="stack", cut=True),
+    "contack": _Game("Contack", _make_contack, None, _to_do_contack, _no_key_check, _outcome_contack, forced=True,
+                     passes=True, penalties=True),
+    "solitaire1": _Game("Solitaire No. 1", _make_solitaire1, "a solitaire is one hand", _to_do_solitaire1, _from_check,
+                        _outcome_solitaire, forced=True, passes=False, place_key="from"),
+    "solitaire2": _Game("Solitaire No. 2", _make_solitaire2, "a solitaire is one hand", _to_do_solitaire2, _stack_check,
+                        _outcome_solitaire, forced=False, passes=True, place_key="stack", cut=True),
 }
 _GAME_KEYS = {"from": "Solitaire No. 1's", "stack": "Solitaire No. 2's", "cut": "Solitaire No. 2's", "penalties": "Contack's"}
 """Keys that belong to one game of the format, and whose they are (for the message when another game's record
@@ -249,8 +264,8 @@ class ContackCodec:
         decks = [_deck(hand["deck"], f"hand {h}") for h, hand in enumerate(hands, 1)]
         for h, hand in enumerate(hands, 1):
             if "cut" in hand and not game.cut:  # another game's key: refused, not passed over as unknown
-                raise RecordError(f"'cut' is {_GAME_KEYS['cut']} (the opening tile cut out of stack 6); a "
-                                  f"{record['game']} hand has none", f"hand {h}")
+                raise RecordError(f"'cut' is {_GAME_KEYS['cut']} (the opening tile cut out of stack 6); a hand of "
+                                  f"{game.title} has none", f"hand {h}")
         trace = any("legal" in e for hand in hands for e in hand["events"])
         steps = []
         for h, hand in enumerate(hands):
@@ -273,7 +288,7 @@ class ContackCodec:
             return False
         got = step.event
         if j < len(logged):  # an event the engine generated: the record must hold the same
-            self._compare(logged[j], got, step.where)
+            self._compare(setup.options["game"], logged[j], got, step.where)
             return False
         if logged and logged[-1]["type"] == "end":
             raise RecordError(f"extra event after the end of the hand: {_describe(got)}", step.where)
@@ -293,12 +308,12 @@ class ContackCodec:
             raise RecordError(f"{what}, not {show(got)}", "winners")
 
     @staticmethod
-    def _compare(expected: dict[str, Any], got: dict[str, Any], where: str) -> None:
+    def _compare(game: _Game, expected: dict[str, Any], got: dict[str, Any], where: str) -> None:
         if got["type"] != expected["type"]:
             raise RecordError(f"expected {_describe(expected)}, got {_describe(got)}", where)
-        for key in _GAME_KEYS:
-            if key in got and key not in expected:  # another game's key: refused, not passed over as unknown
-                raise RecordError(f"{key!r} is {_GAME_KEYS[key]}; this {got['type']} event has none", where)
+        why = game.foreign_key(got)
+        if why:
+            raise RecordError(why, where)
         for key, value in expected.items():
             if key not in got:
                 raise RecordError(f"missing key {key!r} (it should be {show(value)})", where)
@@ -357,10 +372,7 @@ class ContackCodec:
         points = state.figure.points_for(tile, cell_index(move.x, move.y))
         if not same_json(got["points"], points):
             raise RecordError(f"{move} scores {points} points, not {show(got['points'])}", where)
-        for key in ("from", "stack"):
-            if key in got and key != game.place_key:  # another game's key: refused, not passed over as unknown
-                raise RecordError(f"{key!r} is {_GAME_KEYS[key]}; a place event of this game has none", where)
-        why = game.key_check(state, got, tile)
+        why = game.foreign_key(got) or game.key_check(state, got, tile)
         if why:
             raise RecordError(why, where)
         if setup.options["trace_check"] and "legal" in got:

@@ -47,9 +47,10 @@ def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
         if f.tell() > 0:
             f.seek(-1, os.SEEK_END)
             if f.read(1) != b"\n":
-                last = _last_line(f)
+                last = _last_line(f).removeprefix(b"\xef\xbb\xbf")  # the file's start may be the line's
                 try:
-                    whole = isinstance(_loads(last.decode("utf-8")), dict)
+                    text = last.decode("utf-8")
+                    whole = not text.strip() or isinstance(_loads(text), dict)  # a blank tail is no torn record
                 except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
                     whole = False
                 if not whole:
@@ -89,8 +90,6 @@ def read_records(
     name = os.fspath(path)
     with open(path, "rb") as f:
         data = f.read()
-    if data.startswith(b"\xef\xbb\xbf"):  # a byte-order mark, as some editors begin a UTF-8 file: not JSON's, skipped
-        data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -103,7 +102,8 @@ def parse_records(
     text: str, name: str = "the text", *, on_torn: Callable[[RecordError], None] | None = None
 ) -> list[dict[str, Any]]:
     """The records in ``text``, read as ``read_records`` reads a file (``name`` is where errors say they are);
-    an empty text holds none."""
+    an empty text holds none. A byte-order mark at the start, as some editors begin a UTF-8 file, is skipped."""
+    text = text.removeprefix("\ufeff")
     if not text.strip():
         return []
     try:

@@ -132,12 +132,10 @@ def test_cell_slots_follow_the_action_encoding(three_seats):
     assert below[C.span("facing")].tolist() == pytest.approx([0, 0, 0.1])
 
 
-def test_a_hole_shows_its_three_neighbours_and_the_numbers_it_faces(position):
+def test_a_hole_shows_its_three_neighbours_and_the_numbers_it_faces(position, boards):
     # docs/rules.md worked example 4: the down cell (1, 0) touches red 6 on its left (02-06-07), gold 10 on its
     # right (02-09-10) and blue 7 below (07-08-02), the last tile played.
-    from conftest import BOARDS
-
-    game = position(hands=[["09-05-08"], ["10-06-09"]], board=BOARDS["three_sided_50"])
+    game = position(hands=[["09-05-08"], ["10-06-09"]], board=boards["three_sided_50"])
     slot = candidate_cells(game.figure).index(cell_index(1, 0))
     hole = _cell_rows(observation_vector(game, 0))[slot]
     assert hole[C["present"]] == 1 and hole[C["up"]] == 0 and hole[C["beside_last"]] == 1

@@ -325,3 +325,22 @@ def test_the_training_script_runs_by_its_path_too(tmp_path):
     assert f"wrote {tmp_path / 'r' / 'policy.npz'}" in ok.stdout
     bad = subprocess.run([sys.executable, script, "--players", "9"], cwd=tmp_path, capture_output=True, text=True)
     assert bad.returncode == 2 and "Contack is played by 2 to 7 players; got 9" in bad.stderr
+
+
+def test_after_a_ctrl_c_mid_message_the_subprocess_workers_are_ended_not_waited_for():
+    # A Ctrl-C that lands while the trainer reads a worker's reply leaves the pipe out of step: SB3's own close
+    # then waits forever for a message length read half-way (or reads garbage). The run ends the workers instead.
+    import functools
+
+    import gymnasium
+    from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor
+
+    from training.train import _close_after_failure
+
+    venv = VecMonitor(SubprocVecEnv([functools.partial(gymnasium.make, "CartPole-v1")] * 2))
+    venv.reset()
+    venv.step_async(np.zeros(2, dtype=np.int64))
+    workers = venv.unwrapped.processes
+    venv.unwrapped.remotes[0]._recv(2)  # half of the reply's 4-byte length, as the interrupted read left it
+    _close_after_failure(venv)
+    assert not any(worker.is_alive() for worker in workers)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from contack_env.records import RecordError, append_record, read_records, write_records
+from contack_env.records import RecordError, append_record, parse_records, read_records, write_records
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 
@@ -56,6 +56,11 @@ def test_append_record_refuses_to_bury_a_torn_last_line(tmp_path) -> None:
         append_record(path, a)
     assert path.read_text() == torn  # left as it was
     assert read_records(path, on_torn=lambda err: None) == [a, b]
+    # A last line that is a whole record, after a byte-order mark, or a blank tail, is no torn line.
+    for start, end in ((b"\xef\xbb\xbf", b""), (b"", b"\n  ")):
+        path.write_bytes(start + json.dumps(a).encode() + end)
+        append_record(path, b)
+        assert read_records(path) == [a, b]
 
 
 def test_read_records_accepts_an_object_an_array_and_json_lines(tmp_path) -> None:
@@ -121,8 +126,9 @@ def test_write_records_to_a_folder_names_the_folder(tmp_path) -> None:
 
 
 def test_a_byte_order_mark_at_the_start_is_skipped(tmp_path) -> None:
-    # Some editors begin every UTF-8 file with one; the records are the same.
+    # Some editors begin every UTF-8 file with one; the records are the same, in a file or in a text (uploads).
     a = sample(0)
     path = tmp_path / "bom.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + (json.dumps(a) + "\n").encode())
     assert read_records(path) == [a]
+    assert parse_records(path.read_bytes().decode("utf-8")) == [a]
