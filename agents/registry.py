@@ -221,6 +221,14 @@ def make_agent(
     return registration.make(arg, rng, game)
 
 
+def spec_files(spec: str) -> list[str]:
+    """The files a built-in agent spec reads (``ppo:PATH``, ``az:PATH[:SIMS[:ENDGAME]]``); none for the others."""
+    name, arg = split_spec(spec)
+    if not arg or name not in ("ppo", "az"):
+        return []
+    return [split_az_argument(arg)[0] if name == "az" else arg]
+
+
 def check_spec(spec: str, game: str = "contack", board_size: int | None = None, swap: bool = False) -> str:
     """``spec`` stripped, after checking it makes an agent for ``game`` (``ValueError`` otherwise).
 

@@ -140,6 +140,8 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     except (FileNotFoundError, ValueError) as err:
         print(f"contack demo: {err}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
+        raise
     except OSError as err:
         print(f"contack demo: cannot write in {args.out}: {err}", file=sys.stderr)
         return 1

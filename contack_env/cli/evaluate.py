@@ -8,7 +8,7 @@ import sys
 
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.cli_support import (add_board_options, add_hand_options, board_options, check_seed_range, hand_options,
-                                     output_arg, seed_arg)
+                                     not_an_input, output_arg, seed_arg)
 from contack_env.games import GAMES, get_game
 from contack_env.wording import plural
 
@@ -48,7 +48,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.evaluate import check_request, evaluate, format_table, records_of, write_json
-    from agents.registry import check_spec
+    from agents.registry import check_spec, spec_files
 
     game = get_game(args.game)
     sized = "board_size" in game.options
@@ -75,6 +75,9 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                       ray=args.ray)
     except ValueError as err:
         parser.error(str(err))
+    models = [path for spec in agents for path in spec_files(spec)]
+    not_an_input(parser, "--json", args.json, models)
+    not_an_input(parser, "--records", args.records, models)
     output_arg(parser, "--json", args.json)
     output_arg(parser, "--records", args.records)
     if args.json and args.records and os.path.realpath(args.json) == os.path.realpath(args.records):
@@ -103,6 +106,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
             count = write_records(args.records, records_of(ev.results))
             print(f"wrote {plural(count, 'record')} to {args.records}")
+    except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
+        raise
     except OSError as err:
         print(f"contack evaluate: cannot write: {err}", file=sys.stderr)
         return 1

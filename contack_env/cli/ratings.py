@@ -47,6 +47,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.json:
         try:
             write_text(args.json, json.dumps(league_json(table), indent=1) + "\n")
+        except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
+            raise
         except OSError as err:
             print(f"contack ratings: cannot write {args.json}: {err}", file=sys.stderr)
             return 1

@@ -65,6 +65,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 1
     except ValueError as err:
         parser.error(str(err))
+    except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
+        raise
     except OSError as err:
         print(f"contack render: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
         return 1

@@ -10,7 +10,7 @@ from typing import Sequence
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
 from contack_env.cli_support import (add_board_options, add_hand_options, board_options, check_seed_range, hand_options,
-                                     output_arg, seed_arg)
+                                     not_an_input, output_arg, seed_arg)
 from contack_env.games import GAMES, get_game
 from contack_env.protocol import State
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
@@ -37,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.arena import simulate_games
-    from agents.registry import parse_agent_list
+    from agents.registry import parse_agent_list, spec_files
 
     from contack_env.records.contack import write_records
 
@@ -59,25 +59,28 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         agent_names = parse_agent_list(args.agents, players, args.game, board_size if has_board else None, swap)
     except ValueError as err:
         parser.error(f"--agents: {err}")
+    not_an_input(parser, "--out", args.out, [path for spec in agent_names for path in spec_files(spec)])
     output_arg(parser, "--out", args.out)
 
     from tqdm import tqdm
 
-    records, states = [], []
+    records, tally = [], Tally()
     stream = simulate_games(args.game, players, agent_names, args.games, args.seed, hands, enclosed_end, args.trace,
                             args.agent_seed, board_size, swap)
     for state, record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
-        states.append(state)
+        tally.add(state)  # the outcome alone: a summary of a game whose records it cannot read
         records.append(record)
     try:
         write_records(args.out, records)
+    except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
+        raise
     except OSError as err:
         print(f"contack simulate: cannot write {args.out}: {err}", file=sys.stderr)
         return 1
     if records[0].get("format") in (CONTACK_FORMAT, CONTACTIX_FORMAT):
         print(summarize(records, game.report))
     else:  # a game whose records the summary cannot read: what its states say
-        print(summarize_states(states, agent_names, game.name, args.seed))
+        print(tally.summary(agent_names, game.name, args.seed))
     print(f"wrote {plural(len(records), 'record')} to {args.out}")
     return 0
 
@@ -107,12 +110,7 @@ def summarize(records: Sequence[dict], report: str) -> str:
                 totals[seat] += score
             for hand in record["hands"]:
                 reasons[hand["events"][-1]["reason"]] += 1
-        width = max(10, *(len(a) for a in first["agents"]))
-        lines.append(f"{'seat':>4}  {'agent':<{width}} {'wins':>8} {'win rate':>9} {'mean score':>11}")
-        for seat in range(seats):
-            lines.append(
-                f"{seat:>4}  {first['agents'][seat]:<{width}} {wins[seat]:>8.1f} {wins[seat] / n:>9.3f} {totals[seat] / n:>11.2f}"
-            )
+        lines.extend(_seat_table(first["agents"], wins, totals, n))
         lines.append("hand ends: " + ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items())))
     else:
         won = sum(1 for r in records if r["winners"])
@@ -123,28 +121,42 @@ def summarize(records: Sequence[dict], report: str) -> str:
     return "\n".join(lines)
 
 
-def summarize_states(states: Sequence[State], agents: Sequence[str], game: str, seed: int) -> str:
-    """The summary of games of any game of the registry, from their final states (the protocol's ``winners`` and
-    ``scores``): wins and mean scores per seat, or a solitaire's wins and mean score."""
-    n = len(states)
-    seeds = f"seed {seed}" if n == 1 else f"seeds {seed}..{seed + n - 1}"
-    seats = states[0].num_players
-    wins = [0.0] * seats
-    totals = [0.0] * seats
-    for state in states:
+class Tally:
+    """Wins and scores per seat of the games ``add`` is given, from their final states (the protocol's
+    ``winners`` and ``scores``): the summary of any game of the registry, whatever its records hold."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.wins: list[float] = []
+        self.totals: list[float] = []
+
+    def add(self, state: State) -> None:
+        if not self.games:
+            self.wins, self.totals = [0.0] * state.num_players, [0.0] * state.num_players
+        self.games += 1
         for seat in state.winners:
-            wins[seat] += 1 / len(state.winners)
+            self.wins[seat] += 1 / len(state.winners)
         for seat, score in enumerate(state.scores):
-            totals[seat] += score
-    if seats == 1:
-        return "\n".join([f"{plural(n, 'game')} of {game}, agent {agents[0]}, {seeds}",
-                          f"won {wins[0]:g} ({wins[0] / n:.3f}), mean score {totals[0] / n:.2f}"])
+            self.totals[seat] += score
+
+    def summary(self, agents: Sequence[str], game: str, seed: int) -> str:
+        """Wins and mean scores per seat, or a solitaire's wins and mean score, of games ``seed ..``."""
+        n, wins, totals = self.games, self.wins, self.totals
+        seeds = f"seed {seed}" if n == 1 else f"seeds {seed}..{seed + n - 1}"
+        if len(wins) == 1:
+            return "\n".join([f"{plural(n, 'game')} of {game}, agent {agents[0]}, {seeds}",
+                              f"won {wins[0]:g} ({wins[0] / n:.3f}), mean score {totals[0] / n:.2f}"])
+        return "\n".join([f"{plural(n, 'game')} of {game}, {len(wins)} players, {seeds}",
+                          *_seat_table(agents, wins, totals, n)])
+
+
+def _seat_table(agents: Sequence[str], wins: Sequence[float], totals: Sequence[float], n: int) -> list[str]:
+    """Each seat's agent, wins (a shared win counts its share), win rate and mean score over ``n`` games."""
     width = max(10, *(len(a) for a in agents))
-    lines = [f"{plural(n, 'game')} of {game}, {seats} players, {seeds}",
-             f"{'seat':>4}  {'agent':<{width}} {'wins':>8} {'win rate':>9} {'mean score':>11}"]
-    for seat in range(seats):
-        lines.append(f"{seat:>4}  {agents[seat]:<{width}} {wins[seat]:>8.1f} {wins[seat] / n:>9.3f} {totals[seat] / n:>11.2f}")
-    return "\n".join(lines)
+    lines = [f"{'seat':>4}  {'agent':<{width}} {'wins':>8} {'win rate':>9} {'mean score':>11}"]
+    for seat, agent in enumerate(agents):
+        lines.append(f"{seat:>4}  {agent:<{width}} {wins[seat]:>8.1f} {wins[seat] / n:>9.3f} {totals[seat] / n:>11.2f}")
+    return lines
 
 
 def _summarize_colours(records: Sequence[dict]) -> str:

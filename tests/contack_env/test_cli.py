@@ -125,10 +125,29 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
     records = tmp_path / "games.jsonl"
     assert main(["simulate", "--agents", "random", "--players", "2", "--games", "50", "--seed", "1", "--hands", "1",
                  "--out", str(records)]) == 0
-    proc = subprocess.Popen([sys.executable, "-m", "contack_env.cli", "replay", "--check", str(records)], cwd=root,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(root)})
-    proc.stdout.close()  # before the command has started: its first write finds no reader
-    err = proc.stderr.read()
-    assert proc.wait(timeout=120) == 141
-    assert err == ""
+    for command in (["replay", "--check", str(records)],  # printing
+                    ["simulate", "--agents", "random", "--games", "20", "--seed", "1", "--out", "/dev/stdout"]):  # writing
+        proc = subprocess.Popen([sys.executable, "-m", "contack_env.cli", *command], cwd=root, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(root)})
+        proc.stdout.close()  # before the command has started: its first write finds no reader
+        err = proc.stderr.read()
+        assert proc.wait(timeout=120) == 141, err
+        assert err == "", err
+
+
+def test_an_output_naming_a_model_the_agents_read_is_refused(tmp_path, capsys):
+    # `--agents ppo:m.npz ... --out m.npz` would replace the policy file with records.
+    import shutil
+    from pathlib import Path
+
+    model = tmp_path / "m.npz"
+    shutil.copy(Path(__file__).resolve().parents[2] / "models" / "contack_2p_az.npz", model)
+    kept = model.read_bytes()
+    for argv in (["simulate", "--players", "2", "--agents", f"az:{model}:0,random", "--games", "1", "--seed", "0",
+                  "--out", str(model)],
+                 ["evaluate", "--players", "2", "--agents", f"az:{model}:0,random", "--games", "2", "--seed", "0",
+                  "--records", str(model)]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2 and "is a file this command reads" in capsys.readouterr().err
+    assert model.read_bytes() == kept
