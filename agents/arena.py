@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -80,33 +80,18 @@ def simulate_records(
     agent_seed: int | None = None,
     board_size: int = DEFAULT_SIZE,
     swap: bool = False,
+    on_state: Callable[[State], None] | None = None,
 ) -> Iterator[dict]:
     """Records of ``games`` games; game ``i`` is played from seed ``seed + i`` (so one game can be replayed alone),
     its agents' random choices from ``agent_seed + i`` when given (``seed_streams``). Each game reads the rule
-    options it has (``contack_env.games.RuleOptions``)."""
-    for _, record in simulate_games(game, players, agent_names, games, seed, hands, enclosed_end, trace, agent_seed,
-                                    board_size, swap):
-        yield record
-
-
-def simulate_games(
-    game: str,
-    players: int,
-    agent_names: Sequence[str],
-    games: int,
-    seed: int,
-    hands: int = 3,
-    enclosed_end: str = "1939",
-    trace: bool = False,
-    agent_seed: int | None = None,
-    board_size: int = DEFAULT_SIZE,
-    swap: bool = False,
-) -> Iterator[tuple[State, dict]]:
-    """The games of ``simulate_records`` as ``(final state, record)`` pairs."""
+    options it has (``contack_env.games.RuleOptions``). ``on_state``, if given, is called with each game's final
+    state before its record is yielded."""
     for i in range(games):
         game_seed = seed + i
         streams = seed_streams(game_seed, len(agent_names) + 1, None if agent_seed is None else agent_seed + i)
         agents = [make_agent(name, streams[k + 1], game=game) for k, name in enumerate(agent_names)]
         state = play_game(new_state(game, players, streams[0], hands, enclosed_end, trace, board_size=board_size, swap=swap),
                           agents)
-        yield state, get_game(game).write_record(state, seed=game_seed, agents=list(agent_names))
+        if on_state is not None:
+            on_state(state)
+        yield get_game(game).write_record(state, seed=game_seed, agents=list(agent_names))

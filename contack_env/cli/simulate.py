@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from agents.arena import simulate_games
+    from agents.arena import simulate_records
     from agents.registry import parse_agent_list, spec_files
 
     from contack_env.records.contack import write_records
@@ -65,10 +65,10 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     records, tally = [], Tally()
-    stream = simulate_games(args.game, players, agent_names, args.games, args.seed, hands, enclosed_end, args.trace,
-                            args.agent_seed, board_size, swap)
-    for state, record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
-        tally.add(state)  # the outcome alone: a summary of a game whose records it cannot read
+    # The tally keeps each game's outcome alone: the summary of a game whose records it cannot read.
+    stream = simulate_records(args.game, players, agent_names, args.games, args.seed, hands, enclosed_end, args.trace,
+                              args.agent_seed, board_size, swap, on_state=tally.add)
+    for record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
         records.append(record)
     try:
         write_records(args.out, records)

@@ -53,13 +53,18 @@ def test_lookahead_without_its_weights_plays_like_greedy_in_that_position():
     assert agent.act(public_view(game), game.legal_moves()) == Move(tile_id("06-07-04"), 1, 0)
 
 
-def test_lookahead_goes_out_when_it_can():
-    # Seat 0 holds one tile that fits: every legal move goes out; with two, it must take the one that scores more.
+def _one_tile_left() -> ContackGame:
+    # Seat 0 holds one tile, 06-07-04, which fits the opening 07-08-02; seat 1 holds five.
     opening = tile_id("07-08-02")
     seat0 = _names("06-07-04")
     seat1 = _names("09-02-08", "05-06-03", "07-08-09", "08-01-07", "08-09-03")
     pile = [t for t in range(36) if t not in seat0 + seat1 + [opening]]
-    game = ContackGame.from_position([seat0, seat1], Figure.from_placements([(opening, 0, 0)]), pile, to_move=0)
+    return ContackGame.from_position([seat0, seat1], Figure.from_placements([(opening, 0, 0)]), pile, to_move=0)
+
+
+def test_lookahead_goes_out_when_it_can():
+    # Seat 0 holds one tile that fits: every legal move goes out; with two, it must take the one that scores more.
+    game = _one_tile_left()
     legal = game.legal_moves()
     best = max(legal, key=lambda m: game.clone().play(m))
     chosen = LookaheadAgent().act(public_view(game), legal)
@@ -153,11 +158,7 @@ def test_an_enclosing_move_is_worth_the_hands_result_as_a_margin():
 def test_going_out_is_worth_its_points_the_others_tiles_and_a_thousand_more():
     # GO_OUT (1000) puts going out ahead of any other move; the rest is the hand's result as a margin: the
     # points, plus 10 for each tile the other seat still holds (5).
-    opening = tile_id("07-08-02")
-    seat0 = _names("06-07-04")
-    seat1 = _names("09-02-08", "05-06-03", "07-08-09", "08-01-07", "08-09-03")
-    pile = [t for t in range(36) if t not in seat0 + seat1 + [opening]]
-    game = ContackGame.from_position([seat0, seat1], Figure.from_placements([(opening, 0, 0)]), pile, to_move=0)
+    game = _one_tile_left()
     for move in game.legal_moves():
         points = game.clone().play(move)
         assert LookaheadAgent().move_value(game, move.tile, cell_index(move.x, move.y)) == 1000 + points + 10 * 5
