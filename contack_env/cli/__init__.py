@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import select
 import sys
 from types import ModuleType
 from typing import Sequence
@@ -78,10 +79,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()  # here, where a reader gone away is caught, not at the interpreter's exit
         return code
     except BrokenPipeError:  # the output's reader is gone (`contack replay --check F | head -1`): stop, quietly
+        if not _reader_gone():
+            raise  # another pipe (a worker's): not the quiet case
         # Python flushes stdout once more on the way out and would report the same error: send that to nowhere.
         nowhere = os.open(os.devnull, os.O_WRONLY)
         os.dup2(nowhere, sys.stdout.fileno())
         return BROKEN_PIPE
+
+
+def _reader_gone() -> bool:
+    """Whether standard output is a pipe whose reader has closed it (poll reports an error on its write end)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no stdout, or not a file descriptor (captured)
+        return False
 
 
 def _run(argv: Sequence[str] | None) -> int:

@@ -151,3 +151,15 @@ def test_an_output_naming_a_model_the_agents_read_is_refused(tmp_path, capsys):
             main(argv)
         assert exit_info.value.code == 2 and "is a file this command reads" in capsys.readouterr().err
     assert model.read_bytes() == kept
+
+
+def test_a_broken_pipe_that_is_not_the_output_is_not_silenced(monkeypatch):
+    # A worker's pipe breaking is a failure to report, not a reader of the output going away.
+    import contack_env.cli as cli
+
+    def broken(argv):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli, "_run", broken)
+    with pytest.raises(BrokenPipeError):
+        cli.main(["replay", "--check", "x"])
