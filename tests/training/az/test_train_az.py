@@ -63,32 +63,28 @@ def test_a_short_run_writes_its_network_checkpoint_curve_and_config_and_resumes(
     assert "it holds an --algorithm az run (checkpoint.pt)" in capsys.readouterr().err
 
 
-def test_a_run_that_cannot_write_its_folder_says_so_in_a_sentence(tmp_path, capsys, monkeypatch):
+def _stopped_by_a_file_error(tmp_path, capsys, monkeypatch, filename: str) -> str:
+    """What ``contack train --algorithm az`` says when training raises a PermissionError naming ``filename``."""
     import errno
 
     import training.az.train as az_train
 
     def refused(cfg, out, **kwargs):
-        raise PermissionError(errno.EACCES, "Permission denied", str(tmp_path / "run" / ".tmp-abcdefghpolicy.npz"))
+        raise PermissionError(errno.EACCES, "Permission denied", filename)
 
     monkeypatch.setattr(az_train, "train", refused)
     assert main([*TINY, "--out", str(tmp_path / "run")]) == 1
-    err = capsys.readouterr().err
+    return capsys.readouterr().err
+
+
+def test_a_run_that_cannot_write_its_folder_says_so_in_a_sentence(tmp_path, capsys, monkeypatch):
+    err = _stopped_by_a_file_error(tmp_path, capsys, monkeypatch, str(tmp_path / "run" / ".tmp-abcdefghpolicy.npz"))
     assert "cannot write the run in" in err and "Permission denied" in err, err
     assert "run the same command again" in err and "Traceback" not in err
 
 
 def test_a_file_error_outside_the_run_is_not_called_a_failure_to_write_it(tmp_path, capsys, monkeypatch):
-    import errno
-
-    import training.az.train as az_train
-
-    def unreadable(cfg, out, **kwargs):
-        raise PermissionError(errno.EACCES, "Permission denied", str(tmp_path / "elsewhere" / "teacher.npz"))
-
-    monkeypatch.setattr(az_train, "train", unreadable)
-    assert main([*TINY, "--out", str(tmp_path / "run")]) == 1
-    err = capsys.readouterr().err
+    err = _stopped_by_a_file_error(tmp_path, capsys, monkeypatch, str(tmp_path / "elsewhere" / "teacher.npz"))
     assert "stopped by a file outside the run: Permission denied" in err and "teacher.npz" in err, err
     assert "cannot write" not in err and "Traceback" not in err
 
