@@ -165,6 +165,10 @@ single move, a hand end, the end of the game): the environment adds it to that a
 `_cumulative_rewards`, and the agent collects it with `last()` at its next turn or at the end. Points scored
 by moves played at reset (only with `auto_single_moves`) are paid with the rewards of the first step.
 
+When the game ends (or an illegal action ends it), every agent is terminated, and `agent_iter()` selects each
+agent once more to collect its last reward with `last()` and step `None`: first the seat after the last mover
+(the offender, after an illegal action), then the others in seat order. After that `agents` is empty.
+
 ### Info
 
 `infos[agent]` holds what happened since that agent's previous step (or since the reset), with the same keys

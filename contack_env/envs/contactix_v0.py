@@ -103,7 +103,9 @@ refuses calls before `reset`).
 
 Zero-sum, at the end only: the winner gets +1, the loser -1 (on the step that completes the chain; the loser
 collects it with `last()`). Every other step rewards 0. There are no truncations: a game lasts at most `N * N`
-moves (`N * N + 1` with a swap).
+moves (`N * N + 1` with a swap). Once the game is over, `agent_iter()` selects each agent once more to collect
+its last reward with `last()` and step `None`: the loser first, then the winner (after an illegal action: the
+offender first). After that `agents` is empty.
 
 ### Info
 

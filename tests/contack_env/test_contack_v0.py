@@ -367,6 +367,29 @@ def test_rewards_come_only_at_the_end_with_win():
     assert all(v == 0 for rewards in seen for v in rewards.values())
 
 
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_after_the_end_each_agent_is_selected_once_from_the_seat_after_the_last_mover(players):
+    env = contack_v0.env(num_players=players)
+    env.reset(seed=players)
+    rng = np.random.default_rng(players)
+    last_mover, after_end = None, []
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            assert observation["action_mask"].sum() == 0
+            after_end.append(agent)
+            env.step(None)
+            continue
+        assert not after_end  # no live turn once the game is over
+        last_mover = agent
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    first = (env.possible_agents.index(last_mover) + 1) % players
+    assert after_end == [env.possible_agents[first]] + [a for a in env.possible_agents if a != env.possible_agents[first]]
+    assert env.agents == []
+    with pytest.raises(RuntimeError, match="every agent has left it"):
+        env.unwrapped.step(None)
+
+
 # -- illegal actions -------------------------------------------------------------------------------------------
 
 
@@ -408,6 +431,7 @@ def test_env_ends_the_game_on_an_illegal_action_with_minus_one(out_of_range):
         rewards[agent] = reward
         env.step(None)
     assert rewards == {a: (-1 if a == offender else 0) for a in env.possible_agents}
+    assert list(rewards) == [offender] + [a for a in env.possible_agents if a != offender]  # the offender first
     with pytest.raises(ValueError, match="still going"):
         env.unwrapped.game_record()  # an unfinished game makes no record
 

@@ -202,7 +202,7 @@ def test_the_winner_gets_plus_one_the_loser_minus_one_and_both_are_done():
         assert terminated
         collected[agent] = reward
         env.step(None)
-    assert collected == {"white": -1.0, "black": 1.0} and env.agents == []
+    assert list(collected.items()) == [("white", -1.0), ("black", 1.0)] and env.agents == []  # the loser first
 
 
 def test_random_games_are_zero_sum_with_one_winner():
@@ -239,6 +239,11 @@ def test_wrapped_env_ends_the_game_on_an_illegal_action():
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert env.infos["white"] == {"illegal_action": True} and env.infos["black"] == {}
     assert env.unwrapped.game.moves == [4]  # the illegal peg was not placed
+    selected = []
+    for agent in env.agent_iter():
+        selected.append(agent)
+        env.step(None)
+    assert selected == ["white", "black"]  # the offender first
     # An int outside the action space is an illegal action like any other.
     env.reset()
     env.step(9)
