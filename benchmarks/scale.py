@@ -15,7 +15,6 @@ Needs Ray (the ``[rllib]`` extra).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import operator
 import warnings
-from typing import Any, Collection, Protocol, Sequence
+from typing import Any, Collection, Protocol
 
 import gymnasium
 import numpy as np

@@ -6,7 +6,6 @@ mask would make every logit -inf and the sampling fail."""
 from __future__ import annotations
 
 import gymnasium as gym
-import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")

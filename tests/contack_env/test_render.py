@@ -275,7 +275,7 @@ def test_every_tile_of_the_sheet_lies_blue_on_the_base_where_the_slot_layout_say
 def test_tile_sheet_slots_show_their_own_tile_and_none_leaves_the_place_empty():
     side = 60
     image = render_tiles([0, None, 35], columns=3, side=side)
-    slot_w, slot_h = round(1.25 * side), round(1.2 * side)
+    slot_w = round(1.25 * side)
     assert (image[:, slot_w : 2 * slot_w] == PANEL).all()
     first, last = image[:, :slot_w], image[:, 2 * slot_w :]
     assert (first != last).any(axis=2).sum() > 50  # different numbers and names

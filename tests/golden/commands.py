@@ -96,7 +96,6 @@ PASSES = 12
 
 def learner_golden() -> str:
     """The text of ``LEARNER`` (rounded: torch's float sums differ in the last bits from one build to another)."""
-    import dataclasses
     import json
 
     import numpy as np
