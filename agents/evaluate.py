@@ -59,7 +59,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import multiprocessing
 import pickle
 import sys
 from dataclasses import dataclass, field
@@ -77,12 +76,12 @@ from contack_env.wording import plural
 
 from .arena import new_state, play_game, seed_streams
 from .base import Agent
-from .blas import one_thread_for_workers
 from .function_agent import as_agent, display_name
 from .progress import mode_of, reporter
 from .rating import DESCRIPTION as RATING_DESCRIPTION
 from .rating import Game, fit
 from .registry import Registration, check_spec, make_agent, register, registration_of, split_spec
+from .worker_pool import WorkerPool
 
 Z95 = 1.959963984540054
 
@@ -332,14 +331,6 @@ def _play_chunk(config: _Config, games: list[tuple[int, int]]) -> list[GameResul
     return [play_one(config, d, r) for d, r in games]
 
 
-def _ignore_interrupts() -> None:
-    # Worker processes leave Ctrl-C to the main process, which then ends them all (the pool's exit); otherwise
-    # every worker prints a traceback of its own.
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _run(
     config: _Config, tasks: list[tuple[int, int]], workers: int | None, progress: bool | str | None, out: TextIO,
     ray: bool = False,
@@ -364,13 +355,10 @@ def _run(
                 yield _play_task(job)
                 bar.update(1)
         else:
-            ctx = multiprocessing.get_context("spawn")
             # Small chunks: games of search agents take long, and an idle worker at the end wastes the others.
             chunk = max(1, min(8, len(jobs) // (workers * 16)))
-            with one_thread_for_workers():  # a spawned worker copies the environment as it starts
-                pool = ctx.Pool(min(workers, len(jobs)), initializer=_ignore_interrupts)  # no idle processes
-            with pool:
-                for result in pool.imap(_play_task, jobs, chunksize=chunk):  # imap keeps the task order
+            with WorkerPool(min(workers, len(jobs))) as pool:  # no idle processes
+                for result in pool.map(_play_task, jobs, chunksize=chunk):  # in the tasks' order
                     yield result
                     bar.update(1)
     finally:

@@ -68,6 +68,7 @@ from dataclasses import fields
 from typing import Any, Sequence
 
 from agents.policy_file import PolicyNet
+from agents.worker_pool import LOST, WorkerLost
 from contack_env.cli_support import quiet_exit_after_interrupt
 
 from .config import TrainConfig, field_help, option_value
@@ -213,11 +214,24 @@ def train(
         if remaining > 0:
             model.learn(remaining, callback=monitor, reset_num_timesteps=not resume, tb_log_name="ppo")
         monitor.finish(model)
-    except BaseException:
+    except BaseException as err:
+        # A broken pipe to a worker: not a file of the run
+        lost = isinstance(err, (OSError, EOFError)) and _a_worker_died(venv)
         _close_after_failure(venv)
+        if lost:
+            raise WorkerLost(LOST) from err
         raise
     venv.close()
     return run.policy
+
+
+def _a_worker_died(venv: Any) -> bool:
+    """Whether a subprocess environment's worker has ended (killed from outside: they end only when closed)."""
+    from multiprocessing.connection import wait
+
+    processes = getattr(getattr(venv, "unwrapped", venv), "processes", None) or []
+    # A worker's end shows on its sentinel once the fork server has seen it: a moment after the pipe broke.
+    return bool(processes) and bool(wait([process.sentinel for process in processes], timeout=2))
 
 
 def _close_after_failure(venv: Any) -> None:
@@ -351,6 +365,9 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         return 1
     except OSError as err:
         print(f"contack train: {cannot_write(args.out, err, 'checkpoint.zip')}", file=sys.stderr)
+        return 1
+    except WorkerLost as err:
+        print(f"contack train: {err}; {_kept(args.out)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         quiet_exit_after_interrupt()

@@ -7,8 +7,8 @@ import os
 import sys
 
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
-from contack_env.cli_support import (add_board_options, add_hand_options, board_options, check_seed_range, hand_options,
-                                     not_an_input, output_arg, seed_arg)
+from contack_env.cli_support import (INTERRUPTED, add_board_options, add_hand_options, board_options, check_seed_range,
+                                     hand_options, not_an_input, output_arg, seed_arg)
 from contack_env.games import GAMES, get_game
 from contack_env.wording import plural
 
@@ -49,6 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.evaluate import check_request, evaluate, format_table, records_of, write_json
     from agents.registry import check_spec, spec_files
+    from agents.worker_pool import WorkerLost
 
     game = get_game(args.game)
     sized = "board_size" in game.options
@@ -91,11 +92,15 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             print(f"contack evaluate: {err}", file=sys.stderr)
             return 2
     extra = {"board_size": board_size, "swap": swap} if sized else {}
-    ev = evaluate(
-        agents, args.games, args.seed, game=args.game, players=players, hands=hands, enclosed_end=enclosed_end,
-        workers=args.workers, records=args.records is not None, progress=args.progress, ray=args.ray,
-        agent_seed=args.agent_seed, **extra,
-    )
+    try:
+        ev = evaluate(
+            agents, args.games, args.seed, game=args.game, players=players, hands=hands, enclosed_end=enclosed_end,
+            workers=args.workers, records=args.records is not None, progress=args.progress, ray=args.ray,
+            agent_seed=args.agent_seed, **extra,
+        )
+    except WorkerLost as err:
+        print(f"contack evaluate: {err}; {INTERRUPTED['evaluate']}", file=sys.stderr)
+        return 1
     print(format_table(ev))
     try:
         if args.json:

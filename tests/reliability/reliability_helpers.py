@@ -12,6 +12,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 # Whatever module layout the command line has, its entry point is contack_env.cli:main (pyproject.toml).
 ENTRY = "import sys; from contack_env.cli import main; sys.exit(main())"
+# A search-guided training run far longer than any test waits, with two self-play workers and a checkpoint at
+# every iteration: to be stopped.
+AZ_LONG = ["--algorithm", "az", "--iterations", "1000", "--games-per-iteration", "4", "--sims", "4", "--play-sims", "2",
+           "--workers", "2", "--net-arch", "16", "--batch-size", "16", "--eval-every", "0", "--hands", "1",
+           "--pretrain-games", "0", "--checkpoint-every", "1", "--progress", "off"]
 
 
 @dataclass
@@ -43,3 +48,17 @@ def run_contack(*args: str, cwd: Path | str = ROOT, stdin: str = "", timeout: fl
                               timeout=timeout, env=env)
     return Result(proc.returncode, proc.stdout, proc.stderr)
 
+
+def process_group(pgid: int) -> dict[int, tuple[str, str]]:
+    """The processes in process group ``pgid``: pid -> (state, command line)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid:
+                found[int(entry)] = (fields[0], command)
+    return found

@@ -11,25 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from reliability_helpers import ROOT, contack_command
+from reliability_helpers import AZ_LONG, ROOT, contack_command, process_group
 
 TINY = ["--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "16",
         "--eval-every", "0", "--progress", "off"]
-
-
-def _group(pgid: int) -> dict[int, tuple[str, str]]:
-    """The processes in process group ``pgid``: pid -> (state, command line)."""
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-                command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid:
-                found[int(entry)] = (fields[0], command)
-    return found
 
 
 def _interrupt(args: list[str], ready, workers: int = 0, cwd: Path = ROOT, timeout: float = 240) -> tuple[int, str, str]:
@@ -47,7 +32,7 @@ def _interrupt(args: list[str], ready, workers: int = 0, cwd: Path = ROOT, timeo
             time.sleep(0.2)
         assert ready(), "the command never got to the point to interrupt"
         time.sleep(1)  # let worker processes start
-        before = _group(proc.pid)
+        before = process_group(proc.pid)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
     finally:
@@ -57,14 +42,14 @@ def _interrupt(args: list[str], ready, workers: int = 0, cwd: Path = ROOT, timeo
     assert len(before) >= 1 + workers, "the workers had started"
     workers = {pid for pid, (_, command) in before.items() if pid != proc.pid and "resource_tracker" not in command
                and "forkserver" not in command}
-    alive = {pid for pid, (state, _) in _group(proc.pid).items() if state != "Z"}
+    alive = {pid for pid, (state, _) in process_group(proc.pid).items() if state != "Z"}
     assert not workers & alive, "a worker outlived the command"
     # multiprocessing's resource tracker and fork server end when the command has ended (their pipes close),
     # and whatever exits after the command is reaped by init: all soon after.
     deadline = time.time() + 10
-    while _group(proc.pid) and time.time() < deadline:
+    while process_group(proc.pid) and time.time() < deadline:
         time.sleep(0.2)
-    assert _group(proc.pid) == {}, "processes left behind"
+    assert process_group(proc.pid) == {}, "processes left behind"
     return proc.returncode, out, err
 
 
@@ -120,6 +105,19 @@ def test_ctrl_c_in_train_says_how_to_resume_and_the_resume_works(tmp_path, vec_e
     resumed = subprocess.run(contack_command("train", "--out", out, "--resume", "--total-timesteps", str(steps + 128),
                                              "--progress", "off"), cwd=ROOT, capture_output=True, text=True,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert resumed.returncode == 0, resumed.stderr
+    assert not list(out.rglob(".tmp-*"))
+
+
+def test_ctrl_c_in_az_training_with_workers_says_how_to_resume_and_the_resume_works(tmp_path):
+    out = tmp_path / "run"
+    code, _, err = _interrupt(["train", "--out", str(out), *AZ_LONG], lambda: (out / "state.json").exists(), workers=2)
+    _one_clean_line(code, err, "contack train: interrupted; ")
+    assert f"continue it with `contack train --resume --out {out}`" in err
+    iteration = int(err.split("last checkpoint, iteration ")[1].split(";")[0])
+    assert iteration >= 1
+    resumed = subprocess.run(contack_command("train", "--out", out, "--resume", "--iterations", str(iteration + 1)),
+                             cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert resumed.returncode == 0, resumed.stderr
     assert not list(out.rglob(".tmp-*"))
 

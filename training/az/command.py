@@ -77,6 +77,9 @@ def _resumed_with_ray(out: str) -> bool:
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo_only: set[str]) -> int:
     """Run (or resume) the az training the options describe; ``ppo_only``: settings refused here."""
+    from agents.worker_pool import WorkerLost
+    from contack_env.cli_support import quiet_exit_after_interrupt
+
     from ..run_folder import TrainingError, cannot_write
     from .train import check_config, train
 
@@ -119,6 +122,13 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo
     except OSError as err:
         print(f"contack train: {cannot_write(args.out, err, 'checkpoint.pt')}", file=sys.stderr)
         return 1
+    except WorkerLost as err:
+        print(f"contack train: {err}; {kept(args.out)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        quiet_exit_after_interrupt()
+        print(f"\ncontack train: interrupted; {kept(args.out)}", file=sys.stderr)
+        return 130
     print(f"wrote {path}")
     from .report import read_rows
 
@@ -130,3 +140,19 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo
             print(f"iteration={last} {r['agent']}{versus}: win rate {float(r['win_rate']):.3f} "
                   f"[{float(r['ci_low']):.3f}, {float(r['ci_high']):.3f}] over {r['games']} games")
     return 0
+
+
+def kept(out: str) -> str:
+    """What a stopped run left in ``out``, and how to go on."""
+    from ..run_folder import TrainingError
+    from .train import AZRun
+
+    try:
+        iteration = AZRun(out).read_state().get("iteration")
+    except TrainingError:  # a damaged state: resuming says what to do about it
+        iteration = None
+    if iteration is None:
+        return (f"no checkpoint was written yet, so there is nothing to resume: the same command starts the run "
+                f"again in {out}")
+    return (f"{out} keeps the run up to its last checkpoint, iteration {iteration}; continue it with "
+            f"`contack train --resume --out {out}`")

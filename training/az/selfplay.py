@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from agents.blas import one_thread_for_workers
+from agents.worker_pool import WorkerPool
 from contack_env import GameState
 from contack_env.games import RuleOptions, get_game
 
@@ -263,11 +263,8 @@ class SelfPlay:
 
             self._ray = self._session.enter_context(connect())  # held for the run: a start-up costs seconds
         elif workers > 1:
-            import multiprocessing
-
             # The workers run numpy alone (the network's forward pass): they never import torch.
-            with one_thread_for_workers():  # a spawned worker copies the environment as it starts
-                self._pool = multiprocessing.get_context("spawn").Pool(workers)
+            self._pool = WorkerPool(workers)
 
     def round(self, net: AZNet, setup: GameSetup, games: int, seed: np.random.SeedSequence) -> Samples:
         """``games`` games with ``net``; the random streams come from ``seed`` (one child per worker)."""
@@ -279,7 +276,7 @@ class SelfPlay:
             from agents.ray_tasks import ordered_map
 
             return Samples.concat(list(ordered_map(self._ray, _play_share, net, tasks, len(tasks))))
-        return Samples.concat(self._pool.map(_play_task, [(net, *task) for task in tasks]))
+        return Samples.concat(list(self._pool.map(_play_task, [(net, *task) for task in tasks])))
 
     def map(self, function: Callable[[Any, Any], Any], shared: Any, items: list[Any],
             done: Callable[[Any], None] | None = None) -> list[Any]:
@@ -293,7 +290,7 @@ class SelfPlay:
         elif self._pool is None:
             results = (function(shared, item) for item in items)
         else:
-            results = self._pool.imap(_apply, [(function, shared, item) for item in items])
+            results = self._pool.map(_apply, [(function, shared, item) for item in items])
         out = []
         for item, result in zip(items, results):
             out.append(result)
@@ -302,9 +299,19 @@ class SelfPlay:
         return out
 
     def close(self) -> None:
+        """Wait for the workers to end (after the last round, every game is done)."""
         if self._pool is not None:
             self._pool.close()
-            self._pool.join()
             self._pool = None
+        self._end_session()
+
+    def terminate(self) -> None:
+        """End the workers now, in the middle of their games (after a failure or Ctrl-C)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool = None
+        self._end_session()
+
+    def _end_session(self) -> None:
         self._session.close()
         self._ray = None

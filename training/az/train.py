@@ -333,9 +333,13 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
                 _checkpoint(cfg, run, learner, it, games, wall_before + time.time() - started)
         if start == cfg.iterations:  # a finished run resumed with nothing to do: its files stand
             _checkpoint(cfg, run, learner, it, games, wall_before)
+    except BaseException:
+        selfplay.terminate()  # a failure or Ctrl-C: the workers' games in play are of no use
+        raise
+    else:
+        selfplay.close()
     finally:
         bar.close()
-        selfplay.close()
         writer.close()
     return run.policy
 

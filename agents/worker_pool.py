@@ -1,0 +1,85 @@
+"""Worker processes that play games in parallel (`evaluate --workers`, az self-play), failing rather than
+hanging when one of them dies.
+
+``multiprocessing.Pool`` replaces a worker that something killed (the out-of-memory killer, ``kill -9``) but not
+the work that worker held, so whoever waits for that work waits forever. ``concurrent.futures``' process pool
+marks itself broken instead, and every wait raises: ``WorkerPool`` turns that into ``WorkerLost``, a sentence.
+
+The workers are spawned (no copy of the caller's threads or open files), with one BLAS thread each
+(``agents.blas``), and leave Ctrl-C to the main process. Leaving a ``with WorkerPool(...)`` block by an exception
+(Ctrl-C included) ends the workers at once rather than waiting for the games they are playing.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from types import TracebackType
+from typing import Any, Callable, Iterable, Iterator
+
+from .blas import one_thread_for_workers
+
+
+class WorkerLost(RuntimeError):
+    """A worker process ended in the middle of its work."""
+
+
+LOST = "a worker process ended in the middle of its work (ended from outside, e.g. by the system when memory ran out)"
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches every process of the terminal's group: the main process ends the workers, and a worker that
+    # took it too would print a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class WorkerPool:
+    """``workers`` spawned processes; ``map`` hands them work, ``close`` waits for them, ``terminate`` ends them."""
+
+    def __init__(self, workers: int) -> None:
+        self._executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_ignore_interrupts)
+
+    def map(self, function: Callable[[Any], Any], items: Iterable[Any], chunksize: int = 1) -> Iterator[Any]:
+        """``function(item)`` for every item, in the items' order; ``function`` is a module-level function (a
+        worker imports it). ``WorkerLost`` if a worker dies before the last result is in."""
+        with one_thread_for_workers():  # the pool spawns its workers as the work is handed out
+            try:
+                results = self._executor.map(function, items, chunksize=chunksize)
+            except BrokenProcessPool:
+                raise WorkerLost(LOST) from None
+        return _lost_as_worker_lost(results)
+
+    def close(self) -> None:
+        """Wait for the work handed out, then end the workers."""
+        self._executor.shutdown(wait=True)
+
+    def terminate(self) -> None:
+        """End the workers now; work not done is dropped."""
+        # ProcessPoolExecutor has no public way to stop a worker in the middle of a task before Python 3.14
+        # (terminate_workers), and a game of a search agent can take minutes: end the processes it holds.
+        processes = list(getattr(self._executor, "_processes", {}).values())
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=10)
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.terminate()
+
+
+def _lost_as_worker_lost(results: Iterator[Any]) -> Iterator[Any]:
+    try:
+        yield from results
+    except BrokenProcessPool:
+        raise WorkerLost(LOST) from None

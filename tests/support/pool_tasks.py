@@ -1,0 +1,29 @@
+"""Tasks for tests of worker processes (``agents.worker_pool``): module-level, so that a spawned worker imports
+them from here (``tests/conftest.py`` puts this folder on ``sys.path``, which spawned workers inherit)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+
+def square(x: int) -> int:
+    return x * x
+
+
+def die_at(x: int) -> int:
+    """``x``, except that the worker given 3 is killed, as the system kills a process when memory runs out."""
+    if x == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.05)
+    return x
+
+
+def sleep_long(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def pid_and_sigint(_: object) -> tuple[int, bool]:
+    return os.getpid(), signal.getsignal(signal.SIGINT) == signal.SIG_IGN
