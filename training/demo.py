@@ -123,6 +123,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.policy_file import shipped_models_folder
+    from agents.worker_pool import WorkerLost
+    from contack_env.cli_support import INTERRUPTED
 
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers are at least 1")
@@ -139,6 +141,9 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         written = _play_and_write(args.games, args.seed, args.workers, models, args.out, None)  # models checked
     except (FileNotFoundError, ValueError) as err:
         print(f"contack demo: {err}", file=sys.stderr)
+        return 1
+    except WorkerLost as err:
+        print(f"contack demo: {err}; {INTERRUPTED['demo']}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
         raise

@@ -94,3 +94,28 @@ def test_the_shipped_models_are_found_from_any_folder(tmp_path, monkeypatch, cap
     first = json.loads((tmp_path / "out" / "demo_1.json").read_text())
     assert first["entries"][0]["agent"] == f"ppo:{folder}/contack_2p.npz"
     assert check_paths([str(tmp_path / "out" / "game.jsonl")], out=None) == (1, 0)
+
+
+def test_a_worker_killed_mid_game_is_one_line_saying_what_was_kept(models, tmp_path, monkeypatch, capsys):
+    import importlib
+
+    from agents.worker_pool import LOST, WorkerLost
+
+    class LosesAWorker:  # as the pool reports a worker the system killed (tests/agents/test_worker_pool.py)
+        def __init__(self, workers):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+        def map(self, function, items, chunksize=1):
+            raise WorkerLost(LOST)
+
+    # The module, not the function that agents/__init__.py binds to the same name
+    monkeypatch.setattr(importlib.import_module("agents.evaluate"), "WorkerPool", LosesAWorker)
+    assert main(["demo", "--games", "4", "--workers", "2", "--models", str(models), "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert err == f"contack demo: {LOST}; each file written so far is whole (files are written atomically); the others were not written\n"
