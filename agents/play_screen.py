@@ -188,10 +188,7 @@ def contactix_board(state: ContactixState) -> list[str]:
     if len(diamond) <= 21 and all(len(line) <= WIDTH for line in diamond):
         return diamond
     chain = set(state.winning_chain())
-    last = state.moves[-1] if state.moves else None
-    if last is not None and state.swapped and len(state.moves) == 2:
-        r0, c0 = divmod(state.moves[0], n)
-        last = c0 * n + r0  # the swap put White's peg on the mirror hole
+    last = state.last_peg
     tens = "   " + "".join(f" {c // 10 if c >= 10 else ' '}" for c in range(n))
     units = "   " + "".join(f" {c % 10}" for c in range(n))
     out = [tens.rstrip(), units + "   columns"] if n > 10 else [units + "   columns"]

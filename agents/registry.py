@@ -53,7 +53,6 @@ from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "greedy", "lookahead", "mcts", "ppo", "az")
 SPEC_HELP = "random, greedy, lookahead, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH, az:PATH[:SIMS[:ENDGAME]]"
-CONTACTIX_AGENT_NAMES = ("random", "two_distance", "mcts", "ppo")
 CONTACTIX_SPEC_HELP = "random, two_distance, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
 
 Factory = Callable[[str | None, np.random.Generator, str], Agent]

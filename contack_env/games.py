@@ -191,9 +191,7 @@ GAMES: dict[str, GameSpec] = {
 }
 """Every game, by name."""
 
-GAME_NAMES = tuple(GAMES)
-"""The games the suite ships (``GAMES`` holds any added since, and is what the commands offer)."""
-__all__ = ["ENCLOSED_END_OPTIONS", "GAMES", "GAME_NAMES", "REPORTS", "GameSpec", "RuleOptions", "get_game", "load_target"]
+__all__ = ["ENCLOSED_END_OPTIONS", "GAMES", "REPORTS", "GameSpec", "RuleOptions", "get_game", "load_target"]
 
 
 def get_game(name: str) -> GameSpec:

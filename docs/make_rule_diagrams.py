@@ -156,7 +156,7 @@ def _outline(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], fill, wi
 
 
 def _tile(draw: ImageDraw.ImageDraw, lay: Layout, tile: int, x: int, y: int) -> None:
-    render.draw_tile(draw, lay, tile, x, y, SS)
+    render.draw_tile(draw, lay, tile, x, y)
 
 
 def _oriented_tile(draw: ImageDraw.ImageDraw, lay: Layout, x: int, y: int, blue: str, tile: int | None) -> None:

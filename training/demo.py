@@ -54,14 +54,9 @@ def check_models(models: str) -> None:
             raise ValueError(f"the shipped model {path} cannot be played ({err}); see models/README.md") from None
 
 
-def run_demo(games: int, seed: int, workers: int, models: str, out: str, progress: bool | None = None) -> list[str]:
-    """Evaluate the shipped models and write the files the module docstring lists; return the paths written."""
-    check_models(models)  # all of them before the first game
-    return _play_and_write(games, seed, workers, models, out, progress)
-
-
-def _play_and_write(games: int, seed: int, workers: int, models: str, out: str, progress: bool | None) -> list[str]:
-    """``run_demo`` once ``check_models`` has passed."""
+def _play_and_write(games: int, seed: int, workers: int, models: str, out: str) -> list[str]:
+    """Evaluate the shipped models (``check_models`` has passed) and write the files the module docstring lists;
+    return the paths written."""
     from agents.evaluate import evaluate, format_table, write_json
     from agents.plots import plot_win_rates
 
@@ -74,7 +69,7 @@ def _play_and_write(games: int, seed: int, workers: int, models: str, out: str, 
         for opponent in opponents:
             agents = [spec.format(path=path)] + [opponent] * (players - 1)
             started = time.time()
-            ev = evaluate(agents, per_table, seed, players=players, workers=workers, progress=progress)
+            ev = evaluate(agents, per_table, seed, players=players, workers=workers, progress=None)
             print(format_table(ev))
             print(f"({time.time() - started:.0f} s)\n", flush=True)
             target = os.path.join(out, f"demo_{len(jsons) + 1}.json")
@@ -138,7 +133,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         print(f"contack demo: {err}", file=sys.stderr)
         return 1
     try:
-        written = _play_and_write(args.games, args.seed, args.workers, models, args.out, None)  # models checked
+        written = _play_and_write(args.games, args.seed, args.workers, models, args.out)  # models checked
     except (FileNotFoundError, ValueError) as err:
         print(f"contack demo: {err}", file=sys.stderr)
         return 1

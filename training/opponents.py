@@ -110,10 +110,6 @@ class OpponentPool:
         self._bots = {s: BotOpponent(make_agent(s, seed=np.random.SeedSequence([self.seed, salt, i]), game=self.game))
                       for i, s in enumerate(self.specs) if s != SELF}
 
-    @property
-    def uses_self(self) -> bool:
-        return SELF in self.specs
-
     def add_snapshot(self, net: PolicyNet) -> None:
         """Add a frozen copy of the learner; only the most recent ``keep`` are drawn."""
         self.snapshots.append(net)

@@ -26,13 +26,7 @@ class ContactixWeb:
 
     def state_json(self, state: ContactixState) -> dict[str, Any]:
         n = state.size
-        last = None
-        if state.moves:
-            last_cell = state.moves[-1]
-            if state.swapped and len(state.moves) == 2:
-                r, c = divmod(state.moves[0], n)
-                last_cell = c * n + r  # the swap put White's peg on the mirror hole
-            last = list(divmod(last_cell, n))
+        last = None if state.last_peg is None else list(divmod(state.last_peg, n))
         return {
             "game": state.game,
             "done": state.done,

@@ -144,6 +144,15 @@ class ContactixState:
     game = "contactix"
     num_players = 2
 
+    @property
+    def last_peg(self) -> int | None:
+        """The hole of the last peg put in (after a swap, the white peg's, on the mirror of Black's first)."""
+        if not self.moves:
+            return None
+        if self.swapped and len(self.moves) == 2:
+            return mirror(self.moves[0], self.size)
+        return self.moves[-1]
+
     def __init__(self, size: int = DEFAULT_SIZE, swap: bool = False) -> None:
         size = check_size(size)
         if not isinstance(swap, bool):

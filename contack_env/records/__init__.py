@@ -6,20 +6,16 @@ engine or an environment, each format a codec, and the formats' JSON Schema file
 structure checks. ``replay`` and ``check_paths`` take a record of either format, by its ``format``.
 """
 
-from contack_env.records.contack import FORMAT, GAMES, game_record
 from contack_env.records.errors import RecordError
 from contack_env.records.files import append_record, parse_records, read_records, write_records
 from contack_env.records.formats import CODECS, check_paths, codec_for, replay, walk
 
 __all__ = [
     "CODECS",
-    "FORMAT",
-    "GAMES",
     "RecordError",
     "append_record",
     "check_paths",
     "codec_for",
-    "game_record",
     "parse_records",
     "read_records",
     "replay",

@@ -28,7 +28,6 @@ from contack_env.records.values import is_int, json_kind, plain, same_json, show
 from contack_env.records.walker import Driver, Setup, Step, Through, Walk
 
 FORMAT = "contack-record/1"
-GAMES = ("contack", "solitaire1", "solitaire2")
 EVENT_TYPES = ("open", "place", "draw", "discard", "pass", "end")
 
 # Key order of the events a record writes; keys not listed keep their order after these. ``legal`` comes last
@@ -42,7 +41,6 @@ __all__ = [
     "CODEC",
     "EVENT_TYPES",
     "FORMAT",
-    "GAMES",
     "ContackCodec",
     "RecordError",
     "append_record",

@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 from contack_env.contactix.rules import BLACK, COLOUR_NAMES, EMPTY, WHITE, ContactixState, cell_rc
 from contack_env.records.contactix import CODEC
 from contack_env.records.walker import Walk
-from contack_env.render.image import agent_label, load_font
+from contack_env.render.image import agent_label, load_font, text_centred
 
 RGB = tuple[int, int, int]
 
@@ -195,7 +195,7 @@ def render_rgb(
         x, y = centre(*cell_rc(cell, n))
         cr = radius * 0.72
         draw.ellipse((x - cr, y - cr, x + cr, y + cr), outline=CHAIN, width=max(2, int(round(sx * 0.2))))
-    last = _last_peg(state)
+    last = state.last_peg
     if last is not None and state.winner is None:
         x, y = centre(*cell_rc(last, n))
         lr = radius * 0.18
@@ -205,40 +205,26 @@ def render_rgb(
     # (column's) line produced: where hole (k, -t) or (-t, k) would be.
     font = load_font(int(sx * 1.05))
     for k in range(n):
-        _centred(draw, centre(k, -LABEL_STEPS), str(k), font)
-        _centred(draw, centre(-LABEL_STEPS, k), str(k), font)
+        text_centred(draw, centre(k, -LABEL_STEPS), str(k), font, INK)
+        text_centred(draw, centre(-LABEL_STEPS, k), str(k), font, INK)
     title = f"CON-TAC-TIX {n}x{n}"
     if agents is not None:
         title += f": black {agent_label(agents[0])}, white {agent_label(agents[1])}"
     px = int(title_h * 0.36)
     while px > 6 * ss and draw.textlength(title, font=load_font(px)) > W * 0.96:  # a small board is narrow
         px -= 1
-    _centred(draw, (W / 2, title_h * 0.3), title, load_font(px))
-    _centred(draw, (W / 2, title_h * 0.72), _short_status(state), load_font(int(title_h * 0.36)))
+    text_centred(draw, (W / 2, title_h * 0.3), title, load_font(px), INK)
+    text_centred(draw, (W / 2, title_h * 0.72), _short_status(state), load_font(int(title_h * 0.36)), INK)
     if ss > 1:
         # Box-filter downsampling: antialiased edges, flat areas keep their colour.
         image = image.reduce(ss)
     return np.asarray(image, dtype=np.uint8).copy()
 
 
-def _last_peg(state: ContactixState) -> int | None:
-    """The hole of the last peg put in (after a swap, the white peg's)."""
-    if not state.moves:
-        return None
-    if state.swapped and len(state.moves) == 2:
-        return state.moves[0] % state.size * state.size + state.moves[0] // state.size
-    return state.moves[-1]
-
-
 def _short_status(state: ContactixState) -> str:
     if state.winner is not None:
         return f"{COLOUR_NAMES[state.winner]} has won"
     return f"{COLOUR_NAMES[state.current_player]} to move" + (" (may swap)" if state.can_swap else "")
-
-
-def _centred(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font: object) -> None:
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
-    draw.text((xy[0] - (left + right) / 2, xy[1] - (top + bottom) / 2), text, font=font, fill=INK)
 
 
 # -- records -------------------------------------------------------------------------------------------------

@@ -236,8 +236,8 @@ def _view(state: GameState, note: str | None = None, agents: Sequence[str | None
 
 
 # -- drawing -------------------------------------------------------------------------------------------------
-def draw_tile(draw: ImageDraw.ImageDraw, lay: Layout, tile: int, x: int, y: int, ss: int) -> None:
-    """Tile ``tile`` on cell ``(x, y)`` of ``lay``, its blue edge on side B, at supersampling ``ss``."""
+def draw_tile(draw: ImageDraw.ImageDraw, lay: Layout, tile: int, x: int, y: int) -> None:
+    """Tile ``tile`` on cell ``(x, y)`` of ``lay``, its blue edge on side B (sizes follow ``lay.side``)."""
     corners = lay.corners(x, y)
     c = lay.centre(x, y)
     pts = [corners["R"], corners["L"], corners["B"]]
@@ -273,11 +273,11 @@ def _draw_target(draw: ImageDraw.ImageDraw, lay: Layout, x: int, y: int) -> None
     draw.ellipse([c[0] - r, c[1] - r, c[0] + r, c[1] + r], fill=TARGET)
 
 
-def _draw_figure(draw: ImageDraw.ImageDraw, view: _View, lay: Layout, ss: int) -> None:
+def _draw_figure(draw: ImageDraw.ImageDraw, view: _View, lay: Layout) -> None:
     for x, y in view.targets:
         _draw_target(draw, lay, x, y)
     for tile, x, y in view.placements:
-        draw_tile(draw, lay, tile, x, y, ss)
+        draw_tile(draw, lay, tile, x, y)
     if view.last is not None:
         corners = lay.corners(*view.last)
         pts = [corners["R"], corners["L"], corners["B"]]
@@ -395,7 +395,7 @@ def _render_view(
     image = Image.new("RGB", (W, H), FELT)
     draw = ImageDraw.Draw(image)
     lay, panel_w = _layout(draw, view, W, H, bounds, ss, panel_w)
-    _draw_figure(draw, view, lay, ss)
+    _draw_figure(draw, view, lay)
     _draw_panel(draw, view, (W - panel_w, 0, W, H), ss)
     if ss > 1:
         # Box-filter downsampling: antialiased edges, while flat areas keep their exact colour.
@@ -502,7 +502,7 @@ def render_tiles(
             continue
         lay = tile_slot_layout(k, cols, side)
         lay = Layout(lay.side * ss, lay.ox * ss, lay.oy * ss)
-        draw_tile(draw, lay, int(tile), 0, 0, ss)
+        draw_tile(draw, lay, int(tile), 0, 0)
         label = f"{int(tile)}: "
         width = draw.textlength(label, font=font) + draw.textlength(TILE_NAMES[tile], font=font)
         x = lay.ox - width / 2

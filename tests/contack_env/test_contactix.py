@@ -206,6 +206,18 @@ def test_swap_takes_over_blacks_first_peg_on_the_mirror_hole():
     assert state.swapped and state.current_player == BLACK and not state.can_swap
     assert state.pegs(BLACK) == [] and state.pegs(WHITE) == [cell_index(3, 1, 5)]
     assert state.moves == [8, 8] and state.legal_moves() == [i for i in range(25) if i != 16]
+    assert state.last_peg == cell_index(3, 1, 5)  # the white peg the swap put in, not the hole moves names
+    state.play(cell_index(0, 0, 5))
+    assert state.last_peg == cell_index(0, 0, 5)
+
+
+def test_the_last_peg_of_a_game_without_a_swap_is_the_last_move():
+    state = ContactixState(5)
+    assert state.last_peg is None
+    state.play(cell_index(1, 3, 5))
+    assert state.last_peg == cell_index(1, 3, 5)
+    state.play(cell_index(2, 2, 5))
+    assert state.last_peg == cell_index(2, 2, 5)
 
 
 def test_swap_of_a_peg_on_the_long_diagonal_keeps_the_hole():
