@@ -18,8 +18,9 @@ decision of the learner's. It subclasses ``gymnasium.Env`` directly, so gymnasiu
   a game fills at most ``N * N`` holes.
 
 An illegal action raises ``ValueError`` (``illegal_action="raise"``, the default: a masked learner never sends
-one) or, with ``illegal_action="lose"``, ends the episode with reward -1 and ``info["illegal"] = True`` (what
-the environment checkers need, as they step with unmasked samples).
+one) or, with ``illegal_action="lose"``, ends the episode with reward -1 and ``info["illegal_action"] = True``, as
+``contactix_v0`` does (what the environment checkers need, as they step with unmasked samples). An action that
+is no int (``2.7``, ``True``) always raises ``ValueError``.
 
 ``info`` carries ``"colour"`` (``"black"`` or ``"white"``) and ``"opponent"`` (its name in the pool); at the end
 also ``"winner"`` (a colour) and ``"won"`` (1 or 0).
@@ -35,6 +36,7 @@ from gymnasium import spaces
 
 from contack_env import contactix_v0
 from contack_env.contactix.rules import COLOUR_NAMES, ContactixState, check_size
+from contack_env.envs.conventions import ILLEGAL_REWARD, action_index, check_illegal_action
 
 from agents.features import contactix_input
 from .opponents import Opponent, OpponentPool
@@ -60,15 +62,13 @@ class ContactixSeatEnv(gymnasium.Env):
         n = check_size(board_size)
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)} (the game has no score); got {reward!r}")
-        if illegal_action not in ("raise", "lose"):
-            raise ValueError(f"illegal_action must be 'raise' or 'lose'; got {illegal_action!r}")
         if pool.game != ContactixState.game:
             raise ValueError(f"the opponent pool holds {pool.game} bots; make it with OpponentPool(..., game='contactix')")
         self.board_size = n
         self.pool = pool
         self.reward_mode = reward
         self.render_mode = render_mode
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         self.game_env = contactix_v0.raw_env(board_size=n, render_mode=render_mode)
         self.observation_space = spaces.Box(0.0, 1.0, shape=(n * n * NUM_PLANES,), dtype=np.float32)
         self.action_space = spaces.Discrete(n * n)
@@ -93,12 +93,13 @@ class ContactixSeatEnv(gymnasium.Env):
         game = self.game_env.game
         if game.done or self._illegal:
             raise RuntimeError("step() after the game ended: call reset()")
-        if self.illegal_action == "lose" and not self.action_masks()[int(action)]:
+        a = action_index(action, self.action_space.n)  # an int, else ValueError (True and 2.7 are no actions)
+        if self.illegal_action == "lose" and not (0 <= a < self.action_space.n and self.action_masks()[a]):
             self._illegal = True
             info = self._info()
-            info["illegal"] = True
-            return self._obs(), -1.0, True, False, info
-        self.game_env.step(int(action))
+            info["illegal_action"] = True
+            return self._obs(), ILLEGAL_REWARD, True, False, info
+        self.game_env.step(a)
         self._play_opponent()
         done = game.done
         reward = (1.0 if game.winner == self.colour else -1.0) if done else 0.0

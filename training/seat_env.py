@@ -23,7 +23,8 @@ Rewards (``reward``):
 
 An illegal action raises ``ValueError`` (``illegal_action="raise"``, the default: a masked learner never
 sends one, so one is a bug to see) or, with ``illegal_action="lose"``, ends the episode at once with reward
--1 and ``info["illegal"] = True`` (what gymnasium's ``check_env`` needs, as it steps with unmasked samples).
+-1 and ``info["illegal_action"] = True``, as ``contack_v0`` does (what gymnasium's ``check_env`` needs, as it
+steps with unmasked samples). An action that is no int (``2.7``, ``True``) always raises ``ValueError``.
 
 ``info`` carries ``"seat"``, ``"opponents"`` (names) and, at the end, ``"final_scores"`` and ``"won"``
 (the learner's share of the win: 1, 1/k or 0).
@@ -39,6 +40,7 @@ from gymnasium import spaces
 
 from contack_env import contack_v0
 from contack_env.envs.contack_v0 import SCORE_REWARD_SCALE
+from contack_env.envs.conventions import ILLEGAL_REWARD, action_index, check_illegal_action
 from contack_env.envs.observation import NUM_ACTIONS, OBS_HIGH, OBS_LOW, OBS_SIZE
 
 from agents.features import input_size, policy_input
@@ -67,9 +69,7 @@ class ContackSeatEnv(gymnasium.Env):
     ) -> None:
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}; got {reward!r}")
-        if illegal_action not in ("raise", "lose"):
-            raise ValueError(f"illegal_action must be 'raise' or 'lose'; got {illegal_action!r}")
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         self.features = features
         size = input_size(features)  # checks the name
         self._illegal = False
@@ -112,12 +112,13 @@ class ContackSeatEnv(gymnasium.Env):
         env = self.game_env
         if env.game.done or self._illegal:
             raise RuntimeError("step() after the game ended: call reset()")
-        if self.illegal_action == "lose" and not self.action_masks()[int(action)]:
+        a = action_index(action, self.action_space.n)  # an int, else ValueError (True and 2.7 are no actions)
+        if self.illegal_action == "lose" and not (0 <= a < self.action_space.n and self.action_masks()[a]):
             self._illegal = True
             info = self._info()
-            info["illegal"] = True
-            return np.zeros(self.observation_space.shape, dtype=np.float32), -1.0, True, False, info
-        env.step(int(action))
+            info["illegal_action"] = True
+            return np.zeros(self.observation_space.shape, dtype=np.float32), ILLEGAL_REWARD, True, False, info
+        env.step(a)
         self._play_opponents()
         value = self._position_value()
         reward = value - self._value

@@ -115,7 +115,19 @@ def test_an_illegal_action_raises_or_loses_and_bad_settings_say_what_is_allowed(
     lose.reset(seed=0)
     lose.step(int(np.flatnonzero(lose.action_masks())[0]))
     _, reward, done, _, info = lose.step(int(np.flatnonzero(~lose.action_masks())[0]))
-    assert (reward, done, info["illegal"]) == (-1.0, True, True)
+    assert (reward, done, info["illegal_action"]) == (-1.0, True, True)
+    for action in (1000, -1):  # outside Discrete(25): illegal like any other, not an IndexError
+        lose.reset(seed=0)
+        _, reward, done, _, info = lose.step(action)
+        assert (reward, done, info["illegal_action"]) == (-1.0, True, True)
+    lose.reset(seed=0)
+    before = list(lose.game_env.game.moves)
+    for action in (2.7, True):  # no int: not played as action 2 or 1
+        with pytest.raises(ValueError, match=r"an action is an int in 0..24"):
+            lose.step(action)
+    assert lose.game_env.game.moves == before
+    with pytest.raises(ValueError, match="illegal_action is one of 'raise', 'lose'; got 'skip'"):
+        _env(illegal_action="skip")
     with pytest.raises(ValueError, match="board_size is a whole number 3..19"):
         _env(size=20)
     with pytest.raises(ValueError, match="reward must be one of win"):

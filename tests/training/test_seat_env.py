@@ -38,8 +38,29 @@ def test_an_illegal_action_raises_or_loses_as_asked():
     env = ContackSeatEnv(2, OpponentPool({"greedy": 1}), illegal_action="lose")
     env.reset(seed=0)
     _, reward, done, _, info = env.step(illegal)
-    assert (reward, done, info["illegal"]) == (-1.0, True, True)
+    assert (reward, done, info["illegal_action"]) == (-1.0, True, True)
     assert not env.action_masks().any()
+
+
+@pytest.mark.parametrize("illegal_action", ["raise", "lose"])
+def test_actions_that_are_no_int_raise_and_one_outside_the_space_is_illegal(illegal_action):
+    env = ContackSeatEnv(2, OpponentPool({"greedy": 1}), illegal_action=illegal_action)
+    env.reset(seed=0)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    for action in (legal + 0.5, True, "1"):  # not rounded down to an action, nor bool taken for 1
+        with pytest.raises(ValueError, match=r"an action is an int in 0..104"):
+            env.step(action)
+    if illegal_action == "raise":
+        with pytest.raises(ValueError, match="action 105 is illegal"):
+            env.step(105)
+    else:
+        _, reward, done, _, info = env.step(105)
+        assert (reward, done, info["illegal_action"]) == (-1.0, True, True)
+
+
+def test_illegal_action_option_says_what_is_allowed():
+    with pytest.raises(ValueError, match="illegal_action is one of 'raise', 'lose'; got 'skip'"):
+        ContackSeatEnv(2, OpponentPool({"greedy": 1}), illegal_action="skip")
 
 
 @pytest.mark.parametrize("players", [2, 4, 7])
