@@ -182,7 +182,7 @@ class PolicyNet:
             raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}{hint}")
         if game is not None and meta.get("game", "contack") != game:  # files without a game are Contack's
             raise PolicyFileError(f"{path} is a policy for {meta.get('game', 'contack')!r}, not for {game!r}")
-        _check_finite(arrays, path)
+        check_finite(arrays, path)
         layers = []
         i = 0
         while f"w{i}" in arrays:
@@ -246,7 +246,7 @@ def _check_shapes(net: PolicyNet, path: str) -> None:
             raise PolicyFileError(f"{path}: meta says {key}={net.meta[key]}, the weights say {getattr(net, key)}")
 
 
-def _check_finite(arrays: dict[str, np.ndarray], path: str) -> None:
+def check_finite(arrays: dict[str, np.ndarray], path: str) -> None:
     """Refuse weights that are NaN or infinite, or too large for float32 (a diverged run, or a damaged file):
     such a policy would still pick actions, silently, from garbage logits."""
     limit = float(np.finfo(np.float32).max)

@@ -38,7 +38,7 @@ from agents.az.horizon import HORIZONS, STAKES
 from agents.features import AZ_FEATURES
 from agents.az.search import check_leaf_moves
 from agents.playout import is_share
-from agents.policy_file import PolicyFileError
+from agents.policy_file import PolicyFileError, check_finite
 from contack_env.atomic import open_atomic
 
 FORMAT = "contack-az/1"
@@ -199,8 +199,10 @@ class AZNet:
             check_leaf_moves(meta.get("leaf_moves", 0), rollout)
         except ValueError as err:
             raise PolicyFileError(f"{path}: {err}") from None
-        if game is not None and meta.get("game") != game:
-            raise PolicyFileError(f"{path} is a network for {meta.get('game')!r}; it cannot play {game!r}")
+        trained_for = meta.get("game", "contack")  # as the property ``game`` reads it: older files are Contack's
+        if game is not None and trained_for != game:
+            raise PolicyFileError(f"{path} is a network for {trained_for!r}; it cannot play {game!r}")
+        check_finite(arrays, path)
         try:
             trunk = _pairs(arrays, "w", "b")
             value = _pairs(arrays, "vw", "vb")

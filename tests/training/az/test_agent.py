@@ -145,6 +145,16 @@ def test_bad_files_and_games_are_refused_clearly(nets, tmp_path):
         with pytest.raises(PolicyFileError, match=message):
             make_agent(f"az:{tmp_path / 'later.npz'}")
     net = AZNet.load(nets["contack"])
+    net.head[0][0, 0] = np.nan  # a diverged run: its search would follow garbage priors, silently
+    net.save(tmp_path / "diverged.npz")
+    with pytest.raises(PolicyFileError, match=r"wa holds 1 NaN or infinite weight"):
+        make_agent(f"az:{tmp_path / 'diverged.npz'}")
+    net = AZNet.load(nets["contack"])
+    del net.meta["game"]  # a file from before networks named their game is Contack's, by every reader
+    net.save(tmp_path / "older.npz")
+    assert AZNet.load(tmp_path / "older.npz").game == "contack"
+    assert AZNet.load(tmp_path / "older.npz", game="contack").game == "contack"
+    net = AZNet.load(nets["contack"])
     net.meta["features"] = "lookahead"
     net.save(tmp_path / "short.npz")
     with pytest.raises(PolicyFileError, match="the network reads 787 inputs, but contack with features 'lookahead' gives 997"):
