@@ -58,7 +58,7 @@ class TrainConfig:
     vec_env: str = "dummy"
     """dummy (all envs in this process: fastest when a step is cheap) or subproc."""
     torch_threads: int = 1
-    """torch threads per process (1 is much faster on small networks: see docs/training.md)."""
+    """torch threads per process (1 is much faster on small networks: see docs/training.md); part of the recipe: another count makes other weights."""
     features: str = "lookahead"
     """Per-action values appended to the observation (agents.features): lookahead (the lookahead bot's
     judgement of every placement) or none. Contack only."""
@@ -90,7 +90,7 @@ class TrainConfig:
     """Bots the learner is evaluated against (every other seat is that bot); in a solitaire, reference bots that
     play the same deals alone."""
     checkpoint_every: int = 50_000
-    """Timesteps between checkpoints (written atomically; --resume continues from the last)."""
+    """Timesteps between checkpoints (written atomically; --resume continues from the last); part of the recipe: the random streams restart at each."""
     board_size: int = 5
     """CON-TAC-TIX only: the board is N x N holes, 3..19 (a policy plays the size it was trained on)."""
 

@@ -96,11 +96,11 @@ class AZConfig:
     play_stakes: str = "margin"
     """What the policy file's search plays for with the hand horizon (agents/az/horizon.py): margin (the hand's margin) or win (the game: the hand's margin added to the lead, as a chance of winning); the evaluations play with it, self-play does not."""
     workers: int = 2
-    """Self-play processes (1: in this process); with ray, Ray tasks a round."""
+    """Self-play processes (1: in this process); with ray, Ray tasks a round; part of the recipe: a round's random streams are split among them."""
     ray: bool = False
     """Self-play and the evaluations on a Ray cluster: RAY_ADDRESS's, else a local one (the [rllib] extra); the same results as worker processes."""
     parallel_games: int = 16
-    """Games each worker plays side by side, their network evaluations batched."""
+    """Games each worker plays side by side, their network evaluations batched; part of the recipe: the games share their worker's random stream."""
     rollout: float = 0.0
     """The share of a leaf's value that one greedy playout to the horizon gives, the network's the rest (0: the network alone; AlphaGo's lambda; a solitaire's default 0.5)."""
     play_rollout: float | None = None

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from contack_env.atomic import TEMPORARY_PREFIX, atomic_path, open_atomic
+from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
 from contack_env.games import get_game
 from ..run_folder import (TrainingError, check_new_run_folder, check_resumable, claim_folder, new_run_id, read_marker,
                           remove_run_files, write_marker)
@@ -201,9 +201,10 @@ class Learner:
     def save(self, path: str, iteration: int, games: int) -> None:
         import torch
 
-        with atomic_path(path) as tmp:
+        # Through a file object: torch names the archive inside after a path, and the temporary one is random
+        with open_atomic(path, "wb") as f:
             torch.save({"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
-                        "iteration": iteration, "games": games}, tmp)
+                        "iteration": iteration, "games": games}, f)
 
     def save_buffer(self, path: str, iteration: int) -> None:
         """The sample buffer, compressed (the observations are mostly zeros), with the iteration it belongs to."""

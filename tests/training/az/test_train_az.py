@@ -121,6 +121,8 @@ def test_the_same_seed_trains_the_same_network(tmp_path):
         train(AZConfig(**cfg), str(tmp_path / name), progress=False)
     a, b = (AZNet.load(tmp_path / name / "policy.npz") for name in ("a", "b"))
     assert all(np.array_equal(x, y) for x, y in zip(_weights(a), _weights(b)))
+    for name in ("checkpoint.pt", "buffer.npz", "policy.npz"):  # byte for byte: no temporary name inside
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
 
 
 def test_a_resumed_run_trains_exactly_the_network_of_an_uninterrupted_one(tmp_path, capsys):
