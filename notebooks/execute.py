@@ -86,7 +86,9 @@ def run_notebook(path: Path, quick: bool = False, timeout: int = CELL_TIMEOUT_S)
         spec_dir.mkdir()
         # ipykernel's own kernelspec for the running interpreter: argv starts with sys.executable.
         write_text(spec_dir / "kernel.json", json.dumps(get_kernel_dict()))
-        km = AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=KernelSpecManager(kernel_dirs=[tmp]))
+        # IPC transport (sockets in the temporary folder): a kernel over TCP warns that it runs without encryption
+        km = AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=KernelSpecManager(kernel_dirs=[tmp]),
+                                transport="ipc", ip=str(Path(tmp) / "kernel"))
         client = NotebookClient(
             nb,
             km=km,
@@ -95,7 +97,28 @@ def run_notebook(path: Path, quick: bool = False, timeout: int = CELL_TIMEOUT_S)
             resources={"metadata": {"path": str(path.parent)}},
         )
         client.execute(cleanup_kc=True, env=kernel_env(quick))
+    merge_streams(nb)
     return nb
+
+
+def merge_streams(nb: nbformat.NotebookNode) -> None:
+    """Join each cell's consecutive outputs to the same stream into one: how the kernel splits a cell's printing
+    into messages depends on timing, and the committed files should change only when the text does."""
+    for cell in nb.cells:
+        merged: list[nbformat.NotebookNode] = []
+        for output in cell.get("outputs", []):
+            last = merged[-1] if merged else None
+            if (output.get("output_type") == "stream" and last is not None and last.get("output_type") == "stream"
+                    and last.get("name") == output.get("name")):
+                last["text"] = _text(last["text"]) + _text(output["text"])
+            else:
+                merged.append(output)
+        if "outputs" in cell:
+            cell["outputs"] = merged
+
+
+def _text(text: str | list[str]) -> str:
+    return text if isinstance(text, str) else "".join(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -76,6 +76,30 @@ def test_kernel_is_this_interpreter_in_the_notebook_folder(tmp_path: Path):
     assert lines == [sys.executable, str(tmp_path.resolve()), "None"]
 
 
+def test_a_cells_printing_is_one_output_however_the_kernel_sent_it(tmp_path: Path):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import sys, time\nprint('a', flush=True)\ntime.sleep(0.5)\nprint('b', flush=True)\ntime.sleep(0.5)\n"
+        "print('c', file=sys.stderr)")])
+    path = tmp_path / "probe.ipynb"
+    nbformat.write(nb, path)
+    outputs = execute.run_notebook(path, quick=False).cells[0].outputs
+    assert [(o.name, o.text) for o in outputs] == [("stdout", "a\nb\n"), ("stderr", "c\n")]
+
+
+def _printed(nb: nbformat.NotebookNode) -> list[str]:
+    """Each code cell's text output (streams and plain-text results; not pictures)."""
+    return ["".join(o.get("text", "") or o.get("data", {}).get("text/plain", "") for o in c.outputs)
+            for c in nb.cells if c.cell_type == "code"]
+
+
+def test_the_committed_first_notebook_prints_what_the_code_prints_today():
+    # Seconds at its full budget: a change of the code's wording shows here, to re-execute the notebook.
+    name = EXPECTED[0]
+    fresh = execute.run_notebook(NOTEBOOK_DIR / name, quick=False)
+    assert _printed(nbformat.read(NOTEBOOK_DIR / name, as_version=4)) == _printed(fresh), \
+        f"run `python notebooks/execute.py {name[:2]}` and commit"
+
+
 def test_notebooks_are_selected_by_prefix_and_unknown_names_are_refused():
     assert [p.name for p in execute.select(["02"])] == ["02_train_and_evaluate.ipynb"]
     assert [p.name for p in execute.select([])] == list(EXPECTED)
