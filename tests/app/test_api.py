@@ -442,3 +442,25 @@ def test_every_bot_the_page_offers_plays_a_whole_game_of_every_game(client, game
         finished = advance_bots(client, new_game(client, **table))
         assert finished["state"]["done"], spec
         assert client.get(f"/api/games/{finished['id']}/record").status_code == 200
+
+
+@pytest.mark.parametrize("game,seats,extra", [
+    ("contack", ["mcts:50", "random", "greedy"], {"hands": 1}),
+    ("solitaire2", ["mcts:50"], {}),
+    ("contactix", ["mcts:50", "random"], {"board_size": 5}),
+])
+def test_a_bots_table_with_a_seed_plays_the_game_simulate_plays_with_that_seed(client, tmp_path, game, seats, extra):
+    from contack_env.cli import main
+    from contack_env.records import read_records
+
+    finished = advance_bots(client, new_game(client, game=game, seats=seats, seed=5, **extra))
+    assert finished["state"]["done"]
+    from_app = client.get(f"/api/games/{finished['id']}/record").json()
+    options = [f"--{k.replace('_', '-')}={v}" for k, v in extra.items()]
+    out = tmp_path / "simulated.jsonl"
+    assert main(["simulate", "--game", game, "--players", str(len(seats)), "--agents", ",".join(seats), "--games", "1",
+                 "--seed", "5", *options, "--out", str(out)]) == 0
+    simulated = read_records(out)[0]
+    assert from_app["seed"] == simulated["seed"] == 5
+    assert {k: v for k, v in from_app.items() if k not in ("agents", "meta")} == \
+        {k: v for k, v in simulated.items() if k not in ("agents", "meta")}
