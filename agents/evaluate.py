@@ -67,7 +67,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, Union
 import numpy as np
 
 from contack_env.atomic import open_atomic
-from contack_env.cli_support import MAX_SEED
+from contack_env.cli_support import MAX_SEED, largest_first_seed
 from contack_env.contack.multiplayer import MAX_NUM_HANDS, check_rules
 from contack_env.games import GAMES, RuleOptions, get_game
 
@@ -482,10 +482,9 @@ def evaluate(
     check_request(game, players, agents, games, hands, workers, board_size, swap, agent_seed, ray)
     deals = games if report == "solitaire" else games // players
     for name, first in (("seed", seed), ("agent_seed", agent_seed)):
-        # deal d is played from first + d, and its record says so: every seed one the commands take
-        if first is not None and not 0 <= first <= MAX_SEED - deals + 1:
-            raise ValueError(f"{name} is a whole number 0..{MAX_SEED - deals + 1} for {plural(deals, 'deal')} (deal d "
-                             f"from {name} + d, at most {MAX_SEED}); got {first}")
+        if first is not None and not 0 <= first <= largest_first_seed(deals):
+            raise ValueError(f"{name} is a whole number 0..{largest_first_seed(deals)} for {plural(deals, 'deal')} "
+                             f"(deal d from {name} + d, at most {MAX_SEED}); got {first}")
     options = get_game(game).options
     # As on the command line (--hands with a solitaire, --board-size with Contack): a rule option the game does
     # not have would be silently ignored, so a value other than its default is refused.

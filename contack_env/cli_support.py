@@ -44,14 +44,18 @@ def seed_arg(text: str) -> int:
     return value
 
 
+def largest_first_seed(count: int) -> int:
+    """The largest seed that ``count`` games (or deals) may start from, game ``i`` from ``seed + i``: each record
+    carries its game's seed, to be played again with it, so every one must be a seed the commands take."""
+    return MAX_SEED - count + 1
+
+
 def check_seed_range(parser: argparse.ArgumentParser, option: str, seed: int | None, count: int,
                      what: str = "games") -> None:
-    """A usage error unless the seeds ``seed .. seed + count - 1`` of ``count`` games (or deals, ``what``), game
-    ``i`` from ``seed + i``, are all seeds the commands take (None: not given): each record carries its game's
-    seed, to be played again with it."""
-    if seed is not None and seed + count - 1 > MAX_SEED:
+    """A usage error unless ``count`` games (or deals, ``what``) may start from ``seed`` (None: not given)."""
+    if seed is not None and seed > largest_first_seed(count):
         parser.error(f"{option} {seed} with {count} {what} would play from seeds up to {seed + count - 1}, past the "
-                     f"largest, {MAX_SEED}; give at most {MAX_SEED - count + 1}")
+                     f"largest, {MAX_SEED}; give at most {largest_first_seed(count)}")
 
 
 def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,

@@ -143,9 +143,9 @@ class TrainConfig:
             )
         if self.hands > MAX_NUM_HANDS:
             raise ValueError(f"hands is 1..{MAX_NUM_HANDS} (the rules play 3); got {self.hands}")
-        if not 0 <= self.seed <= MAX_SEED:
+        if not 0 <= self.seed <= PPO_MAX_SEED:
             # SB3 seeds numpy's legacy generator with seed + timesteps, which must stay below 2**32.
-            raise ValueError(f"seed must be a whole number 0..{MAX_SEED}; got {self.seed}")
+            raise ValueError(f"seed must be a whole number 0..{PPO_MAX_SEED}; got {self.seed}")
         for name, low, high, low_open in FLOAT_RANGES:
             value = getattr(self, name)
             if not (low < value if low_open else low <= value) or (high is not None and value > high):
@@ -241,7 +241,9 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-MAX_SEED = 2**31 - 1
+PPO_MAX_SEED = 2**31 - 1
+"""The largest seed of a PPO run (``TrainConfig.check`` says why); az runs take any seed the commands do
+(``contack_env.cli_support.MAX_SEED``)."""
 
 
 def read_settings(path: str) -> dict[str, Any]:

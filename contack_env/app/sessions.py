@@ -20,6 +20,7 @@ from agents.base import Agent
 from agents.registry import make_agent, mcts_budget, split_az_argument, split_spec
 from agents.view import public_view
 from contack_env import ENCLOSED_END_OPTIONS
+from contack_env.cli_support import MAX_SEED
 from contack_env.contactix.rules import check_size
 from contack_env.games import GAMES
 from contack_env.protocol import State
@@ -101,7 +102,7 @@ def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None
     seed = data.get("seed")
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise Rejected(400, f"seed is a whole number 0..2^63-1, or null for a fresh one; got {seed!r}")
     setup.seed = seed
     resolved: list[str | None] = []

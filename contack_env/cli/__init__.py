@@ -7,7 +7,8 @@ usage error found while the command runs shows that command's usage).
                      --out FILE.jsonl
     contack replay --check [--through-env] FILE...
     contack evaluate --players N --agents A,B,... --games K --seed S [--agent-seed A] [--workers W] [--ray]
-                     [--json FILE] [--records FILE] [--game {contack,solitaire1,solitaire2}] [--hands N] [--enclosed-end ...]
+                     [--json FILE] [--records FILE] [--game {contack,solitaire1,solitaire2,contactix}] [--hands N]
+                     [--enclosed-end ...]
     contack ratings FILE... [--json OUT]
     contack render FILE [--index I] --out OUT.gif|OUT.png [--every N] [--fps F]
     contack demo [--games K] [--seed S] [--workers W] [--models DIR] [--out DIR]
