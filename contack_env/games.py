@@ -3,9 +3,12 @@
 ``GAMES["contack"]``, ``GAMES["solitaire1"]``, ``GAMES["solitaire2"]``, ``GAMES["contactix"]`` (or
 ``get_game(name)``, which names the games that exist when asked for another). A ``GameSpec`` says how many
 players the game takes, which rule options it has, how to deal a new state (``contack_env.protocol.State``),
-how its records are written and which format they use, how it is shown as text, and its environments. Agents,
-evaluation and the command line reach game-specific code only through here; docs/architecture.md shows how to
-add a game.
+how its records are written and which format they use, how it is shown as text, and its environments.
+
+The generic code (evaluation, `simulate`, `replay`, `render`, the search agents `random`, `mcts` and `az`) reaches
+a game only through here, so a new game needs no change there; docs/architecture.md shows how to add one. Code
+written for particular games imports their modules directly: their bots (`greedy`, `lookahead`,
+`two_distance`, `mcts`'s own rollouts for them), the terminal play screen, and the checks of their rule options.
 """
 
 from __future__ import annotations
