@@ -14,10 +14,12 @@ deals.
 
 from __future__ import annotations
 
+import argparse
 import time
 from dataclasses import dataclass
 
 from contack_env import GameState, Solitaire1, Solitaire2
+from contack_env.cli_support import check_seed_range, seed_arg
 
 from .arena import new_state, seed_streams
 
@@ -105,20 +107,16 @@ def solve_deals(game: str, games: int, seed: int, time_limit: float) -> list[Sol
 
 
 # -- contack solve ---------------------------------------------------------------------------------------------
-def add_arguments(parser) -> None:  # type: ignore[no-untyped-def]
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``contack solve``'s options."""
     parser.add_argument("--game", choices=SOLITAIRES, required=True, help="the solitaire")
     parser.add_argument("--games", type=int, required=True, metavar="K", help="deals 0 .. K-1")
-    from contack_env.cli_support import seed_arg
-
     parser.add_argument("--seed", type=seed_arg, required=True, metavar="S", help="the deals of `contack evaluate --seed S`")
     parser.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
                         help="per deal; a deal not settled in time is unknown (default 10)")
 
 
-def run_from_args(parser, args) -> int:  # type: ignore[no-untyped-def]
-    from contack_env.cli_support import check_seed_range
-
+def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from .evaluate import wilson
 
     if args.games < 1:

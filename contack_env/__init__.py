@@ -10,6 +10,8 @@ The layers, bottom to top (docs/architecture.md; a test holds the imports to thi
 - ``contack_env.cli``: the ``contack`` command line, the top layer (nothing imports it).
 """
 
+from types import ModuleType
+
 from contack_env.contack.figure import Figure, Move
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, ContackGame, new_game
 from contack_env.contack.solitaire import Solitaire1, Solitaire2, new_solitaire1, new_solitaire2
@@ -62,7 +64,7 @@ else:
 _ENV_MODULES = ("contack_v0", "solitaire_v0", "contactix_v0")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> ModuleType:
     if name in _ENV_MODULES:
         import importlib
 

@@ -9,7 +9,7 @@ the last-played tile and the *holes* (empty cells touching two or more tiles, wh
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 from contack_env.contack.grid import CELL_SIDES, OFFSET, ORIGIN, SPAN, cell_index
 from contack_env.contack.tiles import ALL_TILES_MASK, NUM_TILES, TILE_NAMES, TILE_VALUES, contact_points, contact_valid
@@ -107,7 +107,7 @@ class Figure:
         while it is not placed), kept as tiles are placed: a cheap key for positions."""
 
     @classmethod
-    def from_placements(cls, placements, last: tuple[int, int] | None = None) -> "Figure":
+    def from_placements(cls, placements: Iterable[tuple[int, int, int]], last: tuple[int, int] | None = None) -> "Figure":
         """A figure built directly from ``[(tile id, x, y), ...]`` in placement order, without legality checks
         (for tests, puzzles and analysis). The last-played tile is the last placement unless ``last`` says."""
         figure = cls()

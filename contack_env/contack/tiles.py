@@ -6,6 +6,8 @@ blue-red-gold, two digits each ("01-02-03"). Colours are indexed ``BLUE, RED, GO
 
 from __future__ import annotations
 
+from typing import Iterable
+
 BLUE, RED, GOLD = 0, 1, 2
 COLOURS = ("blue", "red", "gold")
 NUM_TILES = 36
@@ -70,7 +72,7 @@ def contact_points(a: int, b: int) -> int:
     return a + b if (a + b) % 5 == 0 else 0
 
 
-def mask_of(tiles) -> int:
+def mask_of(tiles: Iterable[int]) -> int:
     """Bitmask (bit t set for tile t) of an iterable of tile ids."""
     m = 0
     for t in tiles:
