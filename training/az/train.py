@@ -44,10 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
+from contack_env.atomic import open_atomic
 from contack_env.games import get_game
-from ..run_folder import (TrainingError, check_new_run_folder, check_resumable, claim_folder, new_run_id, read_marker,
-                          remove_run_files, write_marker)
+from ..run_folder import Run, TrainingError, check_new_run_folder, claim_folder, new_run_id, read_marker, write_marker
 from . import report
 from .config import AZConfig
 from agents.az.encoding import Encoder
@@ -61,25 +60,19 @@ class AZTrainingError(TrainingError):
     """A run that cannot start or resume, with what to do about it."""
 
 
-class AZRun:
-    """The files of one run folder."""
+class AZRun(Run):
+    """The files of one ``--algorithm az`` run folder: ``Run``'s, with a torch checkpoint and the sample buffer
+    (and no snapshots)."""
 
     def __init__(self, out: str) -> None:
-        self.out = out
-        self.config = os.path.join(out, "config.toml")
-        self.policy = os.path.join(out, "policy.npz")
+        super().__init__(out)
         self.eval_policy = os.path.join(out, "eval_policy.npz")
         self.checkpoint = os.path.join(out, "checkpoint.pt")
         self.buffer = os.path.join(out, "buffer.npz")
-        self.state = os.path.join(out, "state.json")
-        self.eval_csv = os.path.join(out, "eval.csv")
-        self.curve = os.path.join(out, "learning_curve.png")
-        self.tensorboard = os.path.join(out, "tb")
 
     @property
     def own_files(self) -> tuple[str, ...]:
-        return (self.config, self.policy, self.eval_policy, self.checkpoint, self.buffer, self.state, self.eval_csv,
-                self.curve)
+        return (*super().own_files, self.buffer)
 
     def read_state(self) -> dict[str, Any]:
         try:
@@ -91,28 +84,8 @@ class AZRun:
             raise AZTrainingError(f"{self.state} is damaged ({err}); remove it to resume") from None
 
     def write_state(self, state: dict[str, Any]) -> None:
-        state = {**state, "run_id": read_marker(self.out)}  # whose state it is: --resume checks it with the marker
-        with open_atomic(self.state) as f:
-            json.dump(state, f, indent=1)
-
-    def check_resumable(self) -> str | None:
-        """``training.run_folder.check_resumable`` for this run's folder."""
-        return check_resumable(self.out, self.checkpoint, self.config, self.state, self.read_state)
-
-    def remove_leftovers(self) -> None:
-        """A run of ours killed before its first checkpoint: remove its files, and only those, and only in a
-        folder its marker proves is a run's (``training.run_folder.remove_run_files``)."""
-        remove_run_files(self.out, self.own_files)
-        self.remove_temporaries()
-
-    def remove_temporaries(self) -> None:
-        """The temporary files of writes a kill interrupted (``atomic_path``'s), of this run's own files only,
-        and only in a folder marked as a run's."""
-        names = tuple(os.path.basename(p) for p in self.own_files)
-        if os.path.isdir(self.out) and read_marker(self.out) is not None:
-            for name in os.listdir(self.out):
-                if name.startswith(TEMPORARY_PREFIX) and name.endswith(names):
-                    os.remove(os.path.join(self.out, name))
+        # whose state it is: --resume checks it with the marker
+        super().write_state({**state, "run_id": read_marker(self.out)})
 
 
 class Learner:
