@@ -285,12 +285,12 @@ _DEFAULT_VALUES = {f.name: f.default if f.default_factory is dataclasses.MISSING
                    for f in fields(TrainConfig)}
 
 
-def field_help() -> dict[str, str]:
-    """Each field's documentation (the string literal under it), for ``--help``."""
+def field_help(cls: type = TrainConfig) -> dict[str, str]:
+    """Each field's documentation in the dataclass ``cls`` (the string literal under it), for ``--help``."""
     import ast
     import inspect
 
-    tree = ast.parse(inspect.getsource(TrainConfig))
+    tree = ast.parse(inspect.getsource(cls))
     body = tree.body[0].body  # type: ignore[attr-defined]
     docs: dict[str, str] = {}
     for node, after in zip(body, body[1:]):

@@ -28,7 +28,7 @@ CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high",
               "agent", "mean_tiles")  # the last two came later: at the end, so reading by position still works
 POLICY = "policy"
 """The ``agent`` of the rows that measure the learner."""
-EVAL_SEED_OFFSET = 1_000_000  # evaluation deals never coincide with the training seed's first deals
+EVAL_SEED_OFFSET = 1_000_000  # evaluation deals never coincide with the training's (PPO's and az's self-play)
 
 
 def next_due(t: int, every: int) -> int:

@@ -91,12 +91,11 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except RayUnavailable as err:
             print(f"contack evaluate: {err}", file=sys.stderr)
             return 2
-    extra = {"board_size": board_size, "swap": swap} if sized else {}
     try:
         ev = evaluate(
             agents, args.games, args.seed, game=args.game, players=players, hands=hands, enclosed_end=enclosed_end,
             workers=args.workers, records=args.records is not None, progress=args.progress, ray=args.ray,
-            agent_seed=args.agent_seed, **extra,
+            agent_seed=args.agent_seed, board_size=board_size, swap=swap,  # the defaults for a game without a board
         )
     except WorkerLost as err:
         print(f"contack evaluate: {err}; {INTERRUPTED['evaluate']}", file=sys.stderr)

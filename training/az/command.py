@@ -13,8 +13,8 @@ import sys
 from dataclasses import fields
 from typing import Any
 
-from ..config import option_value, read_settings
-from .config import AZConfig, field_help
+from ..config import field_help, option_value, read_settings
+from .config import AZConfig
 
 ALGORITHMS = ("ppo", "az")
 
@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser, taken: set[str]) -> None:
                         help="ppo (MaskablePPO, the default) or az (search-guided self-play: training.az). A setting both have "
                         "(--game, --players, --seed, --net-arch, --learning-rate, --batch-size, --eval-*, ...) takes az's "
                         "own default with --algorithm az (training/az/config.py), not the one shown here")
-    docs = field_help()
+    docs = field_help(AZConfig)
     defaults = AZConfig()
     for f in fields(AZConfig):
         if f.name in taken or f.name == "algorithm":

@@ -259,17 +259,3 @@ class AZConfig:
                              f"{', '.join(sorted(known))}")
         defaults = game_defaults(values.get("game", "contack"))
         return cls(**{**defaults, **values})
-
-
-def field_help() -> dict[str, str]:
-    """Each field's documentation (the string literal under it), for ``--help``."""
-    import ast
-    import inspect
-
-    tree = ast.parse(inspect.getsource(AZConfig))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs: dict[str, str] = {}
-    for node, after in zip(body, body[1:]):
-        if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
-            docs[node.target.id] = str(after.value.value)  # type: ignore[attr-defined]
-    return docs

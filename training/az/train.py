@@ -47,13 +47,12 @@ import numpy as np
 from contack_env.atomic import open_atomic
 from contack_env.games import get_game
 from ..run_folder import Run, TrainingError, check_new_run_folder, claim_folder, new_run_id, read_marker, write_marker
+from ..evaluations import EVAL_SEED_OFFSET
 from . import report
 from .config import AZConfig
 from agents.az.encoding import Encoder
 from agents.progress import reporter
 from .selfplay import SAMPLE_FIELDS, GameSetup, Samples, SelfPlay
-
-EVAL_SEED_OFFSET = 1_000_000  # evaluation deals never coincide with self-play's
 
 
 class AZTrainingError(TrainingError):
