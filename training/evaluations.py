@@ -20,9 +20,10 @@ import time
 from typing import Any
 
 from contack_env.atomic import atomic_path, open_atomic
+from contack_env.games import get_game
 
 from .config import TrainConfig
-from .games import ALONE, COLOURS, TRAINING_GAMES
+from .games import TRAINING_GAMES
 
 CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score", "mean_margin", "wall_s",
               "agent", "mean_tiles")  # the last two came later: at the end, so reading by position still works
@@ -54,19 +55,19 @@ def evaluate_policy_file(path: str, timesteps: int, cfg: TrainConfig, eval_csv: 
     started = time.time()
     rows = []
     seed = cfg.seed + EVAL_SEED_OFFSET
-    kind = TRAINING_GAMES[cfg.game].evaluation
-    if kind == COLOURS:
+    report = get_game(cfg.game).report  # how the game's results are told (contack_env.games.REPORTS)
+    if report == "colours":
         games = max(2, cfg.eval_games + cfg.eval_games % 2)  # each deal is played twice, the colours swapped
         for opponent in cfg.eval_opponents:
             ev = evaluate([spec, opponent], games, seed, game=cfg.game, board_size=cfg.board_size)
             rows.append(_row(timesteps, opponent, ev.entries[0], started))
-    elif kind == ALONE:
+    elif report == "solitaire":
         # A solitaire has no opponent: the reference bots play the same deals alone, and their rows say how the
         # policy compares (random and greedy placement by default).
         ev = evaluate([spec, *cfg.eval_opponents], cfg.eval_games, seed, game=cfg.game)
         for name, entry in zip([POLICY, *cfg.eval_opponents], ev.entries):
             rows.append(_row(timesteps, "-", entry, started, agent=name))
-    else:  # SEATS: the policy in one seat, the bot in all the others, over every seat rotation
+    else:  # scores: the policy in one seat, the bot in all the others, over every seat rotation
         for opponent in cfg.eval_opponents:
             agents = [spec] + [opponent] * (cfg.players - 1)
             games = -(-cfg.eval_games // cfg.players) * cfg.players
@@ -192,7 +193,7 @@ def draw_learning_curve(csv_path: str, png_path: str, cfg: TrainConfig, trainer:
     rows = read_csv(csv_path)
     game = TRAINING_GAMES[cfg.game]
     what = game.title(cfg)
-    solitaire = game.evaluation == ALONE
+    solitaire = get_game(cfg.game).report == "solitaire"
     fig, axes = plt.subplots(1, 2 if solitaire else 1, figsize=(10.4 if solitaire else 6.4, 3.8), squeeze=False)
     ax = axes[0][0]
     if solitaire:

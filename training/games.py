@@ -21,12 +21,6 @@ from .seat_env import REWARD_MODES as CONTACK_REWARDS
 if TYPE_CHECKING:
     from .config import TrainConfig
 
-SEATS = "seats"
-"""Evaluation kind: the learner in one seat, the bot in every other, every seat rotation (Contack)."""
-COLOURS = "colours"
-"""Evaluation kind: heads-up, each deal played twice with the colours swapped (CON-TAC-TIX)."""
-ALONE = "alone"
-"""Evaluation kind: a solitaire; the reference bots play the same deals alone."""
 
 
 def _contack_env(cfg: TrainConfig, rank: int) -> Any:
@@ -88,8 +82,6 @@ class TrainingGame:
     """The values of ``reward``; ``reward_note`` says what they lack, if anything, for the error message."""
     environment: Callable[["TrainConfig", int], Any]
     """Environment ``rank`` of the vectorized set (module level, so SubprocVecEnv can pickle its factory)."""
-    evaluation: str
-    """``SEATS``, ``COLOURS`` or ``ALONE``: how ``training.monitor`` evaluates the learner."""
     title: Callable[["TrainConfig"], str]
     """The game as the learning curve's title names it."""
     policy_meta: Callable[["TrainConfig"], dict[str, Any]]
@@ -112,14 +104,14 @@ class TrainingGame:
 TRAINING_GAMES: dict[str, TrainingGame] = {
     spec.name: spec
     for spec in (
-        TrainingGame("contack", CONTACK_REWARDS, _contack_env, SEATS, _contack_title, _contack_meta,
+        TrainingGame("contack", CONTACK_REWARDS, _contack_env, _contack_title, _contack_meta,
                      pool="contack", factored=True),
         # A solitaire has one player, and placing more tiles is the signal that teaches it (a won deal is rare).
-        TrainingGame("solitaire1", SOLITAIRE_REWARDS, _solitaire_env, ALONE, _solitaire_title, _solitaire_meta,
+        TrainingGame("solitaire1", SOLITAIRE_REWARDS, _solitaire_env, _solitaire_title, _solitaire_meta,
                      defaults={"players": 1, "reward": "tiles", "features": "none"}),
-        TrainingGame("solitaire2", SOLITAIRE_REWARDS, _solitaire_env, ALONE, _solitaire_title, _solitaire_meta,
+        TrainingGame("solitaire2", SOLITAIRE_REWARDS, _solitaire_env, _solitaire_title, _solitaire_meta,
                      defaults={"players": 1, "reward": "tiles", "features": "none"}),
-        TrainingGame("contactix", CONTACTIX_REWARDS, _contactix_env, COLOURS, _contactix_title,
+        TrainingGame("contactix", CONTACTIX_REWARDS, _contactix_env, _contactix_title,
                      _contactix_meta, pool="contactix", reward_note=" (+1/-1 at the end: the game has no score)",
                      defaults={"reward": "win", "opponents": "random,two_distance,self",
                                "eval_opponents": ["random", "two_distance"], "features": "none"}),

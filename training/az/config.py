@@ -55,7 +55,7 @@ for pretraining, and the greedy playout (and greedy leaf moves) that scores tile
 def game_defaults(game: Any) -> dict[str, Any]:
     """The defaults that replace the field defaults (the heads-up Contack run's) for ``game``."""
     try:
-        solitaire = get_game(game).max_players == 1
+        solitaire = get_game(game).report == "solitaire"
     except ValueError:
         return {}  # AZConfig.check names the games
     defaults = copy.deepcopy(SOLITAIRE_DEFAULTS) if solitaire else {}
@@ -209,7 +209,7 @@ class AZConfig:
                     raise ValueError(f"{name}: the lookahead inputs, its pretraining games and the greedy playouts "
                                      f"are made for {', '.join(LOOKAHEAD_GAMES)}; {self.game} takes "
                                      f"{'none' if name == 'features' else 0}; got {getattr(self, name)!r}")
-        if self.pretrain_games and get_game(self.game).max_players == 1:
+        if self.pretrain_games and get_game(self.game).report == "solitaire":
             raise ValueError(f"pretrain_games: the pretraining games are a bot's at a Contack table; "
                              f"{self.game} takes 0")
         try:
