@@ -38,6 +38,12 @@ class PolicyFileError(ValueError):
     """A policy file that is missing, not a policy file, or does not fit the game asked for."""
 
 
+def game_of(meta: dict[str, Any]) -> str:
+    """The game a policy or network file (its ``meta``) was trained for: files from before files named their game
+    are Contack's."""
+    return str(meta.get("game", "contack"))
+
+
 def shipped_models_folder() -> str:
     """The ``models/`` folder of the repository this package was installed from (``pip install -e .``).
 
@@ -180,8 +186,8 @@ class PolicyNet:
             playable = meta.get("format") == "contack-az/1" and game in (None, meta.get("game"))
             hint = " (a search-guided network: play it as az:PATH)" if playable else ""
             raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}{hint}")
-        if game is not None and meta.get("game", "contack") != game:  # files without a game are Contack's
-            raise PolicyFileError(f"{path} is a policy for {meta.get('game', 'contack')!r}, not for {game!r}")
+        if game is not None and game_of(meta) != game:
+            raise PolicyFileError(f"{path} is a policy for {game_of(meta)!r}, not for {game!r}")
         check_finite(arrays, path)
         layers = []
         i = 0

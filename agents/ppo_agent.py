@@ -27,7 +27,7 @@ from contack_env.contack.figure import Move
 from contack_env.games import get_game
 from contack_env.protocol import State
 from .features import contactix_input, extra_size, policy_input
-from .policy_file import PolicyFileError, PolicyNet
+from .policy_file import PolicyFileError, PolicyNet, game_of
 
 from .base import Agent
 
@@ -42,7 +42,7 @@ class PPOAgent(Agent[State, Move]):
     ) -> None:
         self.path = path
         self.net = PolicyNet.load(path, game=game)
-        self.game = self.net.meta.get("game", "contack")
+        self.game = game_of(self.net.meta)
         spec = get_game(self.game)
         if not spec.observer:
             raise PolicyFileError(f"{path} is a policy for {self.game!r}; ppo agents of this kind play the games "

@@ -38,7 +38,7 @@ from agents.az.horizon import HORIZONS, STAKES
 from agents.features import AZ_FEATURES
 from agents.az.search import check_leaf_moves
 from agents.playout import is_share
-from agents.policy_file import PolicyFileError, check_finite
+from agents.policy_file import PolicyFileError, check_finite, game_of
 from contack_env.atomic import open_atomic
 
 FORMAT = "contack-az/1"
@@ -76,7 +76,7 @@ class AZNet:
 
     @property
     def game(self) -> str:
-        return str(self.meta.get("game", "contack"))
+        return game_of(self.meta)
 
     @property
     def horizon(self) -> str:
@@ -180,7 +180,7 @@ class AZNet:
             raise PolicyFileError(f"{path}: its 'meta' entry is not a JSON object")
         if meta.get("format") != FORMAT:
             # a PPO file without a game is Contack's; the hint only where ppo: could play it here
-            playable = meta.get("format") == "contack-policy/1" and game in (None, meta.get("game", "contack"))
+            playable = meta.get("format") == "contack-policy/1" and game in (None, game_of(meta))
             hint = " (a ppo policy file: play it as ppo:PATH)" if playable else ""
             raise PolicyFileError(f"{path}: format is {meta.get('format')!r}, expected {FORMAT!r}{hint}")
         if meta.get("features", "none") not in AZ_FEATURES:
@@ -199,9 +199,8 @@ class AZNet:
             check_leaf_moves(meta.get("leaf_moves", 0), rollout)
         except ValueError as err:
             raise PolicyFileError(f"{path}: {err}") from None
-        trained_for = meta.get("game", "contack")  # as the property ``game`` reads it: older files are Contack's
-        if game is not None and trained_for != game:
-            raise PolicyFileError(f"{path} is a network for {trained_for!r}; it cannot play {game!r}")
+        if game is not None and game_of(meta) != game:
+            raise PolicyFileError(f"{path} is a network for {game_of(meta)!r}; it cannot play {game!r}")
         check_finite(arrays, path)
         try:
             trunk = _pairs(arrays, "w", "b")

@@ -22,6 +22,7 @@ import numpy as np
 
 from agents.az.network import FORMAT as AZ_FORMAT
 from agents.policy_file import FORMAT as POLICY_FORMAT
+from agents.policy_file import game_of
 
 from .web_game import whole_number
 
@@ -79,7 +80,7 @@ class ModelFolders:
                 if kind is None:
                     continue  # not a model file
                 found[entry.name] = Model(
-                    entry.name, path, str(meta.get("game", "contack")), whole_number(meta.get("players")),
+                    entry.name, path, game_of(meta), whole_number(meta.get("players")),
                     whole_number(meta.get("board_size")), kind, whole_number(meta.get("sims")) if kind == "az" else None,
                 )
         return list(found.values())
