@@ -100,17 +100,13 @@ def summarize(records: Sequence[dict], report: str) -> str:
             f"{plural(n, 'game')} of contack, {seats} players, {plural(rules['hands'], 'hand')}, "
             f"enclosed_end={rules['enclosed_end']}, {_seeds(records)}"
         )
-        wins = [0.0] * seats
-        totals = [0] * seats
+        tally = Tally()
         reasons: Counter[str] = Counter()
         for record in records:
-            for seat in record["winners"]:
-                wins[seat] += 1 / len(record["winners"])
-            for seat, score in enumerate(record["scores"]):
-                totals[seat] += score
+            tally.add_result(record["winners"], record["scores"])
             for hand in record["hands"]:
                 reasons[hand["events"][-1]["reason"]] += 1
-        lines.extend(_seat_table(first["agents"], wins, totals, n))
+        lines.extend(_seat_table(first["agents"], tally.wins, tally.totals, n))
         lines.append("hand ends: " + ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items())))
     else:
         won = sum(1 for r in records if r["winners"])
@@ -131,12 +127,17 @@ class Tally:
         self.totals: list[float] = []
 
     def add(self, state: State) -> None:
+        """A finished game's state."""
+        self.add_result(state.winners, state.scores)
+
+    def add_result(self, winners: Sequence[int], scores: Sequence[float]) -> None:
+        """A finished game's winners (a shared win split among them) and final scores, one per seat."""
         if not self.games:
-            self.wins, self.totals = [0.0] * state.num_players, [0.0] * state.num_players
+            self.wins, self.totals = [0.0] * len(scores), [0.0] * len(scores)
         self.games += 1
-        for seat in state.winners:
-            self.wins[seat] += 1 / len(state.winners)
-        for seat, score in enumerate(state.scores):
+        for seat in winners:
+            self.wins[seat] += 1 / len(winners)
+        for seat, score in enumerate(scores):
             self.totals[seat] += score
 
     def summary(self, agents: Sequence[str], game: str, seed: int) -> str:
