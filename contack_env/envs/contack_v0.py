@@ -393,11 +393,7 @@ class raw_env(TurnBasedEnv, EzPickle):
         else:
             self._builder.attach(game)
 
-        self.agents = self.possible_agents[:]
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
+        self._start_episode()
         self.infos = {agent: self._new_info() for agent in self.agents}
         self._seen = (0, 0)
         self._scores = [0] * self.num_players

@@ -254,11 +254,7 @@ class raw_env(TurnBasedEnv, EzPickle):
         # Nothing in the game is random: the seed has nothing to seed, and there are no options.
         reset_options(options, ())
         self.game = ContactixState(self.board_size, self.swap)
-        self.agents = self.possible_agents[:]
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
+        self._start_episode()
         self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[BLACK]
         self._observed = None

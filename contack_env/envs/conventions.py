@@ -115,6 +115,15 @@ class TurnBasedEnv(AECEnv):
     num_actions: int
     game: Any
 
+    def _start_episode(self) -> None:
+        """Every agent in the game again, with no reward owed and none terminated or truncated (``reset``'s
+        part that every game shares)."""
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='human', "
