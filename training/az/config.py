@@ -18,7 +18,7 @@ from agents.playout import is_share
 from agents.az.search import MODES
 from contack_env import ENCLOSED_END_OPTIONS
 from contack_env.contack.multiplayer import MAX_NUM_HANDS
-from contack_env.atomic import atomic_path
+from contack_env.atomic import write_text
 from contack_env.cli_support import MAX_SEED
 from contack_env.games import get_game
 
@@ -237,9 +237,7 @@ class AZConfig:
         """Write the configuration as TOML, atomically."""
         text = "# contack train configuration: repeat this run with `contack train --config <this file> --out DIR`\n"
         text += tomli_w.dumps({"train": self.to_dict()})
-        with atomic_path(path) as tmp:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text)
+        write_text(path, text)
 
     @classmethod
     def load(cls, path: str, written_by_a_run: bool = False, **overrides: Any) -> AZConfig:
