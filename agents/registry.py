@@ -51,7 +51,6 @@ from .lookahead import LookaheadAgent
 from .mcts import DEFAULT_BUDGET, MAX_BUDGET, MCTSAgent
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "greedy", "lookahead", "mcts", "ppo", "az")
 SPEC_HELP = "random, greedy, lookahead, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH, az:PATH[:SIMS[:ENDGAME]]"
 CONTACTIX_SPEC_HELP = "random, two_distance, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
 
@@ -140,6 +139,8 @@ _FACTORIES: dict[str, Factory] = {
     "ppo": _ppo,
     "az": _az,
 }
+AGENT_NAMES = tuple(_FACTORIES)
+"""The built-in agents' names (Contack's and the solitaires'); plugins add to what ``make_agent`` knows."""
 
 
 def _contactix_ppo(arg: str | None, rng: np.random.Generator, game: str) -> Agent:

@@ -290,8 +290,8 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
     return TrainConfig.from_dict(overrides)  # what is not given takes the game's default, then the field's
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "python -m training.train") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     add_arguments(parser)
     args = parser.parse_args(argv)
     return run_from_args(parser, args)
