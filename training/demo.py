@@ -89,7 +89,8 @@ def write_finished_game(model: str, seed: int, out: str) -> list[str]:
     from agents.arena import new_state, play_game, seed_streams
     from agents.registry import make_agent
     from contack_env.atomic import atomic_path
-    from contack_env.records.contack import game_record, write_records
+    from contack_env.records import write_records
+    from contack_env.records.contack import game_record
     from contack_env.render.image import render_rgb
 
     names = [f"ppo:{model}", "lookahead"]

@@ -106,7 +106,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             write_json(args.json, ev)
             print(f"wrote {args.json}")
         if args.records:
-            from contack_env.records.contack import write_records
+            from contack_env.records import write_records
 
             count = write_records(args.records, records_of(ev.results))
             print(f"wrote {plural(count, 'record')} to {args.records}")

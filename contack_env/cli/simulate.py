@@ -39,7 +39,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.arena import simulate_records
     from agents.registry import parse_agent_list, spec_files
 
-    from contack_env.records.contack import write_records
+    from contack_env.records import write_records
 
     game = get_game(args.game)
     try:
