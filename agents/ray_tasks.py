@@ -16,6 +16,8 @@ from collections import deque
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
+from .worker_pool import LOST, WorkerLost
+
 INSTALL_HINT = "pip install -c constraints-rllib.txt -e '.[rllib]'"
 
 S = TypeVar("S")
@@ -65,13 +67,20 @@ def ordered_map(ray: Any, function: Callable[[S, T], R], shared: S, items: Itera
     remote = ray.remote(num_cpus=1, max_retries=0)(function)
     shared_ref = ray.put(shared)
     pending: deque[Any] = deque()
+
+    def result() -> R:
+        try:
+            return ray.get(pending.popleft())
+        except ray.exceptions.WorkerCrashedError:  # killed from outside, as a worker process can be
+            raise WorkerLost(LOST) from None
+
     try:
         for item in items:
             if len(pending) >= window:
-                yield ray.get(pending.popleft())
+                yield result()
             pending.append(remote.remote(shared_ref, item))
         while pending:
-            yield ray.get(pending.popleft())
+            yield result()
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)

@@ -3,7 +3,8 @@ hanging when one of them dies.
 
 ``multiprocessing.Pool`` replaces a worker that something killed (the out-of-memory killer, ``kill -9``) but not
 the work that worker held, so whoever waits for that work waits forever. ``concurrent.futures``' process pool
-marks itself broken instead, and every wait raises: ``WorkerPool`` turns that into ``WorkerLost``, a sentence.
+marks itself broken instead, and every wait raises: ``WorkerPool`` turns that into ``WorkerLost``, a sentence
+(``agents.ray_tasks`` raises the same for a Ray worker killed in the middle of a task).
 
 The workers are spawned (no copy of the caller's threads or open files), with one BLAS thread each
 (``agents.blas``), and leave Ctrl-C to the main process. Leaving a ``with WorkerPool(...)`` block by an exception

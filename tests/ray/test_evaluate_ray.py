@@ -165,3 +165,18 @@ def test_workers_caps_the_games_running_at_once_on_ray(cluster, tmp_path):
     assert spans
     overlapping = [(x, y) for x in spans for y in spans if x[0] != y[0] and x[1] < y[2] and y[1] < x[2]]
     assert not overlapping, overlapping[:3]
+
+
+def _killed_at_3(_shared, item):
+    if item == 3:  # as the system kills a process when memory runs out
+        os.kill(os.getpid(), signal.SIGKILL)
+    return item
+
+
+def test_a_ray_worker_killed_mid_task_is_worker_lost_as_for_worker_processes(cluster):
+    from agents.ray_tasks import ordered_map
+    from agents.worker_pool import WorkerLost
+
+    with pytest.raises(WorkerLost, match="a worker process ended in the middle of its work"):
+        list(ordered_map(ray, _killed_at_3, None, range(6), 2))
+    assert list(ordered_map(ray, _killed_at_3, None, [0, 1, 2], 2)) == [0, 1, 2]  # the cluster still serves
