@@ -132,7 +132,7 @@ class ContackSeatEnv(gymnasium.Env):
         """The learner's legal actions (bool, ``Discrete(105)``); all False once the game is over."""
         if self.game_env.game.done or self._illegal:
             return np.zeros(NUM_ACTIONS, dtype=bool)
-        return self.game_env.observe(self.game_env.agent_selection)["action_mask"].astype(bool)
+        return self.game_env.action_mask().astype(bool)
 
     def add_snapshot(self, net: PolicyNet) -> None:
         """Add a frozen copy of the learner to this environment's pool (``VecEnv.env_method`` calls it)."""
