@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator
 
@@ -37,7 +39,9 @@ def _ignore_interrupts() -> None:
 
 
 class WorkerPool:
-    """``workers`` spawned processes; ``map`` hands them work, ``close`` waits for them, ``terminate`` ends them."""
+    """``workers`` spawned processes; ``map`` hands them work, ``close`` waits for them, ``terminate`` ends them.
+    Use it in a ``with`` block or end it with one of the two: a pool left open with work in hand keeps the
+    interpreter from exiting until that work is done."""
 
     def __init__(self, workers: int) -> None:
         self._executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
@@ -46,7 +50,7 @@ class WorkerPool:
     def map(self, function: Callable[[Any], Any], items: Iterable[Any], chunksize: int = 1) -> Iterator[Any]:
         """``function(item)`` for every item, in the items' order; ``function`` is a module-level function (a
         worker imports it). ``WorkerLost`` if a worker dies before the last result is in."""
-        with one_thread_for_workers():  # the pool spawns its workers as the work is handed out
+        with one_thread_for_workers(), _ctrl_c_ignored_by_new_workers():  # spawned as the work is handed out
             try:
                 results = self._executor.map(function, items, chunksize=chunksize)
             except BrokenProcessPool:
@@ -77,6 +81,22 @@ class WorkerPool:
             self.close()
         else:
             self.terminate()
+
+
+@contextmanager
+def _ctrl_c_ignored_by_new_workers() -> Iterator[None]:
+    """Within the block, SIGINT is ignored (in the main thread), so that processes started in it ignore Ctrl-C
+    from their first instruction: an ignored signal stays ignored across exec, and Python keeps it so. The
+    initializer says so again, but a Ctrl-C while a worker was still starting printed its traceback. A Ctrl-C in
+    the block itself (the moment the processes take to start) is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _lost_as_worker_lost(results: Iterator[Any]) -> Iterator[Any]:

@@ -215,23 +215,30 @@ def train(
             model.learn(remaining, callback=monitor, reset_num_timesteps=not resume, tb_log_name="ppo")
         monitor.finish(model)
     except BaseException as err:
-        # A broken pipe to a worker: not a file of the run
-        lost = isinstance(err, (OSError, EOFError)) and _a_worker_died(venv)
+        # A pipe to a worker that broke: the worker's end, not a file of the run
+        ended = _ended_worker(venv) if isinstance(err, (EOFError, BrokenPipeError, ConnectionResetError)) else None
         _close_after_failure(venv)
-        if lost:
-            raise WorkerLost(LOST) from err
+        if ended is not None:
+            raise WorkerLost(LOST if ended < 0 else FAILED) from err
         raise
     venv.close()
     return run.policy
 
 
-def _a_worker_died(venv: Any) -> bool:
-    """Whether a subprocess environment's worker has ended (killed from outside: they end only when closed)."""
+FAILED = "a worker process stopped with an error (shown above)"
+
+
+def _ended_worker(venv: Any) -> int | None:
+    """The exit status of a subprocess environment's worker that has ended (they end only when closed:
+    negative, the signal that killed it from outside; positive, an error of its own), or None."""
     from multiprocessing.connection import wait
 
     processes = getattr(getattr(venv, "unwrapped", venv), "processes", None) or []
+    sentinels = {process.sentinel: process for process in processes}
     # A worker's end shows on its sentinel once the fork server has seen it: a moment after the pipe broke.
-    return bool(processes) and bool(wait([process.sentinel for process in processes], timeout=2))
+    ended = wait(list(sentinels), timeout=2) if sentinels else []
+    codes = [code for code in (sentinels[s].exitcode for s in ended) if code]
+    return min(codes) if codes else None
 
 
 def _close_after_failure(venv: Any) -> None:

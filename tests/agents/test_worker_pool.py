@@ -66,5 +66,50 @@ def test_an_exception_ends_the_workers_without_waiting_for_their_work():
     assert time.time() - started < 30  # the 300-second tasks were not waited for
     deadline = time.time() + 10
     while _alive(first) and time.time() < deadline:
-        time.sleep(0.1)
+        time.sleep(0.7)
     assert not _alive(first)
+
+
+SCRIPT = """
+import pool_tasks
+from agents.worker_pool import WorkerPool
+try:
+    with WorkerPool(2) as pool:
+        results = pool.map(pool_tasks.sleep_long, [5, 5])
+        print("started", flush=True)
+        next(results)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+def test_a_ctrl_c_while_the_workers_start_is_the_main_process_s_alone():
+    # The workers take a second to start (they import the agents package): a Ctrl-C then reached them before
+    # any code of theirs could ignore it, and each printed a traceback, unless they were started ignoring it.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests" / "support")])}
+    proc = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as at a terminal
+    try:
+        assert proc.stdout.readline() == "started\n"
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        for _ in range(20):  # the key, pressed again and again as they start, reaching the workers
+            for child in children:
+                try:
+                    os.kill(int(child), signal.SIGINT)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGINT)  # and the main process
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert out == "interrupted\n"
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err

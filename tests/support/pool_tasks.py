@@ -27,3 +27,21 @@ def sleep_long(seconds: float) -> int:
 
 def pid_and_sigint(_: object) -> tuple[int, bool]:
     return os.getpid(), signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def fails_at_step():
+    """A one-number environment whose ``step`` raises: a subprocess worker that stops with an error of its own."""
+    import gymnasium
+    import numpy as np
+
+    class FailsAtStep(gymnasium.Env):
+        observation_space = gymnasium.spaces.Box(0.0, 1.0, (1,))
+        action_space = gymnasium.spaces.Discrete(2)
+
+        def reset(self, *, seed=None, options=None):
+            return np.zeros(1, dtype=np.float32), {}
+
+        def step(self, action):
+            raise ValueError("this environment fails")
+
+    return FailsAtStep()

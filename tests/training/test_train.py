@@ -344,3 +344,30 @@ def test_after_a_ctrl_c_mid_message_the_subprocess_workers_are_ended_not_waited_
     venv.unwrapped.remotes[0]._recv(2)  # half of the reply's 4-byte length, as the interrupted read left it
     _close_after_failure(venv)
     assert not any(worker.is_alive() for worker in workers)
+
+
+@pytest.mark.parametrize("how", ["killed", "failed"])
+def test_a_worker_that_ended_is_told_apart_killed_from_outside_or_failed_on_its_own(how):
+    import functools
+    import os
+    import signal
+
+    import gymnasium
+    import pool_tasks
+    from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor
+
+    from training.train import _close_after_failure, _ended_worker
+
+    first = pool_tasks.fails_at_step if how == "failed" else functools.partial(gymnasium.make, "CartPole-v1")
+    venv = VecMonitor(SubprocVecEnv([first, first]))
+    try:
+        venv.reset()
+        assert _ended_worker(venv) is None  # both at work
+        if how == "killed":
+            os.kill(venv.unwrapped.processes[0].pid, signal.SIGKILL)
+        with pytest.raises((EOFError, BrokenPipeError, ConnectionResetError)):
+            venv.step(np.zeros(2, dtype=np.int64))
+        code = _ended_worker(venv)
+        assert code == -signal.SIGKILL if how == "killed" else code > 0
+    finally:
+        _close_after_failure(venv)

@@ -149,8 +149,8 @@ def kept(out: str) -> str:
 
     try:
         iteration = AZRun(out).read_state().get("iteration")
-    except TrainingError:  # a damaged state: resuming says what to do about it
-        iteration = None
+    except (TrainingError, OSError, ValueError, AttributeError):  # said in a handler: never a second error
+        return f"its state.json cannot be read; `contack train --resume --out {out}` says what to do"
     if iteration is None:
         return (f"no checkpoint was written yet, so there is nothing to resume: the same command starts the run "
                 f"again in {out}")

@@ -360,3 +360,17 @@ def test_the_numpy_network_computes_what_the_torch_network_trained(features):
         for b, legal_b in enumerate(actions):
             assert np.allclose(some_logits[b, legal_b], want_logits.numpy()[b, legal_b], atol=1e-5)
         assert np.allclose(some_values, torch.sigmoid(want_values).numpy(), atol=1e-6)
+
+
+def test_what_a_stopped_run_kept_is_one_sentence_whatever_its_state_file_holds(tmp_path):
+    from training.az.command import kept
+
+    out = tmp_path / "run"
+    out.mkdir()
+    assert "no checkpoint was written yet" in kept(str(out))
+    (out / "state.json").write_text('{"iteration": 4}')
+    assert kept(str(out)) == (f"{out} keeps the run up to its last checkpoint, iteration 4; continue it with "
+                              f"`contack train --resume --out {out}`")
+    for damaged in (b"\xff\xfe not text", b"[1, 2]", b"{not json"):  # said after Ctrl-C: no second error
+        (out / "state.json").write_bytes(damaged)
+        assert kept(str(out)) == f"its state.json cannot be read; `contack train --resume --out {out}` says what to do"
