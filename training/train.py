@@ -69,11 +69,11 @@ from typing import Any, Sequence
 
 from agents.policy_file import PolicyNet
 from agents.worker_pool import LOST, WorkerLost
-from contack_env.cli_support import quiet_exit_after_interrupt
 
 from .config import TrainConfig, field_help, option_value
 from .games import TRAINING_GAMES
 from .learner import final_timesteps, new_model, restart_streams
+from .stopped import STOPS, report_stop
 from .run_folder import Run, TrainingError, cannot_write, check_new_run_folder, claim_folder, new_run_id, write_marker
 
 
@@ -367,19 +367,8 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         ignored_on_resume(args)
     try:
         path = train(cfg, args.out, resume=args.resume, progress=progress, total_timesteps=total)
-    except (TrainingError, ValueError) as err:
-        print(f"contack train: {err}", file=sys.stderr)
-        return 1
-    except OSError as err:
-        print(f"contack train: {cannot_write(args.out, err, 'checkpoint.zip')}", file=sys.stderr)
-        return 1
-    except WorkerLost as err:
-        print(f"contack train: {err}; {_kept(args.out)}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        quiet_exit_after_interrupt()
-        print(f"\ncontack train: interrupted; {_kept(args.out)}", file=sys.stderr)
-        return 130
+    except STOPS as err:
+        return report_stop(err, args.out, _kept, lambda e: cannot_write(args.out, e, "checkpoint.zip"))
     print(f"wrote {path}")
     from .evaluations import print_last_evaluation
 

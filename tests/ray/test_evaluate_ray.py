@@ -17,6 +17,7 @@ ray = pytest.importorskip("ray")
 
 from agents import GreedyAgent, RandomAgent, evaluate  # noqa: E402
 from contack_env.cli import main  # noqa: E402
+from processes import processes_in  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,17 +98,7 @@ def test_ray_address_names_the_cluster_the_games_run_on(cluster):
 
 def _session(sid: int) -> dict[int, str]:
     """The processes of session ``sid`` (Ray's workers have process groups of their own in it): pid -> command."""
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-                command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                continue
-            if int(fields[3]) == sid and fields[0] != "Z":
-                found[int(entry)] = command
-    return found
+    return {pid: command for pid, (state, command) in processes_in(session=sid).items() if state != "Z"}
 
 
 def test_ctrl_c_ends_a_ray_evaluation_in_one_line_and_leaves_no_process():

@@ -47,18 +47,3 @@ def run_contack(*args: str, cwd: Path | str = ROOT, stdin: str = "", timeout: fl
         proc = subprocess.run(contack_command(*args), cwd=cwd, input=stdin, capture_output=True, text=True,
                               timeout=timeout, env=env)
     return Result(proc.returncode, proc.stdout, proc.stderr)
-
-
-def process_group(pgid: int) -> dict[int, tuple[str, str]]:
-    """The processes in process group ``pgid``: pid -> (state, command line)."""
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-                command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid:
-                found[int(entry)] = (fields[0], command)
-    return found

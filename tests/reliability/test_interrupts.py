@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-from reliability_helpers import AZ_LONG, ROOT, contack_command, process_group
+from processes import process_group
+from reliability_helpers import AZ_LONG, ROOT, contack_command
 
 TINY = ["--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "16",
         "--eval-every", "0", "--progress", "off"]

@@ -10,7 +10,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from reliability_helpers import AZ_LONG, ROOT, contack_command, process_group
+from processes import process_group
+from reliability_helpers import AZ_LONG, ROOT, contack_command
 
 LOST = "a worker process ended in the middle of its work"
 PPO_LONG = ["--total-timesteps", "1000000", "--n-envs", "2", "--vec-env", "subproc", "--n-steps", "64", "--batch-size",

@@ -77,10 +77,8 @@ def _resumed_with_ray(out: str) -> bool:
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo_only: set[str]) -> int:
     """Run (or resume) the az training the options describe; ``ppo_only``: settings refused here."""
-    from agents.worker_pool import WorkerLost
-    from contack_env.cli_support import quiet_exit_after_interrupt
-
-    from ..run_folder import TrainingError, cannot_write
+    from ..run_folder import cannot_write
+    from ..stopped import STOPS, report_stop
     from .train import check_config, train
 
     cfg: AZConfig | None = None
@@ -116,19 +114,8 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo
     progress = {"auto": None, "on": True, "off": False}[args.progress]
     try:
         path = train(cfg, args.out, resume=args.resume, progress=progress, iterations=iterations)
-    except (TrainingError, ValueError) as err:  # AZTrainingError, and a run folder refused (RunFolderError)
-        print(f"contack train: {err}", file=sys.stderr)
-        return 1
-    except OSError as err:
-        print(f"contack train: {cannot_write(args.out, err, 'checkpoint.pt')}", file=sys.stderr)
-        return 1
-    except WorkerLost as err:
-        print(f"contack train: {err}; {kept(args.out)}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        quiet_exit_after_interrupt()
-        print(f"\ncontack train: interrupted; {kept(args.out)}", file=sys.stderr)
-        return 130
+    except STOPS as err:
+        return report_stop(err, args.out, kept, lambda e: cannot_write(args.out, e, "checkpoint.pt"))
     print(f"wrote {path}")
     from .report import read_rows
 

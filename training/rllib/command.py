@@ -61,6 +61,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
             check_rllib_config(cfg)
         except ValueError as err:
             parser.error(str(err))
+    from ..stopped import STOPS, report_stop
     from .train import RLlibRun, train
 
     try:
@@ -77,18 +78,8 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     try:
         path = train(cfg, args.out, env_runners=env_runners, progress=progress, resume=args.resume,
                      total_timesteps=total)
-    except (TrainingError, ValueError) as err:
-        print(f"contack train: {err}", file=sys.stderr)
-        return 1
-    except OSError as err:
-        print(f"contack train: cannot write the run in {args.out}: {err}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        from contack_env.cli_support import quiet_exit_after_interrupt
-
-        quiet_exit_after_interrupt()
-        print(f"\ncontack train: interrupted; {kept(args.out)}", file=sys.stderr)
-        return 130
+    except STOPS as err:
+        return report_stop(err, args.out, kept, lambda e: f"cannot write the run in {args.out}: {e}")
     print(f"wrote {path}")
     from ..evaluations import print_last_evaluation
 
