@@ -73,8 +73,8 @@ from agents.worker_pool import LOST, WorkerLost
 from .config import TrainConfig, field_help, option_value
 from .games import TRAINING_GAMES
 from .learner import final_timesteps, new_model, restart_streams
-from .stopped import STOPS, report_stop
 from .run_folder import Run, TrainingError, cannot_write, check_new_run_folder, claim_folder, new_run_id, write_marker
+from .stopped import STOPS, report_stop
 
 
 
