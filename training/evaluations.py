@@ -78,29 +78,31 @@ def evaluate_policy_file(path: str, timesteps: int, cfg: TrainConfig, eval_csv: 
     return rows
 
 
-def write_rows(path: str, rows: list[dict[str, Any]]) -> None:
-    """eval.csv with ``rows`` (``read_csv``'s or ``_row``'s), replaced atomically; a column missing from rows of
-    an older file is written empty."""
+def write_rows(path: str, rows: list[dict[str, Any]], fields: tuple[str, ...] = CSV_FIELDS) -> None:
+    """An eval.csv with the columns ``fields`` (PPO's by default; ``training.az.report``'s for az) and ``rows``,
+    replaced atomically; a column missing from rows of an older file is written empty."""
     with open_atomic(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         writer.writeheader()
         writer.writerows(rows)
 
 
-def _row(timesteps: int, opponent: str, entry: Any, started: float, agent: str = POLICY) -> dict[str, Any]:
+def entry_columns(entry: Any) -> dict[str, Any]:
+    """The columns every eval.csv has of an ``agents.evaluate`` entry: games, the win rate and its interval,
+    the mean margin (empty in a solitaire) and tiles placed (empty but in a solitaire)."""
     return {
-        "timesteps": int(timesteps),
-        "agent": agent,
-        "opponent": opponent,
         "games": entry.games,
         "win_rate": round(entry.win_rate, 4),
         "ci_low": round(entry.win_rate_ci95[0], 4),
         "ci_high": round(entry.win_rate_ci95[1], 4),
-        "mean_score": round(entry.mean_score, 2),
         "mean_margin": "" if entry.mean_margin is None else round(entry.mean_margin, 2),
         "mean_tiles": "" if entry.mean_tiles_placed is None else round(entry.mean_tiles_placed, 2),
-        "wall_s": round(time.time() - started, 1),
     }
+
+
+def _row(timesteps: int, opponent: str, entry: Any, started: float, agent: str = POLICY) -> dict[str, Any]:
+    return {"timesteps": int(timesteps), "agent": agent, "opponent": opponent, **entry_columns(entry),
+            "mean_score": round(entry.mean_score, 2), "wall_s": round(time.time() - started, 1)}
 
 
 def evaluation_scalars(rows: list[dict[str, Any]]) -> dict[str, float]:
@@ -129,12 +131,18 @@ def trim_evaluations(run: Any, timesteps: int, cfg: TrainConfig, trainer: str = 
     draw_learning_curve(run.eval_csv, run.curve, cfg, trainer)
 
 
-def read_csv(path: str) -> list[dict[str, str]]:
+def read_rows(path: str) -> list[dict[str, str]]:
+    """The rows of an eval.csv (none if there is no file yet)."""
     try:
         with open(path, newline="", encoding="utf-8") as f:
-            return [{**row, "agent": row.get("agent") or POLICY} for row in csv.DictReader(f)]
+            return list(csv.DictReader(f))
     except FileNotFoundError:
         return []
+
+
+def read_csv(path: str) -> list[dict[str, str]]:
+    """The rows of a PPO run's eval.csv; those of a file from before the ``agent`` column are the policy's."""
+    return [{**row, "agent": row.get("agent") or POLICY} for row in read_rows(path)]
 
 
 def print_last_evaluation(eval_csv: str) -> None:

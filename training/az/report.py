@@ -9,42 +9,26 @@ other seat; ``-`` in a solitaire), ``games``, ``win_rate`` with its 95% interval
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from contack_env.atomic import atomic_path
+
+from ..evaluations import entry_columns, read_rows
+from ..evaluations import write_rows as write_table
 
 CSV_FIELDS = ("iteration", "games_played", "agent", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_margin",
               "mean_tiles", "wall_s")
 
 
-def read_rows(path: str) -> list[dict[str, str]]:
-    try:
-        with open(path, newline="", encoding="utf-8") as f:
-            return list(csv.DictReader(f))
-    except FileNotFoundError:
-        return []
-
-
 def write_rows(path: str, rows: list[dict[str, Any]]) -> None:
     """The file with ``rows``, replaced atomically."""
-    with atomic_path(path) as tmp:
-        with open(tmp, "w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(rows)
+    write_table(path, rows, CSV_FIELDS)
 
 
 def row(iteration: int, games_played: int, agent: str, opponent: str, entry: Any, wall_s: float) -> dict[str, Any]:
     """One row from an ``agents.evaluate`` entry."""
-    return {
-        "iteration": iteration, "games_played": games_played, "agent": agent, "opponent": opponent,
-        "games": entry.games, "win_rate": round(entry.win_rate, 4), "ci_low": round(entry.win_rate_ci95[0], 4),
-        "ci_high": round(entry.win_rate_ci95[1], 4),
-        "mean_margin": "" if entry.mean_margin is None else round(entry.mean_margin, 2),
-        "mean_tiles": "" if entry.mean_tiles_placed is None else round(entry.mean_tiles_placed, 2),
-        "wall_s": round(wall_s, 1),
-    }
+    return {"iteration": iteration, "games_played": games_played, "agent": agent, "opponent": opponent,
+            **entry_columns(entry), "wall_s": round(wall_s, 1)}
 
 
 def draw_curve(csv_path: str, png_path: str, title: str, fair_share: float | None) -> None:
