@@ -17,7 +17,6 @@ ray = pytest.importorskip("ray")
 
 from agents import GreedyAgent, RandomAgent, evaluate  # noqa: E402
 from contack_env.cli import main  # noqa: E402
-from processes import processes_in  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -98,6 +97,9 @@ def test_ray_address_names_the_cluster_the_games_run_on(cluster):
 
 def _session(sid: int) -> dict[int, str]:
     """The processes of session ``sid`` (Ray's workers have process groups of their own in it): pid -> command."""
+    # Imported here: Ray's workers import this module to run its functions, without tests/support on their path
+    from processes import processes_in
+
     return {pid: command for pid, (state, command) in processes_in(session=sid).items() if state != "Z"}
 
 
