@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from contack_env.checks import is_whole_number
 from contack_env.protocol import State
 from agents.az.encoding import game_of
 from agents.az.endgame import ENDGAME_POSITIONS, EndgameTable
@@ -51,12 +52,12 @@ class AZAgent(Agent):
         self.net = AZNet.load(path, game=game)
         if sims is None:
             sims = int(self.net.meta.get("sims", DEFAULT_SIMS))
-        if isinstance(sims, bool) or not isinstance(sims, int) or not 0 <= sims <= MAX_SIMS:
+        if not is_whole_number(sims) or not 0 <= sims <= MAX_SIMS:
             raise ValueError(f"az: the simulations are a whole number 0..{MAX_SIMS}; got {sims!r}")
         self.sims = sims
         if endgame is None:
             endgame = ENDGAME_POSITIONS if sims else 0
-        if isinstance(endgame, bool) or not isinstance(endgame, int) or not 0 <= endgame <= MAX_ENDGAME:
+        if not is_whole_number(endgame) or not 0 <= endgame <= MAX_ENDGAME:
             raise ValueError(f"az: the endgame budget is a whole number of positions 0..{MAX_ENDGAME}; got {endgame!r}")
         self.endgame = endgame
         self.table = EndgameTable()  # exact values settled at one decision serve the next

@@ -35,6 +35,7 @@ from typing import Sequence
 
 import numpy as np
 
+from contack_env.checks import is_whole_number
 from contack_env.contactix.rules import EMPTY, ContactixState, neighbour_table, side_cells
 
 from .base import Agent
@@ -165,7 +166,7 @@ class TwoDistanceAgent(ContactixAgent):
     name = "two_distance"
 
     def __init__(self, seed: int | np.random.Generator | np.random.SeedSequence | None = None, candidates: int = CANDIDATES) -> None:
-        if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
+        if not is_whole_number(candidates) or candidates < 1:
             raise ValueError(f"candidates is a whole number, at least 1; got {candidates!r}")
         self.rng = np.random.default_rng(seed)
         self.candidates = candidates

@@ -40,6 +40,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from contack_env.checks import is_whole_number
 from contack_env.contack.tiles import NUM_TILES
 
 from .base import Agent
@@ -75,7 +76,7 @@ class MCTSAgent(Agent[Any, Any]):
         rollout_greedy: float = ROLLOUT_GREEDY,
         reward_scale: float = REWARD_SCALE,
     ) -> None:
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_BUDGET:
+        if not is_whole_number(iterations) or not 1 <= iterations <= MAX_BUDGET:
             raise ValueError(f"iterations is a whole number 1..{MAX_BUDGET}; got {iterations!r}")
         self.iterations = iterations
         self.rng = np.random.default_rng(seed)

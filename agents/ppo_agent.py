@@ -22,6 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
+from contack_env.checks import is_whole_number
 from contack_env.contactix.rules import ContactixState
 from contack_env.contack.figure import Move
 from contack_env.games import get_game
@@ -88,7 +89,7 @@ class ContactixPPOAgent(Agent[ContactixState, int]):
         self.path = path
         self.net = PolicyNet.load(path, game="contactix")
         size = self.net.meta.get("board_size")
-        if not isinstance(size, int) or isinstance(size, bool):
+        if not is_whole_number(size):
             raise PolicyFileError(f"{path}: a contactix policy file must record its board_size; it has {size!r}")
         if self.net.obs_size != size * size * 4 or self.net.num_actions != size * size:
             raise PolicyFileError(

@@ -39,6 +39,7 @@ import zipfile
 from typing import Any, Callable
 
 from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
+from contack_env.checks import is_whole_number
 
 MARKER = ".contack-run"
 CHECKPOINTS = ("checkpoint.zip", "checkpoint.pt")
@@ -299,7 +300,7 @@ class Run:
                 data = json.loads(archive.read("data"))
             steps, updates = data["num_timesteps"], data.get("_n_updates", 0)
             for name, value in (("num_timesteps", steps), ("_n_updates", updates)):
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                if not is_whole_number(value) or value < 0:
                     raise ValueError(f"{name} is {value!r}, not a count of 0 or more")
             return steps, updates
         except (OSError, KeyError, ValueError, TypeError, RecursionError, zipfile.BadZipFile) as err:

@@ -70,6 +70,7 @@ import numpy as np
 
 from agents.playout import GREEDY, Uniforms, greedy_moves, greedy_playout, is_share
 from agents.view import determinize, public_view
+from contack_env.checks import is_whole_number
 from contack_env.protocol import State
 
 from .endgame import EndgameTable, exact_decision
@@ -204,7 +205,7 @@ class Search:
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
-        if isinstance(sims, bool) or not isinstance(sims, int) or sims < 0:
+        if not is_whole_number(sims) or sims < 0:
             raise ValueError(f"sims is a whole number of simulations, 0 or more; got {sims!r}")
         check_rollout(rollout)
         check_leaf_moves(leaf_moves, rollout)
@@ -218,7 +219,7 @@ class Search:
         self.rollout = float(rollout)
         self.leaf_moves = leaf_moves
         self.leaf_playout = leaf_playout
-        if isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0:
+        if not is_whole_number(endgame) or endgame < 0:
             raise ValueError(f"endgame is a budget of positions, 0 (off) or more; got {endgame!r}")
         self.endgame = endgame
         self.table = table
@@ -399,7 +400,7 @@ def playout_values(state: State, horizon: Horizon, base: object, uniform: Callab
 
 def check_leaf_moves(leaf_moves: int, rollout: float = 0.0) -> None:
     """Raise ``ValueError`` unless ``leaf_moves`` is a whole number, 0 or more, that ``rollout`` leaves a use for."""
-    if isinstance(leaf_moves, bool) or not isinstance(leaf_moves, int) or leaf_moves < 0:
+    if not is_whole_number(leaf_moves) or leaf_moves < 0:
         raise ValueError(f"leaf_moves is a whole number of greedy moves before a new leaf is valued, 0 or more; "
                          f"got {leaf_moves!r}")
     if leaf_moves and rollout == 1.0:

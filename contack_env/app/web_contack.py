@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from contack_env.checks import is_whole_number
 from contack_env.contack.figure import Move
 from contack_env.contack.grid import cell_index, cell_xy
 from contack_env.contack.tiles import TILE_NAMES, tile_id, tiles_in
@@ -61,7 +62,7 @@ class TileGame:
     def parse_move(self, state: Any, data: dict[str, Any]) -> Move:
         tile = tile_of(data.get("tile"))
         x, y = data.get("x"), data.get("y")
-        if any(isinstance(v, bool) or not isinstance(v, int) for v in (x, y)):
+        if any(not is_whole_number(v) for v in (x, y)):
             raise ValueError(f"a cell is two whole numbers x, y; got {x!r}, {y!r}")
         return Move(tile, x, y)
 
@@ -184,6 +185,6 @@ def tile_of(value: Any) -> int:
     """A tile from JSON: an id 0..35 or a name ("09-02-08"); ``ValueError`` otherwise."""
     if isinstance(value, str):
         return tile_id(value)
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(TILE_NAMES):
+    if is_whole_number(value) and 0 <= value < len(TILE_NAMES):
         return value
     raise ValueError(f"a tile is an id 0..{len(TILE_NAMES) - 1} or a name like '09-02-08'; got {value!r}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from contack_env.checks import is_whole_number
 from contack_env.contactix.rules import COLOUR_NAMES, ContactixState
 from contack_env.records.contactix import move_text
 
@@ -57,7 +58,7 @@ class ContactixWeb:
         if (
             not isinstance(cell, list)
             or len(cell) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in cell)
+            or any(not is_whole_number(v) for v in cell)
         ):
             raise ValueError(f"a move is a hole [row, column] or swap: true; got {cell!r}")
         r, c = cell

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
 
+from contack_env.checks import is_whole_number
 from contack_env.games import GAMES, get_game, load_target
 
 __all__ = ["Frame", "WebGame", "record_agents", "seat_names", "web_game", "web_games"]
@@ -95,7 +96,7 @@ def whole_number(value: Any) -> int | None:
     """``value`` if it is a whole number (not a bool), else None. A file's list of games shows a record's own
     fields before the game is opened and checked, so it shows only values of the kind it expects: never a NaN,
     nor a structure nested past what JSON can send back."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return value if is_whole_number(value) else None
 
 
 def record_agents(record: dict[str, Any], seats: int) -> list[str]:

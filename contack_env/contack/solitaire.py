@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from contack_env.checks import is_whole_number
 from contack_env.contack.figure import Figure, split_code
 from contack_env.contack.multiplayer import check_deck
 from contack_env.contack.state import GameState, hidden_order
@@ -158,7 +159,7 @@ class Solitaire2(SolitaireState):
 
     def __init__(self, deck: Sequence[int], cut: int, trace: bool = False, log: bool = True) -> None:
         check_deck(deck)
-        if isinstance(cut, bool) or not isinstance(cut, (int, np.integer)) or not 0 <= cut < STACK6_SIZE:
+        if not is_whole_number(cut) or not 0 <= cut < STACK6_SIZE:
             raise ValueError(f"the cut is a position in stack 6, 0..{STACK6_SIZE - 1}; got {cut!r}")
         super().__init__(trace=trace, log=log)
         self.deck = [int(t) for t in deck]  # numpy integers would leak into the bit masks

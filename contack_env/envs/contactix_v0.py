@@ -151,6 +151,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from contack_env.checks import is_whole_number
 from contack_env.contactix.rules import BLACK, COLOUR_NAMES, DEFAULT_SIZE, EMPTY, WHITE, ContactixState, cell_index, check_size
 from contack_env.envs.conventions import (MASK_DTYPE, TurnBasedEnv, action_index, check_illegal_action, handed_out,
                                           reset_options)
@@ -322,7 +323,7 @@ class raw_env(TurnBasedEnv, EzPickle):
         """The action of a move: a hole index as the rules and the bots give it (``r * N + c``; White's swap is
         the hole of Black's first peg), ``(r, c)``, or ``"swap"`` (legal only when White may swap now)."""
         game = self._require_game()
-        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+        if is_whole_number(move):
             if not 0 <= move < self.num_actions:
                 raise ValueError(f"a hole index is 0..{self.num_actions - 1} on the {self.board_size}x{self.board_size} board; got {move}")
             return int(move)

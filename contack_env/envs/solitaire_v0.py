@@ -153,6 +153,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from contack_env.checks import is_whole_number
 from contack_env.contack.figure import Move
 from contack_env.contack.grid import cell_index
 from contack_env.contack.solitaire import NUM_STACKS, STACK6_SIZE, Solitaire1, Solitaire2
@@ -643,7 +644,7 @@ def _parse_deck(deck: Any) -> list[int]:
     for item in deck:
         if isinstance(item, str):
             out.append(tile_id(item))
-        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+        elif is_whole_number(item):
             out.append(int(item))
         else:
             raise ValueError(f"'deck' holds tile ids 0..35 or names like '01-02-03'; got {item!r}")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import numpy as np
 
+from contack_env.checks import is_whole_number
 from contack_env.wording import plural
 from contack_env.contack.figure import Move
 from contack_env.contack.grid import cell_index
@@ -73,7 +73,7 @@ def game_record(state: GameState, *, seed: int | None = None, agents: Sequence[s
         )
     players = state.num_players if isinstance(state, ContackGame) else 1
     if seed is not None:
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        if not is_whole_number(seed):
             raise ValueError(f"seed is the int the deals were drawn from, or None; got {seed!r}")
         seed = int(seed)
     if agents is not None:

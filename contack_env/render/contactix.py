@@ -23,6 +23,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from PIL import Image, ImageDraw
 
+from contack_env.checks import is_whole_number
 from contack_env.contactix.rules import BLACK, COLOUR_NAMES, EMPTY, WHITE, ContactixState, cell_rc
 from contack_env.records.contactix import CODEC
 from contack_env.records.walker import Walk
@@ -136,9 +137,9 @@ def render_rgb(
     """An RGB picture of ``state`` as a ``(height, width, 3)`` uint8 array (module docstring). The width follows
     from the height (the diamond is taller than wide: its angles at the top and bottom are 60 degrees).
     ``agents``: Black's and White's agent specs, named in the title."""
-    if isinstance(height, bool) or not isinstance(height, (int, np.integer)) or height < 120:
+    if not is_whole_number(height) or height < 120:
         raise ValueError(f"height is a whole number of pixels, at least 120; got {height!r}")
-    if isinstance(supersample, bool) or not isinstance(supersample, (int, np.integer)) or not 1 <= supersample <= 4:
+    if not is_whole_number(supersample) or not 1 <= supersample <= 4:
         raise ValueError(f"supersample is an integer 1..4; got {supersample!r}")
     if agents is not None and (isinstance(agents, str) or len(agents) != 2 or not all(a is None or isinstance(a, str) for a in agents)):
         raise ValueError(f"agents is Black's and White's agent spec, or None; got {agents!r}")

@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from contack_env.checks import is_whole_number
 from contack_env.contack.grid import cell_xy, is_up, side_colour
 from contack_env.contack.multiplayer import ContackGame
 from contack_env.contack.solitaire import Solitaire1, Solitaire2
@@ -404,7 +405,7 @@ def _render_view(
 
 
 def check_size(size: int | tuple[int, int]) -> tuple[int, int]:
-    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+    if is_whole_number(size):
         size = (int(size), int(round(size * DEFAULT_SIZE[1] / DEFAULT_SIZE[0])))
     try:
         width, height = (int(v) for v in size)  # type: ignore[union-attr]
@@ -416,7 +417,7 @@ def check_size(size: int | tuple[int, int]) -> tuple[int, int]:
 
 
 def _check_supersample(supersample: int) -> None:
-    if not isinstance(supersample, (int, np.integer)) or isinstance(supersample, bool) or not 1 <= supersample <= 4:
+    if not is_whole_number(supersample) or not 1 <= supersample <= 4:
         raise ValueError(f"supersample is an integer 1..4; got {supersample!r}")
 
 
@@ -484,11 +485,11 @@ def render_tiles(
     if not tiles:
         raise ValueError("render_tiles needs at least one tile (or None for all 36)")
     for t in tiles:
-        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < len(TILE_NAMES)):
+        if t is not None and (not is_whole_number(t) or not 0 <= t < len(TILE_NAMES)):
             raise ValueError(f"tiles holds tile ids 0..{len(TILE_NAMES) - 1} or None (an empty place); got {t!r}")
-    if isinstance(columns, bool) or not isinstance(columns, (int, np.integer)) or columns < 1:
+    if not is_whole_number(columns) or columns < 1:
         raise ValueError(f"columns is a positive integer; got {columns!r}")
-    if isinstance(side, bool) or not isinstance(side, (int, np.integer)) or not 24 <= side <= 1000:
+    if not is_whole_number(side) or not 24 <= side <= 1000:
         raise ValueError(f"side is a tile's side in pixels, an integer 24..1000; got {side!r}")
     ss = int(supersample)
     cols = min(int(columns), len(tiles))

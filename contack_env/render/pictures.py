@@ -16,6 +16,7 @@ import numpy as np
 from PIL import Image
 
 from contack_env.atomic import atomic_path
+from contack_env.checks import is_whole_number
 from contack_env.records import RecordError, codec_for
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
 from contack_env.records.contactix import FORMAT as CONTACTIX_FORMAT
@@ -102,7 +103,7 @@ def save_strip(
     ``columns`` frames a row. Returns the indices of the frames shown."""
     path = _check_path(path, ".png")
     for name, value in (("every", every), ("columns", columns)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        if not is_whole_number(value) or value < 1:
             raise ValueError(f"{name} is a positive integer; got {value!r}")
     frames = [frame for frame, _ in record_frames(record, size)]
     chosen = list(range(0, len(frames), every))

@@ -58,6 +58,7 @@ from ..run_folder import (CHECKPOINTS, RLLIB_CHECKPOINT, RLLIB_TEMPORARY, Run, T
 from .env import LEARNER
 from .export import policy_net
 from .module import check_rllib_config, ppo_config
+from contack_env.checks import is_whole_number
 
 PROGRESS_HEADER = "timesteps,seconds,steps_per_s,episode_return_mean\n"
 TRAINER = "RLlib PPO"
@@ -99,7 +100,7 @@ class RLlibRun(Run):
             with open(path, encoding="utf-8") as f:
                 state = json.load(f)
             steps, snapshots = state["timesteps"], state["snapshots"]
-            if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0 or not isinstance(snapshots, list):
+            if not is_whole_number(steps) or steps < 0 or not isinstance(snapshots, list):
                 raise ValueError("timesteps or snapshots of the wrong kind")
             return state
         except (OSError, KeyError, TypeError, ValueError) as err:

@@ -1,0 +1,27 @@
+"""``is_whole_number``: the first question of every check of a count a user gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from contack_env.checks import is_whole_number
+
+
+@pytest.mark.parametrize("value", [0, 3, -2, 2**70, np.int64(5), np.uint8(1), np.int32(-1)])
+def test_integers_python_or_numpy_are_whole_numbers(value):
+    assert is_whole_number(value)
+
+
+@pytest.mark.parametrize("value", [True, False, np.True_, 2.0, 2.5, np.float64(3.0), "3", None, [3], (3,), 1j])
+def test_booleans_floats_and_other_types_are_not(value):
+    assert not is_whole_number(value)
+
+
+def test_a_boolean_is_refused_where_a_count_is_asked():
+    # True == 1 in Python: without the check a game would be dealt with "True" hands.
+    from contack_env.contack.multiplayer import new_game
+
+    with pytest.raises(ValueError, match="1 to 100 hands"):
+        new_game(2, True)
+    assert new_game(2, np.int64(1)).num_hands == 1
