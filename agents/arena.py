@@ -6,7 +6,6 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from contack_env.contactix.rules import DEFAULT_SIZE
 from contack_env.wording import plural
 from contack_env.games import RuleOptions, get_game
 from contack_env.protocol import State
@@ -30,15 +29,13 @@ def new_state(
     game: str,
     players: int,
     seed_seq: np.random.SeedSequence,
-    hands: int = 3,
-    enclosed_end: str = "1939",
+    options: RuleOptions | None = None,
+    *,
     trace: bool = False,
     log: bool = True,
-    board_size: int = DEFAULT_SIZE,
-    swap: bool = False,
 ) -> State:
-    """A fresh game of kind ``game`` (``contack_env.games``) dealt from ``seed_seq`` (``log=False``: no event log)."""
-    options = RuleOptions(hands=hands, enclosed_end=enclosed_end, board_size=board_size, swap=swap)
+    """A fresh game of kind ``game`` (``contack_env.games``) dealt from ``seed_seq`` with the rule options it has
+    of ``options`` (None: the rules' defaults); ``log=False``: no event log."""
     return get_game(game).new_state(seed_seq, players, options, trace=trace, log=log)
 
 
@@ -74,12 +71,10 @@ def simulate_records(
     agent_names: Sequence[str],
     games: int,
     seed: int,
-    hands: int = 3,
-    enclosed_end: str = "1939",
+    options: RuleOptions | None = None,
+    *,
     trace: bool = False,
     agent_seed: int | None = None,
-    board_size: int = DEFAULT_SIZE,
-    swap: bool = False,
     on_state: Callable[[State], None] | None = None,
 ) -> Iterator[dict]:
     """Records of ``games`` games; game ``i`` is played from seed ``seed + i`` (so one game can be replayed alone),
@@ -90,8 +85,7 @@ def simulate_records(
         game_seed = seed + i
         streams = seed_streams(game_seed, len(agent_names) + 1, None if agent_seed is None else agent_seed + i)
         agents = [make_agent(name, streams[k + 1], game=game) for k, name in enumerate(agent_names)]
-        state = play_game(new_state(game, players, streams[0], hands, enclosed_end, trace, board_size=board_size, swap=swap),
-                          agents)
+        state = play_game(new_state(game, players, streams[0], options, trace=trace), agents)
         if on_state is not None:
             on_state(state)
         yield get_game(game).write_record(state, seed=game_seed, agents=list(agent_names))

@@ -67,8 +67,9 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, Union
 import numpy as np
 
 from contack_env.atomic import open_atomic
+from contack_env.checks import is_whole_number
 from contack_env.cli_support import MAX_SEED, largest_first_seed
-from contack_env.contack.multiplayer import MAX_NUM_HANDS, check_rules
+from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, check_num_hands
 from contack_env.games import GAMES, RuleOptions, get_game
 
 from contack_env.contactix.rules import DEFAULT_SIZE, check_size
@@ -160,12 +161,10 @@ class Evaluation:
     deals: int
     rotations: int
     seed: int
-    hands: int
-    enclosed_end: str
+    options: RuleOptions
+    """The rule options played; those of other games hold their defaults (``rules``: the game's own)."""
     entries: list[EntryStats]
     results: list[GameResult] = field(repr=False, default_factory=list)
-    board_size: int = DEFAULT_SIZE
-    swap: bool = False
     agent_seed: int | None = None
     """Where the agents' random choices came from (module docstring); None: from ``seed``, with the deals."""
 
@@ -177,8 +176,7 @@ class Evaluation:
     @property
     def rules(self) -> dict[str, Any]:
         """The rule options of its game, by name."""
-        options = RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end, board_size=self.board_size, swap=self.swap)
-        return options.rules_of(get_game(self.game))
+        return self.options.rules_of(get_game(self.game))
 
     def to_json(self) -> dict[str, Any]:
         if self.report == "colours":
@@ -280,11 +278,8 @@ class _Config:
     players: int
     agents: tuple[Entry, ...]
     seed: int
-    hands: int
-    enclosed_end: str
+    options: RuleOptions
     records: bool
-    board_size: int = DEFAULT_SIZE
-    swap: bool = False
     agent_seed: int | None = None
     registered: tuple[Registration, ...] = ()
     """The agents of your own the specs name, so that a worker process (or Ray task) knows them too."""
@@ -310,10 +305,7 @@ def play_one(config: _Config, deal: int, rotation: int) -> GameResult:
     specs = [display_name(p) for p in players]
     streams = seed_streams(game_seed, len(specs) + 1, None if config.agent_seed is None else config.agent_seed + deal)
     agents = [_player(p, streams[s + 1], config.game) for s, p in enumerate(players)]
-    state = new_state(
-        config.game, config.players, streams[0], config.hands, config.enclosed_end, log=config.records,
-        board_size=config.board_size, swap=config.swap,
-    )
+    state = new_state(config.game, config.players, streams[0], config.options, log=config.records)
     play_game(state, agents)
     record = game.write_record(state, seed=game_seed, agents=specs) if config.records else None
     return GameResult(
@@ -395,7 +387,7 @@ def check_request(
     report = spec_of_game.report
     low, high = spec_of_game.min_players, spec_of_game.max_players
     if report == "scores":
-        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        if not is_whole_number(players) or not low <= players <= high:
             raise ValueError(f"{spec_of_game.title} is played by {low} to {high} players; got {players!r}")
         if len(agents) != players:
             raise ValueError(f"{players} players need {players} agents (one entry per seat); got {len(agents)}")
@@ -423,13 +415,12 @@ def check_request(
             raise ValueError("name at least one agent to evaluate")
         if games < 1:
             raise ValueError(f"games must be at least 1; got {games}")
-    if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_NUM_HANDS:
-        raise ValueError(f"a game has 1 to {MAX_NUM_HANDS} hands (the rules play 3); got {hands!r}")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+    check_num_hands(hands)
+    if workers is not None and (not is_whole_number(workers) or workers < 1):
         raise ValueError(f"workers is at least 1; got {workers!r}")
     if workers is not None and not ray and workers > MAX_WORKERS:
         raise ValueError(f"workers is at most {MAX_WORKERS} processes on this machine (one a core is best); got {workers}")
-    if agent_seed is not None and (isinstance(agent_seed, bool) or not isinstance(agent_seed, int) or agent_seed < 0):
+    if agent_seed is not None and (not is_whole_number(agent_seed) or agent_seed < 0):
         raise ValueError(f"agent_seed is None or a whole number, 0 or more; got {agent_seed!r}")
 
 
@@ -439,8 +430,8 @@ def evaluate(
     seed: int,
     game: str = "contack",
     players: int | None = None,
-    hands: int = 3,
-    enclosed_end: str = "1939",
+    hands: int = DEFAULT_NUM_HANDS,
+    enclosed_end: str = DEFAULT_ENCLOSED_END,
     workers: int | None = None,
     records: bool = False,
     progress: bool | str | None = False,
@@ -471,13 +462,13 @@ def evaluate(
     if not isinstance(game, str):
         raise ValueError(f"game is the name of a game, one of {', '.join(GAMES)}; got {game!r}")
     # numpy's integers are whole numbers too
-    players, games, seed, hands, agent_seed = (int(v) if isinstance(v, np.integer) else v
-                                               for v in (players, games, seed, hands, agent_seed))
+    players, games, seed, hands, agent_seed, board_size = (int(v) if isinstance(v, np.integer) else v
+                                                           for v in (players, games, seed, hands, agent_seed, board_size))
     report = get_game(game).report if game in GAMES else None
     if players is None:
         players = 1 if report == "solitaire" else len(agents)
     for name, value in (("games", games), ("seed", seed)):
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_whole_number(value):
             raise ValueError(f"{name} is a whole number; got {value!r}")
     check_request(game, players, agents, games, hands, workers, board_size, swap, agent_seed, ray)
     deals = games if report == "solitaire" else games // players
@@ -485,27 +476,15 @@ def evaluate(
         if first is not None and not 0 <= first <= largest_first_seed(deals):
             raise ValueError(f"{name} is a whole number 0..{largest_first_seed(deals)} for {plural(deals, 'deal')} "
                              f"(deal d from {name} + d, at most {MAX_SEED}); got {first}")
-    options = get_game(game).options
-    # As on the command line (--hands with a solitaire, --board-size with Contack): a rule option the game does
-    # not have would be silently ignored, so a value other than its default is refused.
-    given = {"hands": hands, "enclosed_end": enclosed_end, "board_size": board_size, "swap": swap}
-    foreign = [name for name, value in given.items() if name not in options and value != getattr(RuleOptions, name)]
-    if foreign:
-        raise ValueError(f"{' and '.join(foreign)}: not {'an option' if len(foreign) == 1 else 'options'} of game "
-                         f"{game!r} (its rule options: {', '.join(options) or 'none'}); leave "
-                         f"{'it' if len(foreign) == 1 else 'them'} out")
-    if "enclosed_end" in options:
-        check_rules(players, hands, enclosed_end)
-    if "swap" in options and not isinstance(swap, bool):
-        raise ValueError(f"swap is True or False; got {swap!r}")
+    options = RuleOptions(hands=hands, enclosed_end=enclosed_end, board_size=board_size, swap=swap)
+    get_game(game).check_options(options)
     if report == "solitaire":
         tasks = [(i, e) for e in range(len(agents)) for i in range(games)]
     else:
         tasks = schedule(players, games)
     registered = tuple(dict.fromkeys(r for r in (registration_of(split_spec(a)[0]) for a in agents if isinstance(a, str))
                                      if r is not None))
-    config = _Config(game, players, tuple(agents), int(seed), hands, enclosed_end, records, int(board_size), swap,
-                     agent_seed, registered)
+    config = _Config(game, players, tuple(agents), int(seed), options, records, agent_seed, registered)
     if ray or (workers or 1) > 1:
         check_sendable(config, names, ray)
     results = list(_run(config, tasks, workers, progress, sys.stderr if out is None else out, ray))
@@ -516,8 +495,8 @@ def evaluate(
     else:
         entries = solitaire_stats(names, results)
     deals, rotations = (games, 1) if report == "solitaire" else (games // players, players)
-    return Evaluation(game, players, names, games, deals, rotations, int(seed), hands, enclosed_end, entries, results,
-                      board_size=int(board_size), swap=swap, agent_seed=agent_seed)
+    return Evaluation(game, players, names, games, deals, rotations, int(seed), options, entries, results,
+                      agent_seed=agent_seed)
 
 
 def check_sendable(config: _Config, names: Sequence[str], ray: bool) -> None:
@@ -631,10 +610,11 @@ def solitaire_stats(agents: Sequence[str], results: Sequence[GameResult]) -> lis
 def describe(ev: Evaluation) -> str:
     """The first line of the table: what was played and what ``games`` means."""
     options = get_game(ev.game).options  # a game's own rule options only: a new game may have none
-    size = f" {ev.board_size}x{ev.board_size}" if "board_size" in options else ""
-    rules = [f"swap rule {'on' if ev.swap else 'off'}" if "swap" in options else "",
-             plural(ev.hands, "hand") if "hands" in options else "",
-             f"enclosed_end={ev.enclosed_end}" if "enclosed_end" in options else ""]
+    played = ev.options
+    size = f" {played.board_size}x{played.board_size}" if "board_size" in options else ""
+    rules = [f"swap rule {'on' if played.swap else 'off'}" if "swap" in options else "",
+             plural(played.hands, "hand") if "hands" in options else "",
+             f"enclosed_end={played.enclosed_end}" if "enclosed_end" in options else ""]
     if ev.report == "colours":
         return (
             f"{plural(ev.games, 'game')} of {ev.game}{size}{''.join(', ' + r for r in rules if r)}: "

@@ -23,10 +23,10 @@ from typing import Sequence, TextIO
 
 import numpy as np
 
-from contack_env.contactix.rules import COLOUR_NAMES, EMPTY, ContactixState
+from contack_env.contactix.rules import COLOUR_NAMES, DEFAULT_SIZE, EMPTY, ContactixState
 from contack_env.contack.figure import Move
 from contack_env.contack.grid import cell_index
-from contack_env.contack.multiplayer import ContackGame, new_game
+from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ContackGame, new_game
 from contack_env.render.events import event_text
 from contack_env.render.image import agent_label
 from contack_env.render.text import render_text
@@ -137,8 +137,8 @@ def play_terminal(
     agents: Sequence[str] = ("lookahead",),
     seat: int = 0,
     seed: int | None = None,
-    hands: int = 3,
-    enclosed_end: str = "1939",
+    hands: int = DEFAULT_NUM_HANDS,
+    enclosed_end: str = DEFAULT_ENCLOSED_END,
     input: TextIO | None = None,
     output: TextIO | None = None,
 ) -> int:
@@ -258,7 +258,7 @@ def _contactix_move_text(state: ContactixState, move: int) -> str:
 
 
 def play_contactix_terminal(
-    board_size: int = 11,
+    board_size: int = DEFAULT_SIZE,
     agent: str = "two_distance",
     seat: int = 0,
     seed: int | None = None,

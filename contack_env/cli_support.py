@@ -16,10 +16,8 @@ import sys
 from typing import Sequence
 
 from contack_env.atomic import OutputPathError, check_output
-from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_NUM_HANDS
+from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS, check_num_hands
 from contack_env.contactix.rules import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
-
-DEFAULT_HANDS, DEFAULT_ENCLOSED_END = 3, "1939"
 
 MAX_SEED = 2**63 - 1
 
@@ -114,7 +112,7 @@ def board_options(parser: argparse.ArgumentParser, args: argparse.Namespace, has
 
 def add_hand_options(parser: argparse.ArgumentParser) -> None:
     """Contack's rule options, ``--hands N`` and ``--enclosed-end`` (read them back with ``hand_options``)."""
-    parser.add_argument("--hands", type=int, default=None, help=f"contack: hands per game (default {DEFAULT_HANDS})")
+    parser.add_argument("--hands", type=int, default=None, help=f"contack: hands per game (default {DEFAULT_NUM_HANDS})")
     parser.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default=None,
                         help=f"contack: when an enclosed figure ends a hand (default {DEFAULT_ENCLOSED_END}; "
                         "docs/rules.md section 5)")
@@ -126,10 +124,12 @@ def hand_options(parser: argparse.ArgumentParser, args: argparse.Namespace, has_
     if not has_hands:
         if args.hands is not None or args.enclosed_end is not None:
             parser.error("--hands and --enclosed-end are options of --game contack")
-        return DEFAULT_HANDS, DEFAULT_ENCLOSED_END
-    hands = DEFAULT_HANDS if args.hands is None else args.hands
-    if not 1 <= hands <= MAX_NUM_HANDS:
-        parser.error(f"--hands is 1..{MAX_NUM_HANDS} (the rules play 3); got {hands}")
+        return DEFAULT_NUM_HANDS, DEFAULT_ENCLOSED_END
+    hands = DEFAULT_NUM_HANDS if args.hands is None else args.hands
+    try:
+        check_num_hands(hands, "--hands: ")
+    except ValueError as err:
+        parser.error(str(err))
     return hands, args.enclosed_end or DEFAULT_ENCLOSED_END
 
 

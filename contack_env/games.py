@@ -14,12 +14,14 @@ written for particular games imports their modules directly: their bots (`greedy
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable
 
 import numpy as np
 
-from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, new_game
+from contack_env.checks import is_whole_number
+from contack_env.contack.multiplayer import (DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS, MAX_PLAYERS,
+                                             MIN_PLAYERS, check_enclosed_end, check_num_hands, new_game)
 from contack_env.contack.solitaire import new_solitaire1, new_solitaire2
 from contack_env.contactix.rules import DEFAULT_SIZE, ContactixState, check_size
 from contack_env.protocol import State
@@ -33,9 +35,9 @@ from contack_env.render import text as contack_text
 class RuleOptions:
     """The rule options of every game, with their defaults; each game reads the ones it has (``GameSpec.options``)."""
 
-    hands: int = 3
+    hands: int = DEFAULT_NUM_HANDS
     """Contack: hands per game (docs/rules.md section 5)."""
-    enclosed_end: str = "1939"
+    enclosed_end: str = DEFAULT_ENCLOSED_END
     """Contack: when an enclosed figure ends a hand (docs/rules.md section 5): one of ``ENCLOSED_END_OPTIONS``."""
     board_size: int = DEFAULT_SIZE
     """CON-TAC-TIX: the board is N x N holes (docs/rules.md section 9)."""
@@ -109,7 +111,7 @@ class GameSpec:
         """``players`` (the default if None), or ``ValueError`` saying how many this game takes."""
         if players is None:
             return self.default_players
-        if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
+        if not is_whole_number(players) or not (
             self.min_players <= players <= self.max_players
         ):
             if self.max_players == 1:
@@ -118,6 +120,27 @@ class GameSpec:
                 raise ValueError(f"{self.title} is played by {self.min_players} players; got {players!r}")
             raise ValueError(f"{self.title} is played by {self.min_players} to {self.max_players} players; got {players!r}")
         return int(players)
+
+    def check_options(self, options: RuleOptions) -> None:
+        """``ValueError`` saying what is allowed when ``options`` gives one of this game's rule options a value its
+        rules do not allow, or an option it does not have a value other than the default: that value would be
+        silently ignored (``--hands`` with a solitaire, ``--board-size`` with Contack)."""
+        defaults = RuleOptions()
+        foreign = [f.name for f in fields(RuleOptions)
+                   if f.name not in self.options and getattr(options, f.name) != getattr(defaults, f.name)]
+        if foreign:
+            one = len(foreign) == 1
+            raise ValueError(f"{' and '.join(foreign)}: not {'an option' if one else 'options'} of game {self.name!r} "
+                             f"(its rule options: {', '.join(self.options) or 'none'}); leave {'it' if one else 'them'} "
+                             "out")
+        if "hands" in self.options:
+            check_num_hands(options.hands)
+        if "enclosed_end" in self.options:
+            check_enclosed_end(options.enclosed_end)
+        if "board_size" in self.options:
+            check_size(options.board_size)
+        if "swap" in self.options and not isinstance(options.swap, bool):
+            raise ValueError(f"swap is True or False; got {options.swap!r}")
 
     def environment(self, index: int = 0) -> Any:
         """The environment module or class ``environments[index]`` names."""

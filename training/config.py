@@ -17,8 +17,9 @@ from typing import Any
 import tomli_w
 
 from contack_env.atomic import write_text
+from contack_env.checks import is_whole_number
 from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
-from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, MAX_NUM_HANDS
+from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS, check_num_hands
 from contack_env.games import get_game
 
 from .games import TRAINING_GAME_NAMES, TRAINING_GAMES
@@ -39,9 +40,9 @@ class TrainConfig:
     """contack, solitaire1, solitaire2 or contactix (CON-TAC-TIX: training.contactix_seat_env)."""
     players: int = 2
     """Seats at the table (Contack, 2..7; CON-TAC-TIX is heads-up, 2)."""
-    hands: int = 3
+    hands: int = DEFAULT_NUM_HANDS
     """Hands per game."""
-    enclosed_end: str = "1939"
+    enclosed_end: str = DEFAULT_ENCLOSED_END
     """When an enclosed figure ends a hand (docs/rules.md, section 5): 1939, next_player or never."""
     opponents: str = "greedy,lookahead,self"
     """Opponent pool: agent specs with optional weights ("greedy*2", "mcts:50*1"), "self" = snapshots of the learner."""
@@ -109,7 +110,7 @@ class TrainConfig:
             hint = f" (TrainConfig.for_game({self.game!r}, ...) starts from the game's defaults)" if (
                 TRAINING_GAMES[self.game].defaults.get("players")) else ""
             raise ValueError(f"players: {err}{hint}") from None
-        if (isinstance(self.board_size, bool) or not isinstance(self.board_size, int)
+        if (not is_whole_number(self.board_size)
                 or not MIN_SIZE <= self.board_size <= MAX_SIZE):
             raise ValueError(f"board_size: the CON-TAC-TIX board is N x N holes with N a whole number "
                              f"{MIN_SIZE}..{MAX_SIZE}; got {self.board_size!r}")
@@ -141,8 +142,7 @@ class TrainConfig:
                 f"n_steps x n_envs ({self.n_steps * self.n_envs}) leaves a last minibatch of one sample with "
                 f"batch_size {self.batch_size}, and one sample has no spread; choose a batch_size that divides it"
             )
-        if self.hands > MAX_NUM_HANDS:
-            raise ValueError(f"hands is 1..{MAX_NUM_HANDS} (the rules play 3); got {self.hands}")
+        check_num_hands(self.hands, "hands: ")
         if not 0 <= self.seed <= PPO_MAX_SEED:
             # SB3 seeds numpy's legacy generator with seed + timesteps, which must stay below 2**32.
             raise ValueError(f"seed must be a whole number 0..{PPO_MAX_SEED}; got {self.seed}")
@@ -160,7 +160,7 @@ class TrainConfig:
             default = _DEFAULT_VALUES[f.name]
             if isinstance(default, list):
                 kind = "whole numbers" if default and isinstance(default[0], int) else "strings"
-                item_ok = _is_int if kind == "whole numbers" else (lambda v: isinstance(v, str))
+                item_ok = is_whole_number if kind == "whole numbers" else (lambda v: isinstance(v, str))
                 if not isinstance(value, list) or not all(item_ok(v) for v in value):
                     raise ValueError(f"{f.name} must be a list of {kind}; got {value!r}")
             elif isinstance(default, float):
@@ -168,7 +168,7 @@ class TrainConfig:
                     raise ValueError(f"{f.name} must be a finite number; got {value!r} ({type(value).__name__})")
                 setattr(self, f.name, float(value))
             elif isinstance(default, int):
-                if not _is_int(value):
+                if not is_whole_number(value):
                     raise ValueError(f"{f.name} must be a whole number; got {value!r} ({type(value).__name__})")
             elif not isinstance(value, str):
                 raise ValueError(f"{f.name} must be a string; got {value!r} ({type(value).__name__})")
@@ -235,10 +235,6 @@ class TrainConfig:
             if source == "the configuration":
                 raise
             raise ValueError(f"{source}: {err}") from None
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 PPO_MAX_SEED = 2**31 - 1
@@ -309,7 +305,7 @@ def option_value(name: str, text: str, default: Any) -> Any:
         if isinstance(default, list):
             items = [s.strip() for s in str(text).split(",") if s.strip()]
             return [int(s) for s in items] if name == "net_arch" else items
-        if isinstance(default, int) and not isinstance(default, bool):
+        if is_whole_number(default):
             if str(text).strip().lstrip("+-").isdigit():
                 return int(text)  # exactly, however long (through a float it would be rounded)
             value = float(text)

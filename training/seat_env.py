@@ -39,6 +39,7 @@ import numpy as np
 from gymnasium import spaces
 
 from contack_env import contack_v0
+from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS
 from contack_env.envs.contack_v0 import SCORE_REWARD_SCALE
 from contack_env.envs.conventions import ILLEGAL_REWARD, action_index, check_illegal_action
 from contack_env.envs.observation import NUM_ACTIONS, OBS_HIGH, OBS_LOW, OBS_SIZE
@@ -61,8 +62,8 @@ class ContackSeatEnv(gymnasium.Env):
         num_players: int,
         pool: OpponentPool,
         reward: str = "margin",
-        num_hands: int = 3,
-        enclosed_end: str = "1939",
+        num_hands: int = DEFAULT_NUM_HANDS,
+        enclosed_end: str = DEFAULT_ENCLOSED_END,
         render_mode: str | None = None,
         illegal_action: str = "raise",
         features: str = "none",

@@ -19,10 +19,11 @@ from agents.arena import new_state, seed_streams
 from agents.base import Agent
 from agents.registry import make_agent, mcts_budget, split_az_argument, split_spec
 from agents.view import public_view
-from contack_env import ENCLOSED_END_OPTIONS
+from contack_env.checks import is_whole_number
 from contack_env.cli_support import MAX_SEED
-from contack_env.contactix.rules import check_size
-from contack_env.games import GAMES
+from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS
+from contack_env.contactix.rules import DEFAULT_SIZE, check_size
+from contack_env.games import GAMES, RuleOptions
 from contack_env.protocol import State
 from contack_env.wording import plural
 
@@ -51,9 +52,9 @@ class Setup:
 
     game: str
     seats: list[str | None]
-    hands: int = 3
-    enclosed_end: str = "1939"
-    board_size: int = 11
+    hands: int = DEFAULT_NUM_HANDS
+    enclosed_end: str = DEFAULT_ENCLOSED_END
+    board_size: int = DEFAULT_SIZE
     swap: bool = False
     seed: int = 0
 
@@ -80,18 +81,18 @@ def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None
     setup = Setup(game, [None if s.strip() == PERSON else s.strip() for s in seats])
     # The rule options the game has (contack_env.games), each checked as the page sends it.
     if "hands" in spec.options:
-        hands = data.get("hands", 3)
-        if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS:
+        hands = data.get("hands", DEFAULT_NUM_HANDS)
+        if not is_whole_number(hands) or not 1 <= hands <= MAX_HANDS:
             raise Rejected(400, f"hands is a whole number 1..{MAX_HANDS} (the rules play 3); got {hands!r}")
         setup.hands = hands
     if "enclosed_end" in spec.options:
-        enclosed_end = data.get("enclosed_end", "1939")
+        enclosed_end = data.get("enclosed_end", DEFAULT_ENCLOSED_END)
         if enclosed_end not in ENCLOSED_END_OPTIONS:
             raise Rejected(400, f"enclosed_end is one of {', '.join(ENCLOSED_END_OPTIONS)}; got {enclosed_end!r}")
         setup.enclosed_end = enclosed_end
     if "board_size" in spec.options:
         try:
-            setup.board_size = check_size(data.get("board_size", 11))
+            setup.board_size = check_size(data.get("board_size", DEFAULT_SIZE))
         except ValueError as err:
             raise Rejected(400, f"board_size: {err}") from None
     if "swap" in spec.options:
@@ -102,7 +103,7 @@ def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None
     seed = data.get("seed")
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+    if not is_whole_number(seed) or not 0 <= seed <= MAX_SEED:
         raise Rejected(400, f"seed is a whole number 0..2^63-1, or null for a fresh one; got {seed!r}")
     setup.seed = seed
     resolved: list[str | None] = []
@@ -187,8 +188,9 @@ class GameSession:
     def create(cls, setup: Setup, resolved: list[str | None]) -> "GameSession":
         """A new game of ``setup``, dealt from its seed (stream 0 deals, stream k+1 drives seat k's bot)."""
         streams = seed_streams(setup.seed, len(setup.seats) + 1)
-        state = new_state(setup.game, len(setup.seats), streams[0], setup.hands, setup.enclosed_end,
-                          board_size=setup.board_size, swap=setup.swap)
+        options = RuleOptions(hands=setup.hands, enclosed_end=setup.enclosed_end, board_size=setup.board_size,
+                              swap=setup.swap)
+        state = new_state(setup.game, len(setup.seats), streams[0], options)
         agents = _make_agents(setup, resolved, streams)
         web = web_game(setup.game)
         return cls(setup, state, agents, seat_names(web, setup.seats), web)
@@ -230,7 +232,7 @@ class GameSession:
         if not isinstance(data, dict):
             raise Rejected(400, "a move is a JSON object with the game's version")
         version = data.get("version")
-        if isinstance(version, bool) or not isinstance(version, int):
+        if not is_whole_number(version):
             raise Rejected(400, f"version (the number of moves the page has seen) is a whole number; got {version!r}")
         if version != self.version:
             raise Rejected(

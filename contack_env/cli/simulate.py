@@ -11,7 +11,7 @@ from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
 from contack_env.cli_support import (add_board_options, add_hand_options, board_options, check_seed_range, hand_options,
                                      not_an_input, output_arg, seed_arg)
-from contack_env.games import GAMES, get_game
+from contack_env.games import GAMES, RuleOptions, get_game
 from contack_env.protocol import State
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
 from contack_env.records.contactix import FORMAT as CONTACTIX_FORMAT
@@ -66,8 +66,9 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     records, tally = [], Tally()
     # The tally keeps each game's outcome alone: the summary of a game whose records it cannot read.
-    stream = simulate_records(args.game, players, agent_names, args.games, args.seed, hands, enclosed_end, args.trace,
-                              args.agent_seed, board_size, swap, on_state=tally.add)
+    options = RuleOptions(hands=hands, enclosed_end=enclosed_end, board_size=board_size, swap=swap)
+    stream = simulate_records(args.game, players, agent_names, args.games, args.seed, options, trace=args.trace,
+                              agent_seed=args.agent_seed, on_state=tally.add)
     for record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
         records.append(record)
     try:

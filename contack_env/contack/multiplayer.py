@@ -6,6 +6,7 @@ from typing import Sequence
 
 import numpy as np
 
+from contack_env.checks import is_whole_number
 from contack_env.contack.figure import Figure
 from contack_env.contack.state import GameState, hidden_order
 from contack_env.contack.tiles import NUM_TILES, OPENING_RANK, TILE_NAMES, mask_of
@@ -14,15 +15,31 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 7
 HAND_SIZE = 5
 PENALTY_PER_TILE = 10
 ENCLOSED_END_OPTIONS = ("1939", "next_player", "never")
-MAX_NUM_HANDS = 100  # the rules play 3; a bound keeps a mistyped count from dealing without end
+DEFAULT_NUM_HANDS = 3
+"""The rules' count of hands (docs/rules.md section 5)."""
+DEFAULT_ENCLOSED_END = "1939"
+"""The rules' ending of a hand by an enclosed figure (docs/rules.md section 5), one of ``ENCLOSED_END_OPTIONS``."""
+MAX_NUM_HANDS = 100  # a bound keeps a mistyped count from dealing without end
+
+
+def check_num_hands(num_hands: int, option: str = "") -> None:
+    """Raise ``ValueError`` saying what is allowed unless ``num_hands`` is 1..``MAX_NUM_HANDS``; the message starts
+    with ``option`` (``"--hands: "``, ``"hands: "``) where it is given."""
+    if not is_whole_number(num_hands) or not 1 <= num_hands <= MAX_NUM_HANDS:
+        raise ValueError(f"{option}a game has 1 to {MAX_NUM_HANDS} hands (the rules play {DEFAULT_NUM_HANDS}); "
+                         f"got {num_hands!r}")
 
 
 def check_rules(num_players: int, num_hands: int, enclosed_end: str) -> None:
     """Raise ``ValueError`` saying what is allowed if the options are not."""
-    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+    if not is_whole_number(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         raise ValueError(f"Contack is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {num_players!r}")
-    if isinstance(num_hands, bool) or not isinstance(num_hands, (int, np.integer)) or not 1 <= num_hands <= MAX_NUM_HANDS:
-        raise ValueError(f"a game has 1 to {MAX_NUM_HANDS} hands (the rules play 3); got {num_hands!r}")
+    check_num_hands(num_hands)
+    check_enclosed_end(enclosed_end)
+
+
+def check_enclosed_end(enclosed_end: str) -> None:
+    """Raise ``ValueError`` naming ``ENCLOSED_END_OPTIONS`` unless ``enclosed_end`` is one of them."""
     if enclosed_end not in ENCLOSED_END_OPTIONS:
         raise ValueError(f"enclosed_end must be one of {', '.join(ENCLOSED_END_OPTIONS)}; got {enclosed_end!r}")
 
@@ -51,8 +68,8 @@ class ContackGame(GameState):
         self,
         decks: Sequence[Sequence[int]],
         num_players: int,
-        num_hands: int = 3,
-        enclosed_end: str = "1939",
+        num_hands: int = DEFAULT_NUM_HANDS,
+        enclosed_end: str = DEFAULT_ENCLOSED_END,
         trace: bool = False,
         log: bool = True,
     ) -> None:
@@ -86,7 +103,7 @@ class ContackGame(GameState):
         pile: Sequence[int],
         to_move: int,
         scores: Sequence[int] | None = None,
-        enclosed_end: str = "1939",
+        enclosed_end: str = DEFAULT_ENCLOSED_END,
         trace: bool = False,
     ) -> "ContackGame":
         """A one-hand game set up mid-hand: ``hands`` (tile ids per seat), a ``figure``, the ``pile`` (top first),
@@ -249,8 +266,8 @@ class ContackGame(GameState):
 
 def new_game(
     num_players: int,
-    num_hands: int = 3,
-    enclosed_end: str = "1939",
+    num_hands: int = DEFAULT_NUM_HANDS,
+    enclosed_end: str = DEFAULT_ENCLOSED_END,
     seed: int | np.random.Generator | None = None,
     trace: bool = False,
     log: bool = True,

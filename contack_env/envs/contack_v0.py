@@ -255,8 +255,10 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from contack_env.checks import is_whole_number
 from contack_env.contack.figure import TILE_SHIFT, Move
-from contack_env.contack.multiplayer import ContackGame, check_rules, shuffled_decks
+from contack_env.contack.multiplayer import (DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ContackGame, check_rules,
+                                             shuffled_decks)
 from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
 from contack_env.envs.conventions import MASK_DTYPE, TurnBasedEnv, check_illegal_action, handed_out, reset_options
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_HIGH, OBS_LOW, OBS_SIZE, ObservationBuilder, hand_tiles
@@ -291,8 +293,8 @@ class raw_env(TurnBasedEnv, EzPickle):
     def __init__(
         self,
         num_players: int = 4,
-        num_hands: int = 3,
-        enclosed_end: str = "1939",
+        num_hands: int = DEFAULT_NUM_HANDS,
+        enclosed_end: str = DEFAULT_ENCLOSED_END,
         reward: str = "win",
         auto_single_moves: bool = False,
         render_mode: str | None = None,
@@ -370,7 +372,7 @@ class raw_env(TurnBasedEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         decks = reset_options(options, RESET_OPTIONS).get("decks")
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            if not is_whole_number(seed) or seed < 0:
                 raise ValueError(f"seed is a non-negative int or None; got {seed!r}")
             episode_seed = int(seed)
             # The generator of later unseeded resets starts from this seed; made when first needed.

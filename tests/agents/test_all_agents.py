@@ -10,6 +10,7 @@ from agents.view import public_view
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, ContackGame
 from contack_env.contack.solitaire import Solitaire1, Solitaire2
 from contack_env.contack.tiles import NUM_TILES
+from contack_env.games import RuleOptions
 
 BOTS = ["random", "greedy", "lookahead", "mcts:8"]
 
@@ -52,7 +53,7 @@ def test_every_bot_plays_only_legal_moves_at_every_table_size(spec, players):
         watched = {s for s in range(players) if specs[s] == spec}
         agents = [make_agent(specs[s], streams[s + 1]) for s in range(players)]
         enclosed_end = ENCLOSED_END_OPTIONS[g % len(ENCLOSED_END_OPTIONS)]
-        state = new_state("contack", players, streams[0], hands=3, enclosed_end=enclosed_end, log=False)
+        state = new_state("contack", players, streams[0], RuleOptions(enclosed_end=enclosed_end), log=False)
         d, c = _play_checked(state, agents, watched)
         assert state.done and state.num_hands == 3 and state.hand_number == 2 and state.winners  # all three hands played
         decisions += d

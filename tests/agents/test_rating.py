@@ -8,6 +8,7 @@ import pytest
 
 from agents.evaluate import GameResult, contack_stats, evaluate, format_table
 from agents.rating import Game, fit
+from contack_env.games import RuleOptions
 
 
 def _heads_up(outcomes):
@@ -148,5 +149,5 @@ def test_a_rating_just_below_zero_prints_as_zero_without_a_sign_of_its_own():
 
     entry = EntryStats("a", 2, 0.5, (0.4, 0.6), 100.0, (90.0, 110.0), mean_margin=0.0, margin_ci95=(-1.0, 1.0),
                        rating_elo=-0.3, rating_ci95=(-28.2, -0.3))
-    ev = Evaluation("contack", 2, ["a", "a"], 2, 1, 2, 0, 3, "1939", [entry, entry])
+    ev = Evaluation("contack", 2, ["a", "a"], 2, 1, 2, 0, RuleOptions(), [entry, entry])
     assert format_table(ev).splitlines()[2].endswith("   +0  [-28, +0]")

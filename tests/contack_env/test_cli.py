@@ -100,8 +100,8 @@ def test_replay_check_reports_a_broken_record_and_exits_1(tmp_path, capsys):
         (["--game", "contactix", "--trace"], "--trace is an option of contack and the solitaires"),
         (["--game", "solitaire2", "--hands", "2"], "--hands and --enclosed-end are options of --game contack"),
         (["--game", "contactix", "--enclosed-end", "never"], "--hands and --enclosed-end are options of --game contack"),
-        (["--hands", "0"], "--hands is 1..100 (the rules play 3); got 0"),
-        (["--hands", "1000000"], "--hands is 1..100 (the rules play 3); got 1000000"),
+        (["--hands", "0"], "--hands: a game has 1 to 100 hands (the rules play 3); got 0"),
+        (["--hands", "1000000"], "--hands: a game has 1 to 100 hands (the rules play 3); got 1000000"),
     ],
 )
 def test_simulate_rejects_bad_arguments_saying_what_is_allowed(tmp_path, capsys, argv, message):

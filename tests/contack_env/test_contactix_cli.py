@@ -24,7 +24,7 @@ def _run(capsys, *argv):
 # -- evaluate ------------------------------------------------------------------------------------------------------
 def test_every_deal_is_played_twice_with_the_colours_swapped():
     ev = evaluate(["two_distance", "random"], 8, seed=20, game="contactix", board_size=5, records=True)
-    assert (ev.games, ev.deals, ev.rotations, ev.board_size, ev.swap) == (8, 4, 2, 5, False)
+    assert (ev.games, ev.deals, ev.rotations, ev.options.board_size, ev.options.swap) == (8, 4, 2, 5, False)
     records = records_of(ev.results)
     for result, record in zip(ev.results, records):
         assert record["seed"] == 20 + result.deal and record["size"] == 5
@@ -90,7 +90,7 @@ def test_cli_evaluate_contactix_prints_the_table_and_writes_json_and_records(tmp
         (["--game", "solitaire1", "--agents", "random", "--games", "4", "--swap"], "--board-size and --swap are options of --game contactix"),
         (["--game", "contactix", "--agents", "random", "--games", "4", "--hands", "1"], "--hands and --enclosed-end are options of --game contack"),
         (["--game", "solitaire2", "--agents", "random", "--games", "4", "--enclosed-end", "never"], "--hands and --enclosed-end are options of --game contack"),
-        (["--agents", "random,random", "--games", "4", "--hands", "0"], "--hands is 1..100 (the rules play 3); got 0"),
+        (["--agents", "random,random", "--games", "4", "--hands", "0"], "--hands: a game has 1 to 100 hands (the rules play 3); got 0"),
         # A policy for another board or rule is an --agents error, as in simulate.
         (["--game", "contactix", "--agents", "ppo:models/contactix_5x5.npz,random", "--games", "4", "--board-size", "5",
           "--swap"], "--agents: models/contactix_5x5.npz was trained without the swap rule"),

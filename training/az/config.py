@@ -17,7 +17,8 @@ from agents.lookahead import GAMES as LOOKAHEAD_GAMES
 from agents.playout import is_share
 from agents.az.search import MODES
 from contack_env import ENCLOSED_END_OPTIONS
-from contack_env.contack.multiplayer import MAX_NUM_HANDS
+from contack_env.checks import is_whole_number
+from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, check_num_hands
 from contack_env.atomic import write_text
 from contack_env.cli_support import MAX_SEED
 from contack_env.games import get_game
@@ -75,9 +76,9 @@ class AZConfig:
     """contack, solitaire1 or solitaire2."""
     players: int = 2
     """Seats at the table (Contack, 2..7; a solitaire 1)."""
-    hands: int = 3
+    hands: int = DEFAULT_NUM_HANDS
     """Hands per game."""
-    enclosed_end: str = "1939"
+    enclosed_end: str = DEFAULT_ENCLOSED_END
     """1939, next_player or never (docs/rules.md)."""
     iterations: int = 80
     """Rounds of self-play and training."""
@@ -190,13 +191,12 @@ class AZConfig:
                      "parallel_games", "batch_size", "buffer_size", "checkpoint_every", "torch_threads", "eval_games",
                      "pretrain_epochs"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            if not is_whole_number(value) or value < 1:
                 raise ValueError(f"{name} must be a whole number, at least 1; got {value!r}")
-        if self.hands > MAX_NUM_HANDS:
-            raise ValueError(f"hands is 1..{MAX_NUM_HANDS} (the rules play 3); got {self.hands}")
+        check_num_hands(self.hands, "hands: ")
         for name in ("play_sims", "value_playouts", "pretrain_games", "leaf_moves", "play_leaf_moves"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if not is_whole_number(value) or value < 0:
                 raise ValueError(f"{name} must be a whole number, 0 or more; got {value!r}")
         if self.eval_every < 0:
             raise ValueError(f"eval_every must be 0 (no evaluation) or more; got {self.eval_every}")
@@ -223,7 +223,7 @@ class AZConfig:
             if getattr(self, moves) and getattr(self, rollout) == 1.0:
                 raise ValueError(f"{moves} needs {rollout} below 1: with {rollout} 1 every new leaf is played out "
                                  f"to the end already")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
+        if not is_whole_number(self.seed) or not 0 <= self.seed <= MAX_SEED:
             raise ValueError(f"seed must be a whole number 0..{MAX_SEED}; got {self.seed!r}")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be 0 or more; got {self.weight_decay}")

@@ -20,6 +20,7 @@ import numpy as np
 
 from agents.worker_pool import WorkerPool
 from contack_env import GameState
+from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS
 from contack_env.games import RuleOptions, get_game
 
 from agents.az.encoding import Encoder
@@ -37,8 +38,8 @@ class GameSetup:
 
     game: str
     players: int = 2
-    hands: int = 3
-    enclosed_end: str = "1939"
+    hands: int = DEFAULT_NUM_HANDS
+    enclosed_end: str = DEFAULT_ENCLOSED_END
     sims: int = 16
     mode: str = "gumbel"
     max_considered: int = 16
