@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any, Sequence
 
 from contack_env import GameState, Solitaire1, Solitaire2
 
@@ -23,6 +24,8 @@ from .arena import new_state, seed_streams
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 SOLITAIRES = ("solitaire1", "solitaire2")
+VERDICTS = {WON: "winnable", LOST: "not_winnable", UNKNOWN: "unknown"}
+"""A result as ``contack solve --json`` names it (and counts it)."""
 
 
 class _OutOfTime(Exception):
@@ -102,3 +105,68 @@ def solve_deals(game: str, games: int, seed: int, time_limit: float) -> list[Sol
         result, line, searched = solve(deal(game, seed, i), time_limit)
         out.append(Solution(i, result, line, searched, time.perf_counter() - start))
     return out
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The verdicts on a set of deals, as ``contack solve`` reports them."""
+
+    winnable: int
+    not_winnable: int
+    unknown: int
+
+    @property
+    def deals(self) -> int:
+        return self.winnable + self.not_winnable + self.unknown
+
+    @property
+    def settled(self) -> int:
+        return self.winnable + self.not_winnable
+
+    @property
+    def share(self) -> float | None:
+        """The share winnable of the deals settled (None when none is)."""
+        return self.winnable / self.settled if self.settled else None
+
+    @property
+    def share_ci95(self) -> tuple[float, float] | None:
+        """The share's 95% Wilson interval, n = the deals settled (None when none is)."""
+        from .evaluate import wilson
+
+        return wilson(self.winnable / self.settled, self.settled) if self.settled else None
+
+    @property
+    def share_of_all(self) -> tuple[float, float]:
+        """The share winnable of every deal: at least (no unknown deal winnable), at most (every one)."""
+        return self.winnable / self.deals, (self.winnable + self.unknown) / self.deals
+
+
+def tally(solutions: Sequence[Solution]) -> Tally:
+    count = {r: sum(s.result == r for s in solutions) for r in (WON, LOST, UNKNOWN)}
+    return Tally(count[WON], count[LOST], count[UNKNOWN])
+
+
+def solutions_json(game: str, games: int, seed: int, time_limit: float,
+                   solutions: Sequence[Solution]) -> dict[str, Any]:
+    """What ``contack solve --json`` writes: the request, the counts, the share winnable with its interval, and
+    each deal's seed, result and positions searched. No times: two runs give the same bytes unless a deal settles
+    so close to the time limit that it is unknown in one of them. An unknown deal's positions are null (how far
+    the search got depends on the machine's speed); a settled deal's are the same on every machine."""
+    t = tally(solutions)
+    ci = t.share_ci95
+    return {
+        "game": game,
+        "games": games,
+        "seed": seed,
+        "time_limit": time_limit,
+        "winnable": t.winnable,
+        "not_winnable": t.not_winnable,
+        "unknown": t.unknown,
+        "settled": t.settled,
+        "share_winnable": t.share,
+        "share_winnable_ci95": None if ci is None else list(ci),
+        "interval": "Wilson score interval, n = deals settled",
+        "share_winnable_of_all": list(t.share_of_all),
+        "deals": [{"deal": s.deal, "seed": seed + s.deal, "result": VERDICTS[s.result],
+                   "positions": None if s.result == UNKNOWN else s.positions} for s in solutions],
+    }

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 
-from contack_env.cli_support import check_seed_range, seed_arg
+from contack_env.cli_support import check_seed_range, output_arg, seed_arg
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -16,26 +18,43 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=seed_arg, required=True, metavar="S", help="the deals of `contack evaluate --seed S`")
     parser.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
                         help="per deal; a deal not settled in time is unknown (default 10)")
+    parser.add_argument("--json", metavar="FILE",
+                        help="also write as JSON the request (game, games, seed, time limit), the counts, the share "
+                        "winnable with its 95%% Wilson interval, and per deal its seed, result and positions searched "
+                        "(null when unknown); no times, so two runs give the same bytes, but a deal close to the time "
+                        "limit can settle differently on a slower machine")
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from agents.evaluate import wilson
-    from agents.solver import LOST, UNKNOWN, WON, solve_deals
+    from agents.solver import solutions_json, solve_deals, tally
+    from contack_env.atomic import write_text
 
     if args.games < 1:
         parser.error(f"--games must be at least 1; got {args.games}")
     check_seed_range(parser, "--seed", args.seed, args.games, "deals")
     if not args.time_limit > 0:
         parser.error(f"--time-limit must be above 0 seconds; got {args.time_limit}")
+    output_arg(parser, "--json", args.json)
     solutions = solve_deals(args.game, args.games, args.seed, args.time_limit)
-    count = {r: sum(s.result == r for s in solutions) for r in (WON, LOST, UNKNOWN)}
+    t = tally(solutions)
     k = len(solutions)
     print(f"{args.game}, {k} deals (seed {args.seed}), every tile known, {args.time_limit:g} s a deal at most:")
-    print(f"  winnable {count[WON]}, not winnable {count[LOST]}, unknown {count[UNKNOWN]}")
-    settled = count[WON] + count[LOST]
+    print(f"  winnable {t.winnable}, not winnable {t.not_winnable}, unknown {t.unknown}")
+    settled = t.settled
     if settled:
-        lo, hi = wilson(count[WON] / settled, settled)
-        print(f"  share winnable {count[WON] / settled:.3f} [{lo:.3f}, {hi:.3f}] of the {settled} deals settled; "
-              f"between {count[WON] / k:.3f} and {(count[WON] + count[UNKNOWN]) / k:.3f} of all {k}")
+        lo, hi = t.share_ci95
+        least, most = t.share_of_all
+        print(f"  share winnable {t.share:.3f} [{lo:.3f}, {hi:.3f}] of the {settled} deals settled; "
+              f"between {least:.3f} and {most:.3f} of all {k}")
     print(f"  {sum(s.seconds for s in solutions):.1f} s, {sum(s.positions for s in solutions)} positions searched")
+    if args.json:
+        try:
+            write_text(args.json, json.dumps(solutions_json(args.game, args.games, args.seed, args.time_limit,
+                                                            solutions), indent=2) + "\n")
+        except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
+            raise
+        except OSError as err:
+            print(f"contack solve: cannot write {args.json}: {err}", file=sys.stderr)
+            return 1
+        print(f"wrote {args.json}")
     return 0

@@ -1,5 +1,13 @@
 """The exact solitaire solver: its winning lines win, it is a ceiling for every player, unknown when out of time."""
 
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -82,3 +90,72 @@ def test_its_verdicts_on_short_endings_are_an_exhaustive_searchs(game):
             break
     assert {result for result, _ in verdicts} == {WON, LOST}  # both kinds of verdict are checked
     assert all((result == WON) == winnable for result, winnable in verdicts), verdicts
+
+
+def _printed_counts_and_share(out: str) -> tuple[tuple[int, int, int], list[float]]:
+    counts = re.search(r"winnable (\d+), not winnable (\d+), unknown (\d+)", out)
+    share = re.search(r"share winnable ([\d.]+) \[([\d.]+), ([\d.]+)\] of the \d+ deals settled; "
+                      r"between ([\d.]+) and ([\d.]+) of all", out)
+    return tuple(map(int, counts.groups())), [float(x) for x in share.groups()]
+
+
+@pytest.mark.parametrize("time_limit", ["5", "1e-6"])  # every deal settled; three of twelve unknown
+def test_the_json_holds_what_is_printed_and_each_deals_verdict(tmp_path, capsys, time_limit):
+    games, seed = (5, 1) if time_limit == "5" else (12, 1)
+    path = tmp_path / "solve.json"
+    assert main(["solve", "--game", "solitaire1", "--games", str(games), "--seed", str(seed),
+                 "--time-limit", time_limit, "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith(f"wrote {path}\n")
+    data = json.loads(path.read_text())
+    assert "seconds" not in json.dumps(data)
+    assert (data["game"], data["games"], data["seed"], data["time_limit"]) == ("solitaire1", games, seed,
+                                                                              float(time_limit))
+    counts, share = _printed_counts_and_share(out)
+    assert (data["winnable"], data["not_winnable"], data["unknown"]) == counts
+    assert [round(x, 3) for x in [data["share_winnable"], *data["share_winnable_ci95"],
+                                  *data["share_winnable_of_all"]]] == share
+    # The solver itself, asked directly: the same verdict per deal, the same positions where the deal settled.
+    direct = solve_deals("solitaire1", games, seed, float(time_limit))
+    names = {WON: "winnable", LOST: "not_winnable", UNKNOWN: "unknown"}
+    assert data["deals"] == [{"deal": i, "seed": seed + i, "result": names[s.result],
+                              "positions": None if s.result == UNKNOWN else s.positions}
+                             for i, s in enumerate(direct)]
+    unknown = sum(s.result == UNKNOWN for s in direct)
+    assert unknown == (0 if time_limit == "5" else 3)  # deals 9-11 take more than 512 positions, checked for time
+    won = sum(s.result == WON for s in direct)
+    assert data["settled"] == games - unknown and data["share_winnable"] == won / (games - unknown)
+    lo, hi = data["share_winnable_ci95"]
+    assert lo < data["share_winnable"] < hi
+
+
+def test_two_runs_write_the_same_bytes_and_dev_stdout_follows_the_summary(tmp_path, capsys):
+    argv = ["solve", "--game", "solitaire2", "--games", "6", "--seed", "4", "--time-limit", "5"]
+    for name in ("a.json", "b.json"):
+        assert main([*argv, "--json", str(tmp_path / name)]) == 0
+    written = (tmp_path / "a.json").read_bytes()
+    assert written == (tmp_path / "b.json").read_bytes()
+    # Another process, another hash seed, standard output sent to a file (as a shell's `> out.txt` does): the
+    # summary, then the same JSON, then the closing line.
+    out = tmp_path / "out.txt"
+    root = Path(__file__).resolve().parents[2]
+    contack = shlex.join([sys.executable, "-m", "contack_env.cli", *argv, "--json", "/dev/stdout"])
+    command = f"unset PYTHONUNBUFFERED; exec > '{out}'; exec {contack}"
+    proc = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(root), "PYTHONHASHSEED": "7"})
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    first, start = text.splitlines()[0], text.index("{\n")
+    assert first.startswith("solitaire2, 6 deals (seed 4)") and text.endswith("}\nwrote /dev/stdout\n")
+    assert text[start:-len("wrote /dev/stdout\n")].encode() == written
+
+
+def test_a_json_path_that_cannot_be_written_is_a_usage_error_before_any_deal(tmp_path, capsys, monkeypatch):
+    import agents.solver
+
+    monkeypatch.setattr(agents.solver, "solve_deals", lambda *a: pytest.fail("solved before the path was checked"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["solve", "--game", "solitaire1", "--games", "2", "--seed", "1", "--json", str(tmp_path)])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert f"--json: {tmp_path} is a folder" in captured.err and "Traceback" not in captured.err + captured.out
