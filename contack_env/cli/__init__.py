@@ -18,7 +18,7 @@ usage error found while the command runs shows that command's usage).
     contack simulate --game contactix --agents BLACK,WHITE --games K --seed S [--board-size N] [--swap] --out FILE.jsonl
     contack play --game contactix [--board-size N] [--swap] [--agents BOT] [--seat 0|1] [--seed S]
     contack serve [--host 127.0.0.1] [--port 8000] [--models DIR]
-    contack solve --game {solitaire1,solitaire2} --games K --seed S [--time-limit SECONDS]
+    contack solve --game {solitaire1,solitaire2} --games K --seed S [--time-limit SECONDS] [--json FILE]
 """
 
 from __future__ import annotations
