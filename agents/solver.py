@@ -108,7 +108,7 @@ def solve_deals(game: str, games: int, seed: int, time_limit: float) -> list[Sol
 
 
 @dataclass(frozen=True)
-class Tally:
+class Verdicts:
     """The verdicts on a set of deals, as ``contack solve`` reports them."""
 
     winnable: int
@@ -141,9 +141,10 @@ class Tally:
         return self.winnable / self.deals, (self.winnable + self.unknown) / self.deals
 
 
-def tally(solutions: Sequence[Solution]) -> Tally:
+def count_verdicts(solutions: Sequence[Solution]) -> Verdicts:
+    """How many of ``solutions`` are winnable, not winnable and unknown."""
     count = {r: sum(s.result == r for s in solutions) for r in (WON, LOST, UNKNOWN)}
-    return Tally(count[WON], count[LOST], count[UNKNOWN])
+    return Verdicts(count[WON], count[LOST], count[UNKNOWN])
 
 
 def solutions_json(game: str, games: int, seed: int, time_limit: float,
@@ -152,7 +153,7 @@ def solutions_json(game: str, games: int, seed: int, time_limit: float,
     each deal's seed, result and positions searched. No times: two runs give the same bytes unless a deal settles
     so close to the time limit that it is unknown in one of them. An unknown deal's positions are null (how far
     the search got depends on the machine's speed); a settled deal's are the same on every machine."""
-    t = tally(solutions)
+    t = count_verdicts(solutions)
     ci = t.share_ci95
     return {
         "game": game,

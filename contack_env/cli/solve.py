@@ -26,7 +26,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from agents.solver import solutions_json, solve_deals, tally
+    from agents.solver import count_verdicts, solutions_json, solve_deals
     from contack_env.atomic import write_text
 
     if args.games < 1:
@@ -36,7 +36,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(f"--time-limit must be above 0 seconds; got {args.time_limit}")
     output_arg(parser, "--json", args.json)
     solutions = solve_deals(args.game, args.games, args.seed, args.time_limit)
-    t = tally(solutions)
+    t = count_verdicts(solutions)
     k = len(solutions)
     print(f"{args.game}, {k} deals (seed {args.seed}), every tile known, {args.time_limit:g} s a deal at most:")
     print(f"  winnable {t.winnable}, not winnable {t.not_winnable}, unknown {t.unknown}")
