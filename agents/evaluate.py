@@ -69,7 +69,7 @@ import numpy as np
 from contack_env.atomic import open_atomic
 from contack_env.checks import is_whole_number
 from contack_env.cli_support import MAX_SEED, largest_first_seed
-from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, check_num_hands
+from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS
 from contack_env.games import GAMES, RuleOptions, get_game
 
 from contack_env.contactix.rules import DEFAULT_SIZE, check_size
@@ -363,7 +363,6 @@ def check_request(
     players: int,
     agents: Sequence[Entry],
     games: int,
-    hands: int,
     workers: int | None,
     board_size: int = DEFAULT_SIZE,
     swap: bool = False,
@@ -415,7 +414,6 @@ def check_request(
             raise ValueError("name at least one agent to evaluate")
         if games < 1:
             raise ValueError(f"games must be at least 1; got {games}")
-    check_num_hands(hands)
     if workers is not None and (not is_whole_number(workers) or workers < 1):
         raise ValueError(f"workers is at least 1; got {workers!r}")
     if workers is not None and not ray and workers > MAX_WORKERS:
@@ -470,7 +468,7 @@ def evaluate(
     for name, value in (("games", games), ("seed", seed)):
         if not is_whole_number(value):
             raise ValueError(f"{name} is a whole number; got {value!r}")
-    check_request(game, players, agents, games, hands, workers, board_size, swap, agent_seed, ray)
+    check_request(game, players, agents, games, workers, board_size, swap, agent_seed, ray)
     deals = games if report == "solitaire" else games // players
     for name, first in (("seed", seed), ("agent_seed", agent_seed)):
         if first is not None and not 0 <= first <= largest_first_seed(deals):

@@ -163,6 +163,8 @@ class TrainConfig:
                 item_ok = is_whole_number if kind == "whole numbers" else (lambda v: isinstance(v, str))
                 if not isinstance(value, list) or not all(item_ok(v) for v in value):
                     raise ValueError(f"{f.name} must be a list of {kind}; got {value!r}")
+                if kind == "whole numbers":  # numpy's integers too, as plain ints: TOML, JSON and SB3 take no others
+                    setattr(self, f.name, [int(v) for v in value])
             elif isinstance(default, float):
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                     raise ValueError(f"{f.name} must be a finite number; got {value!r} ({type(value).__name__})")
@@ -170,6 +172,7 @@ class TrainConfig:
             elif isinstance(default, int):
                 if not is_whole_number(value):
                     raise ValueError(f"{f.name} must be a whole number; got {value!r} ({type(value).__name__})")
+                setattr(self, f.name, int(value))
             elif not isinstance(value, str):
                 raise ValueError(f"{f.name} must be a string; got {value!r} ({type(value).__name__})")
 

@@ -72,7 +72,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     check_seed_range(parser, "--seed", args.seed, deals, "deals")
     check_seed_range(parser, "--agent-seed", args.agent_seed, deals, "deals")
     try:
-        check_request(args.game, players, agents, args.games, hands, args.workers, board_size, swap,
+        check_request(args.game, players, agents, args.games, args.workers, board_size, swap,
                       ray=args.ray)
     except ValueError as err:
         parser.error(str(err))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from contack_env.cli_support import check_seed_range, output_arg, seed_arg
@@ -32,8 +33,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.games < 1:
         parser.error(f"--games must be at least 1; got {args.games}")
     check_seed_range(parser, "--seed", args.seed, args.games, "deals")
-    if not args.time_limit > 0:
-        parser.error(f"--time-limit must be above 0 seconds; got {args.time_limit}")
+    if not 0 < args.time_limit < math.inf:  # an infinite limit would write Infinity, which JSON does not have
+        parser.error(f"--time-limit must be a finite number of seconds above 0; got {args.time_limit:g}")
     output_arg(parser, "--json", args.json)
     solutions = solve_deals(args.game, args.games, args.seed, args.time_limit)
     t = count_verdicts(solutions)
@@ -50,7 +51,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.json:
         try:
             write_text(args.json, json.dumps(solutions_json(args.game, args.games, args.seed, args.time_limit,
-                                                            solutions), indent=2) + "\n")
+                                                            solutions), indent=2, allow_nan=False) + "\n")
         except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
             raise
         except OSError as err:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-
 from contack_env.checks import is_whole_number
 from contack_env.wording import plural
 from contack_env.contack.figure import Move

@@ -1,6 +1,7 @@
 """The exact solitaire solver: its winning lines win, it is a ceiling for every player, unknown when out of time."""
 
 import json
+import math
 import os
 import re
 import shlex
@@ -122,11 +123,34 @@ def test_the_json_holds_what_is_printed_and_each_deals_verdict(tmp_path, capsys,
                               "positions": None if s.result == UNKNOWN else s.positions}
                              for i, s in enumerate(direct)]
     unknown = sum(s.result == UNKNOWN for s in direct)
-    assert unknown == (0 if time_limit == "5" else 3)  # deals 9-11 take more than 512 positions, checked for time
-    won = sum(s.result == WON for s in direct)
-    assert data["settled"] == games - unknown and data["share_winnable"] == won / (games - unknown)
-    lo, hi = data["share_winnable_ci95"]
-    assert lo < data["share_winnable"] < hi
+    assert (unknown == 0) == (time_limit == "5")  # the solver looks at the clock every 512 positions
+    won, settled = sum(s.result == WON for s in direct), games - unknown
+    assert data["settled"] == settled and data["share_winnable"] == won / settled
+    # Wilson's score interval, 95%, written out here from its formula
+    p, n, z = won / settled, settled, 1.959964
+    centre, half = (p + z * z / (2 * n)) / (1 + z * z / n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert data["share_winnable_ci95"] == pytest.approx([centre - half, centre + half], abs=1e-4)
+    assert data["share_winnable_of_all"] == [won / games, (won + unknown) / games]
+
+
+def test_when_no_deal_settles_the_json_has_no_share(tmp_path, capsys):
+    path = tmp_path / "solve.json"
+    assert main(["solve", "--game", "solitaire1", "--games", "3", "--seed", "10", "--time-limit", "1e-6",
+                 "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "winnable 0, not winnable 0, unknown 3" in out and "share winnable" not in out
+    data = json.loads(path.read_text())
+    assert (data["settled"], data["share_winnable"], data["share_winnable_ci95"]) == (0, None, None)
+    assert data["share_winnable_of_all"] == [0.0, 1.0]
+    assert [d["positions"] for d in data["deals"]] == [None] * 3
+
+
+@pytest.mark.parametrize("limit", ["inf", "nan", "0", "-1"])
+def test_the_time_limit_is_a_finite_number_of_seconds(capsys, limit):
+    with pytest.raises(SystemExit) as exited:
+        main(["solve", "--game", "solitaire1", "--games", "1", "--seed", "0", "--time-limit", limit])
+    assert exited.value.code == 2
+    assert f"--time-limit must be a finite number of seconds above 0; got {limit}" in capsys.readouterr().err
 
 
 def test_two_runs_write_the_same_bytes_and_dev_stdout_follows_the_summary(tmp_path, capsys):

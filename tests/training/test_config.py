@@ -108,3 +108,18 @@ def test_a_solitaire_run_defaults_to_one_player_and_the_tiles_reward(game):
     assert (cfg.players, cfg.reward, cfg.features) == (1, "tiles", "none")
     assert _parse(["--game", game, "--reward", "win"]).reward == "win"  # an option still wins over the game's default
     assert _parse([]).players == 2  # Contack keeps the field defaults
+
+
+@pytest.mark.parametrize("algorithm", ["ppo", "az"])
+def test_numpy_integers_are_whole_numbers_kept_as_plain_ints(tmp_path, algorithm):
+    # A sweep's values often come from numpy (np.arange): the run's config.toml and SB3's seed take only ints.
+    import numpy as np
+
+    from training.az.config import AZConfig
+
+    kind = TrainConfig if algorithm == "ppo" else AZConfig
+    cfg = kind(seed=np.int64(7), hands=np.int64(2), net_arch=[np.int64(32), np.int64(16)])
+    assert [type(v) for v in (cfg.seed, cfg.hands, *cfg.net_arch)] == [int] * 4
+    cfg.save(str(tmp_path / "config.toml"))
+    loaded = kind.load(str(tmp_path / "config.toml"))
+    assert (loaded.seed, loaded.hands, loaded.net_arch) == (7, 2, [32, 16])

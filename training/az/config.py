@@ -229,6 +229,13 @@ class AZConfig:
             raise ValueError(f"weight_decay must be 0 or more; got {self.weight_decay}")
         if not self.net_arch or any(w < 1 for w in self.net_arch):
             raise ValueError(f"net_arch is a list of layer widths >= 1; got {self.net_arch}")
+        # numpy's integers pass the checks as whole numbers: kept as plain ints, which TOML, JSON and torch take
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if is_whole_number(value):
+                setattr(self, f.name, int(value))
+            elif isinstance(value, list):
+                setattr(self, f.name, [int(v) if is_whole_number(v) else v for v in value])
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -49,6 +49,7 @@ from typing import Any
 from agents.policy_file import PolicyNet
 from agents.progress import reporter
 from contack_env.atomic import TEMPORARY_PREFIX, flush_tree, fsync_directory, write_text
+from contack_env.checks import is_whole_number
 
 from ..config import TrainConfig
 from ..evaluations import (draw_learning_curve, evaluate_policy_file, evaluation_scalars, next_due, next_evaluation,
@@ -58,7 +59,6 @@ from ..run_folder import (CHECKPOINTS, RLLIB_CHECKPOINT, RLLIB_TEMPORARY, Run, T
 from .env import LEARNER
 from .export import policy_net
 from .module import check_rllib_config, ppo_config
-from contack_env.checks import is_whole_number
 
 PROGRESS_HEADER = "timesteps,seconds,steps_per_s,episode_return_mean\n"
 TRAINER = "RLlib PPO"
