@@ -191,3 +191,29 @@ def test_no_cycles_between_modules():
 def test_the_cycle_finder_finds_a_cycle_and_only_a_cycle():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def _reads_attribute(path: Path, attribute: str) -> bool:
+    return any(isinstance(node, ast.Attribute) and node.attr == attribute for node in ast.walk(ast.parse(path.read_text())))
+
+
+def test_the_registry_names_by_string_only_what_its_readers_may_import():
+    # A GameSpec names a game's environments, observer and web adapter as "module:attribute" strings, loaded on
+    # use, so that importing the registry imports none of them. The imports above cannot see such a link: this
+    # test reads the strings. The environments and the observer lie below the registry; the web adapter lies in
+    # the top layer, and only that layer may load it.
+    from contack_env.games import GAMES
+
+    registry = ORDER.index(layer_of("contack_env.games"))
+    for spec in GAMES.values():
+        for target in (*spec.environments, spec.observer):
+            if target:
+                module = target.partition(":")[0]
+                assert module in ALL and ORDER.index(layer_of(module)) <= registry, (
+                    f"{spec.name}: {target} is not a module below the registry")
+        if spec.web:
+            module = spec.web.partition(":")[0]
+            assert module in ALL and layer_of(module) == "command line", (
+                f"{spec.name}: its web adapter {spec.web} is not in the command line layer")
+    readers = sorted(m for m, path in ALL.items() if m != "contack_env.games" and _reads_attribute(path, "web"))
+    assert readers and all(layer_of(m) == "command line" for m in readers), readers
