@@ -68,7 +68,7 @@ import numpy as np
 
 from contack_env.atomic import open_atomic
 from contack_env.checks import is_whole_number
-from contack_env.cli_support import MAX_SEED, largest_first_seed
+from contack_env.seeds import MAX_SEED, largest_first_seed
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS
 from contack_env.games import GAMES, RuleOptions, get_game
 

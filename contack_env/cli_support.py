@@ -18,8 +18,8 @@ from typing import Sequence
 from contack_env.atomic import OutputPathError, check_output
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS, check_num_hands
 from contack_env.contactix.rules import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
+from contack_env.seeds import MAX_SEED, largest_first_seed
 
-MAX_SEED = 2**63 - 1
 
 INTERRUPTED = {
     "simulate": "nothing was written (the records are written once every game is played)",
@@ -40,12 +40,6 @@ def seed_arg(text: str) -> int:
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"a seed is a whole number 0..{MAX_SEED}; got {value}")
     return value
-
-
-def largest_first_seed(count: int) -> int:
-    """The largest seed that ``count`` games (or deals) may start from, game ``i`` from ``seed + i``: each record
-    carries its game's seed, to be played again with it, so every one must be a seed the commands take."""
-    return MAX_SEED - count + 1
 
 
 def check_seed_range(parser: argparse.ArgumentParser, option: str, seed: int | None, count: int,

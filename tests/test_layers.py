@@ -17,7 +17,7 @@ PACKAGES = ("contack_env", "agents", "training")
 
 # (layer, module prefixes); a module belongs to the layer of its longest matching prefix.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("rules", ("contack_env.protocol", "contack_env.atomic", "contack_env.checks", "contack_env.wording", "contack_env.cli_support", "contack_env.contack", "contack_env.contactix")),
+    ("rules", ("contack_env.protocol", "contack_env.atomic", "contack_env.checks", "contack_env.seeds", "contack_env.wording", "contack_env.cli_support", "contack_env.contack", "contack_env.contactix")),
     ("records and rendering", ("contack_env.records", "contack_env.render")),
     ("environments", ("contack_env.envs",)),
     ("registry of games", ("contack_env.games",)),

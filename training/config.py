@@ -242,7 +242,7 @@ class TrainConfig:
 
 PPO_MAX_SEED = 2**31 - 1
 """The largest seed of a PPO run (``TrainConfig.check`` says why); az runs take any seed the commands do
-(``contack_env.cli_support.MAX_SEED``)."""
+(``contack_env.seeds.MAX_SEED``)."""
 
 
 def read_settings(path: str) -> dict[str, Any]:

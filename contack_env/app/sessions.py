@@ -20,10 +20,10 @@ from agents.base import Agent
 from agents.registry import make_agent, mcts_budget, split_az_argument, split_spec
 from agents.view import public_view
 from contack_env.checks import is_whole_number
-from contack_env.cli_support import MAX_SEED
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS
 from contack_env.contactix.rules import DEFAULT_SIZE, check_size
 from contack_env.games import GAMES, RuleOptions
+from contack_env.seeds import MAX_SEED
 from contack_env.protocol import State
 from contack_env.wording import plural
 

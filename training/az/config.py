@@ -20,8 +20,8 @@ from contack_env import ENCLOSED_END_OPTIONS
 from contack_env.checks import is_whole_number
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, check_num_hands
 from contack_env.atomic import write_text
-from contack_env.cli_support import MAX_SEED
 from contack_env.games import get_game
+from contack_env.seeds import MAX_SEED
 
 from ..config import read_settings
 from .pretrain import check_teacher
