@@ -111,9 +111,7 @@ class GameSpec:
         """``players`` (the default if None), or ``ValueError`` saying how many this game takes."""
         if players is None:
             return self.default_players
-        if not is_whole_number(players) or not (
-            self.min_players <= players <= self.max_players
-        ):
+        if not is_whole_number(players) or not self.min_players <= players <= self.max_players:
             if self.max_players == 1:
                 raise ValueError(f"{self.title} is a solitaire, played by 1 player; got {players!r}")
             if self.min_players == self.max_players:

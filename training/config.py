@@ -110,8 +110,7 @@ class TrainConfig:
             hint = f" (TrainConfig.for_game({self.game!r}, ...) starts from the game's defaults)" if (
                 TRAINING_GAMES[self.game].defaults.get("players")) else ""
             raise ValueError(f"players: {err}{hint}") from None
-        if (not is_whole_number(self.board_size)
-                or not MIN_SIZE <= self.board_size <= MAX_SIZE):
+        if not is_whole_number(self.board_size) or not MIN_SIZE <= self.board_size <= MAX_SIZE:
             raise ValueError(f"board_size: the CON-TAC-TIX board is N x N holes with N a whole number "
                              f"{MIN_SIZE}..{MAX_SIZE}; got {self.board_size!r}")
         if self.activation not in ACTIVATIONS:
