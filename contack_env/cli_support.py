@@ -1,7 +1,8 @@
 """What every ``contack`` subcommand shares for bad input and interruptions: seeds, output paths, Ctrl-C.
 
 - ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are).
-- ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``).
+- ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``); ``write_output``
+  writes it at the end, or says why it could not.
 - ``add_board_options``, ``board_options``: CON-TAC-TIX's ``--board-size`` and ``--swap``, and
   ``add_hand_options``, ``hand_options``: Contack's ``--hands`` and ``--enclosed-end``, added and checked alike
   in every command that plays the game; given for another game, they are a usage error, not ignored.
@@ -15,7 +16,7 @@ import os
 import sys
 from typing import Sequence
 
-from contack_env.atomic import OutputPathError, check_output
+from contack_env.atomic import OutputPathError, check_output, write_text
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS, check_num_hands
 from contack_env.contactix.rules import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
 from contack_env.seeds import MAX_SEED, largest_first_seed
@@ -59,6 +60,21 @@ def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
         check_output(path, suffixes)
     except OutputPathError as err:
         parser.error(f"{option}: {err}")
+
+
+def write_output(command: str, path: str, text: str) -> bool:
+    """Write ``text`` to ``path`` atomically and say ``wrote PATH``; False after saying on standard error why it
+    could not be written (``contack COMMAND: cannot write PATH: ...``: a full disk, a permission). A reader of
+    ``/dev/stdout`` gone away is not caught here: ``contack_env.cli.main`` ends quietly."""
+    try:
+        write_text(path, text)
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        print(f"contack {command}: cannot write {path}: {err}", file=sys.stderr)
+        return False
+    print(f"wrote {path}")
+    return True
 
 
 def file_identity(path: str) -> object:

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from contack_env.cli_support import file_identity, not_an_input, output_arg
+from contack_env.cli_support import file_identity, not_an_input, output_arg, write_output
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -23,7 +23,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.league import format_league, league, league_json
-    from contack_env.atomic import write_text
     from contack_env.records import RecordError, read_records
 
     seen: dict[object, str] = {}
@@ -44,13 +43,6 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(f"contack ratings: cannot read {err.filename}: {err.strerror}", file=sys.stderr)
         return 2
     print(format_league(table))
-    if args.json:
-        try:
-            write_text(args.json, json.dumps(league_json(table), indent=1) + "\n")
-        except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
-            raise
-        except OSError as err:
-            print(f"contack ratings: cannot write {args.json}: {err}", file=sys.stderr)
-            return 1
-        print(f"wrote {args.json}")
+    if args.json and not write_output("ratings", args.json, json.dumps(league_json(table), indent=1) + "\n"):
+        return 1
     return 0

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 
-from contack_env.cli_support import check_seed_range, output_arg, seed_arg
+from contack_env.cli_support import check_seed_range, output_arg, seed_arg, write_output
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -28,7 +27,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.solver import count_verdicts, solutions_json, solve_deals
-    from contack_env.atomic import write_text
 
     if args.games < 1:
         parser.error(f"--games must be at least 1; got {args.games}")
@@ -49,13 +47,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
               f"between {least:.3f} and {most:.3f} of all {k}")
     print(f"  {sum(s.seconds for s in solutions):.1f} s, {sum(s.positions for s in solutions)} positions searched")
     if args.json:
-        try:
-            write_text(args.json, json.dumps(solutions_json(args.game, args.games, args.seed, args.time_limit,
-                                                            solutions), indent=2, allow_nan=False) + "\n")
-        except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
-            raise
-        except OSError as err:
-            print(f"contack solve: cannot write {args.json}: {err}", file=sys.stderr)
+        found = solutions_json(args.game, args.games, args.seed, args.time_limit, solutions)
+        if not write_output("solve", args.json, json.dumps(found, indent=2, allow_nan=False) + "\n"):
             return 1
-        print(f"wrote {args.json}")
     return 0

@@ -273,6 +273,7 @@ def test_every_writer_keeps_the_old_file_when_the_write_fails(tmp_path, monkeypa
     (["simulate", "--games", "3", "--seed", "1", "--out", "{}"], "games.jsonl"),
     (["evaluate", "--agents", "random,greedy", "--games", "4", "--seed", "1", "--json", "{}"], "ev.json"),
     (["evaluate", "--agents", "random,greedy", "--games", "4", "--seed", "1", "--records", "{}"], "games.jsonl"),
+    (["solve", "--game", "solitaire1", "--games", "20", "--seed", "1", "--json", "{}"], "solve.json"),
 ])
 def test_a_command_that_hits_the_file_size_limit_keeps_the_old_file(tmp_path, cli, args, name):
     # `ulimit -f 1`: files of more than 1 KiB cannot be written (Python ignores SIGXFSZ, so the write fails).
