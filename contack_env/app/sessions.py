@@ -31,7 +31,7 @@ from .models import ModelFolders
 from .web_game import WebGame, seat_names, web_game, web_games
 
 PERSON = "person"
-MAX_HANDS = 9  # the rules play 3; a cap keeps one table from holding the server for long
+MAX_HANDS = 9  # the rules play DEFAULT_NUM_HANDS; a cap keeps one table from holding the server for long
 MAX_MCTS = 20000  # iterations a decision: some seconds; the command line allows far more than a page should wait
 MAX_AZ_SIMS = 5000  # an az simulation costs about four mcts iterations (benchmarks/search.py): as long as MAX_MCTS
 MAX_AZ_ENDGAME = 30000  # Solitaire No. 2's exact endgame, positions a decision: ten times the default
@@ -83,7 +83,7 @@ def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None
     if "hands" in spec.options:
         hands = data.get("hands", DEFAULT_NUM_HANDS)
         if not is_whole_number(hands) or not 1 <= hands <= MAX_HANDS:
-            raise Rejected(400, f"hands is a whole number 1..{MAX_HANDS} (the rules play 3); got {hands!r}")
+            raise Rejected(400, f"hands is a whole number 1..{MAX_HANDS} (the rules play {DEFAULT_NUM_HANDS}); got {hands!r}")
         setup.hands = hands
     if "enclosed_end" in spec.options:
         enclosed_end = data.get("enclosed_end", DEFAULT_ENCLOSED_END)
