@@ -11,7 +11,8 @@ seed, the same choices. It never looks at the face-down order (every simulation 
 search lists what could be face down).
 
 A missing file, a file of another kind or a network for another game fails with a ``PolicyFileError`` (a
-``ValueError``) that says so, when the agent is made.
+``ValueError``) that says so, when the agent is made; a network bound to rule options (CON-TAC-TIX's board size)
+refuses others in ``check_options``, which the commands call before a game starts.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from contack_env.checks import is_whole_number
+from contack_env.games import RuleOptions
 from contack_env.protocol import State
 from agents.az.encoding import game_of
 from agents.az.endgame import ENDGAME_POSITIONS, EndgameTable
@@ -28,7 +30,7 @@ from agents.az.evaluator import NetEvaluator
 from agents.az.horizon import horizon_for
 from agents.az.network import AZNet
 from agents.az.search import MAX_CONSIDERED, LeafPlayout, Search, SearchResult, check_rollout, drive
-from agents.policy_file import PolicyFileError
+from agents.policy_file import PolicyFileError, check_bound_options, trained_options
 
 from .base import Agent
 
@@ -50,6 +52,8 @@ class AZAgent(Agent):
                  leaf_playout: LeafPlayout | None = None) -> None:
         self.path = path
         self.net = AZNet.load(path, game=game)
+        self.options = trained_options(self.net.meta, path)
+        """The rule options it was trained under (those of the game's ``bound_options`` matter)."""
         if sims is None:
             sims = int(self.net.meta.get("sims", DEFAULT_SIMS))
         if not is_whole_number(sims) or not 0 <= sims <= MAX_SIMS:
@@ -70,6 +74,11 @@ class AZAgent(Agent):
         self.leaf_moves = self.net.leaf_moves
         self.rng = np.random.default_rng(seed)
         self.evaluate = NetEvaluator(self.net)
+
+    def check_options(self, options: RuleOptions) -> None:
+        """``PolicyFileError`` unless this network can play its game under ``options`` (CON-TAC-TIX: the board
+        size and swap rule it was trained with)."""
+        check_bound_options(self.path, self.options, options, self.net.game)
 
     def search(self, state: State) -> SearchResult:
         """The search's result at ``state`` (a public view at a decision)."""

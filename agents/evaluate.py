@@ -72,7 +72,7 @@ from contack_env.seeds import MAX_SEED, largest_first_seed
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS
 from contack_env.games import GAMES, RuleOptions, get_game
 
-from contack_env.contactix.rules import DEFAULT_SIZE, check_size
+from contack_env.contactix.rules import DEFAULT_SIZE
 from contack_env.wording import plural
 
 from .arena import new_state, play_game, seed_streams
@@ -81,7 +81,7 @@ from .function_agent import as_agent, display_name
 from .progress import mode_of, reporter
 from .rating import DESCRIPTION as RATING_DESCRIPTION
 from .rating import Game, fit
-from .registry import Registration, check_spec, make_agent, register, registration_of, split_spec
+from .registry import Registration, check_agent_options, check_spec, make_agent, register, registration_of, split_spec
 from .worker_pool import WorkerPool
 
 Z95 = 1.959963984540054
@@ -364,25 +364,22 @@ def check_request(
     agents: Sequence[Entry],
     games: int,
     workers: int | None,
-    board_size: int = DEFAULT_SIZE,
-    swap: bool = False,
+    options: RuleOptions | None = None,
     agent_seed: int | None = None,
     ray: bool = False,
 ) -> None:
-    """Raise ``ValueError`` saying what is allowed when an evaluation request is not."""
+    """Raise ``ValueError`` saying what is allowed when an evaluation request is not (``options``: the rule
+    options, None for the defaults)."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; games are: {', '.join(GAMES)}")
     spec_of_game = get_game(game)
-    sized = "board_size" in spec_of_game.options
-    if sized:
-        check_size(board_size)  # first: the agents' check below compares a trained policy's size with it
+    options = options or RuleOptions()
+    spec_of_game.check_options(options)  # first: the agents' check below compares a trained policy's with them
     for spec in agents:
-        if not isinstance(spec, str):
-            as_agent(spec)  # an Agent or a function, else ValueError saying so
-        elif sized:
-            check_spec(spec, game, board_size=board_size, swap=bool(swap))
+        if isinstance(spec, str):
+            check_spec(spec, game, options)
         else:
-            check_spec(spec, game)
+            check_agent_options(as_agent(spec), options)  # an Agent or a function, else ValueError saying so
     report = spec_of_game.report
     low, high = spec_of_game.min_players, spec_of_game.max_players
     if report == "scores":
@@ -468,14 +465,13 @@ def evaluate(
     for name, value in (("games", games), ("seed", seed)):
         if not is_whole_number(value):
             raise ValueError(f"{name} is a whole number; got {value!r}")
-    check_request(game, players, agents, games, workers, board_size, swap, agent_seed, ray)
+    options = RuleOptions(hands=hands, enclosed_end=enclosed_end, board_size=board_size, swap=swap)
+    check_request(game, players, agents, games, workers, options, agent_seed, ray)
     deals = games if report == "solitaire" else games // players
     for name, first in (("seed", seed), ("agent_seed", agent_seed)):
         if first is not None and not 0 <= first <= largest_first_seed(deals):
             raise ValueError(f"{name} is a whole number 0..{largest_first_seed(deals)} for {plural(deals, 'deal')} "
                              f"(deal d from {name} + d, at most {MAX_SEED}); got {first}")
-    options = RuleOptions(hands=hands, enclosed_end=enclosed_end, board_size=board_size, swap=swap)
-    get_game(game).check_options(options)
     if report == "solitaire":
         tasks = [(i, e) for e in range(len(agents)) for i in range(games)]
     else:

@@ -11,9 +11,8 @@ trained with it starts from the bot's judgement and learns how much to trust it.
 ``features = "none"``: the observation alone. The policy file records which (``meta["features"]``), and
 ``policy_input`` builds the same input wherever the policy plays (training, its snapshots, ``ppo:PATH``).
 
-CON-TAC-TIX policies take no features: ``contactix_input`` is their whole input, ``contactix_v0``'s observation
-planes from the mover's point of view, flattened, built from the rules state alone so that the training
-environment, its snapshots and ``ppo:PATH`` compute it by one function.
+CON-TAC-TIX policies take no features: their whole input is ``contactix_v0``'s observation planes, flattened
+(``contack_env.envs.contactix_v0.flat_observation``).
 """
 
 from __future__ import annotations
@@ -25,8 +24,6 @@ import numpy as np
 
 from .lookahead import LookaheadAgent, first_best
 from contack_env.envs.actions import ActionLayout
-from contack_env.contactix.rules import ContactixState
-from contack_env.envs.contactix_v0 import observation_planes
 from contack_env.contack.multiplayer import ContackGame
 from contack_env.contack.state import GameState
 from contack_env.contack.figure import split_code
@@ -104,14 +101,3 @@ def judgement_blocks(state: GameState, codes: Sequence[int], actions: Sequence[i
         out[action] = math.tanh(value / LOOKAHEAD_SCALE)
     out[num_actions + actions[first_best(values)]] = 1.0
     return out
-
-
-def contactix_input(state: ContactixState, colour: int | None = None) -> np.ndarray:
-    """A CON-TAC-TIX policy's input: ``contactix_v0``'s planes ``(N, N, 4)`` (channels last) for ``colour`` (by
-    default the player to move), flattened to float32 ``[N * N * 4]``: the observer's pegs, the opponent's,
-    the empty holes, and a constant plane that is 1 when the observer is White."""
-    n = state.size
-    if colour is None:
-        colour = state.current_player
-    board = np.asarray(state.board, dtype=np.int8).reshape(n, n)
-    return observation_planes(board, colour).transpose(1, 2, 0).reshape(-1)

@@ -23,6 +23,7 @@ from typing import Sequence, TextIO
 
 import numpy as np
 
+from contack_env.games import RuleOptions
 from contack_env.contactix.rules import COLOUR_NAMES, DEFAULT_SIZE, EMPTY, ContactixState
 from contack_env.contack.figure import Move
 from contack_env.contack.grid import cell_index
@@ -35,7 +36,7 @@ from contack_env.wording import plural
 
 from .arena import seed_streams
 from .play_screen import HELP_SCREEN, contactix_screen, decision_screen, final_screen, use_colour
-from .registry import make_agent
+from .registry import check_agent_options, make_agent
 from .view import public_view
 
 HELP = (
@@ -277,8 +278,8 @@ def play_contactix_terminal(
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     bot_colour = 1 - seat
     bot = make_agent(agent, seed_streams(seed, 3)[bot_colour + 1], game="contactix")
-    if hasattr(bot, "check_board"):  # a trained policy is bound to its board: say so before the game starts
-        bot.check_board(board_size, swap)
+    # a trained policy is bound to its board: say so before the game starts
+    check_agent_options(bot, RuleOptions(board_size=board_size, swap=swap))
     bot.reset()
     you, them = COLOUR_NAMES[seat], COLOUR_NAMES[bot_colour]
     names = [f"{COLOUR_NAMES[c]} ({'you' if c == seat else agent_label(agent)})" for c in (0, 1)]

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from contack_env.atomic import open_atomic
+from contack_env.games import RuleOptions, get_game
 from contack_env.wording import plural
 
 FORMAT = "contack-policy/1"
@@ -42,6 +43,37 @@ def game_of(meta: dict[str, Any]) -> str:
     """The game a policy or network file (its ``meta``) was trained for: files from before files named their game
     are Contack's."""
     return str(meta.get("game", "contack"))
+
+
+def trained_options(meta: dict[str, Any], path: str) -> RuleOptions:
+    """The rule options a policy or network file (its ``meta``) was trained under: the game's ``bound_options``
+    as the file records them (the default where it does not, as in files from before it did), the others at
+    their defaults. ``PolicyFileError`` for a recorded value the game's rules do not allow."""
+    spec = get_game(game_of(meta))
+    options = RuleOptions(**{name: meta[name] for name in spec.bound_options if name in meta})
+    try:
+        spec.check_options(options)
+    except ValueError as err:
+        raise PolicyFileError(f"{path}: the rule options it records are not {spec.title}'s: {err}") from None
+    return options
+
+
+def check_bound_options(path: str, trained: RuleOptions, options: RuleOptions, game: str) -> None:
+    """``PolicyFileError`` unless a file trained under ``trained`` can play ``game`` under ``options``: each of the
+    game's ``bound_options`` must have the value it was trained with."""
+    for name in get_game(game).bound_options:
+        then, now = getattr(trained, name), getattr(options, name)
+        if then != now:
+            raise PolicyFileError(f"{path} was trained {_setting(name, then)}; it cannot play {_setting(name, now)} "
+                                  f"(play {_setting(name, then)}, or train one {_setting(name, now)})")
+
+
+def _setting(name: str, value: Any) -> str:
+    """A rule option's value as the command line sets it: "with --board-size 5", "without --swap"."""
+    flag = "--" + name.replace("_", "-")
+    if isinstance(value, bool):
+        return f"with {flag}" if value else f"without {flag}"
+    return f"with {flag} {value}"
 
 
 def shipped_models_folder() -> str:

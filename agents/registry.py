@@ -20,8 +20,11 @@ CON-TAC-TIX (``make_agent(spec, seed, game="contactix")``; ``agents.contactix_bo
     random          uniform over the legal moves
     two_distance    one-move search over the two-distance connection evaluation
     mcts[:N]        Monte Carlo tree search with N iterations a move (default 200), random playouts
-    ppo:PATH        a policy file written by ``contack train --game contactix`` (it plays the board size it was
-                    trained on; ``check_spec(spec, "contactix", board_size=N)`` checks that early)
+    ppo:PATH        a policy file written by ``contack train --game contactix``
+    az:PATH[:SIMS]  a search-guided network (``contack train --algorithm az --game contactix``)
+
+A trained policy or network plays the board size and swap rule it was trained with (the file records them);
+``check_spec(spec, "contactix", options)`` checks that before a game starts.
 
 Agents of your own: ``register("name", factory)`` (``agents.register``) makes ``name`` and ``name:ARG`` specs
 like the ones above, in this process; a package makes them known to every command (``contack evaluate``,
@@ -41,7 +44,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from contack_env.games import GAMES
+from contack_env.games import GAMES, RuleOptions
 from contack_env.wording import plural
 
 from .base import Agent
@@ -52,7 +55,7 @@ from .mcts import DEFAULT_BUDGET, MAX_BUDGET, MCTSAgent
 from .random_agent import RandomAgent
 
 SPEC_HELP = "random, greedy, lookahead, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH, az:PATH[:SIMS[:ENDGAME]]"
-CONTACTIX_SPEC_HELP = "random, two_distance, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH"
+CONTACTIX_SPEC_HELP = "random, two_distance, mcts[:ITERATIONS] (e.g. mcts:200), ppo:PATH, az:PATH[:SIMS]"
 
 Factory = Callable[[str | None, np.random.Generator, str], Agent]
 """Makes an agent from the spec's argument, its generator and the game it is for."""
@@ -143,19 +146,12 @@ AGENT_NAMES = tuple(_FACTORIES)
 """The built-in agents' names (Contack's and the solitaires'); plugins add to what ``make_agent`` knows."""
 
 
-def _contactix_ppo(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
-    if not arg:
-        raise ValueError("ppo needs the path of a trained model: ppo:PATH")
-    from .ppo_agent import ContactixPPOAgent  # numpy-only loader, imported here so the registry stays light
-
-    return ContactixPPOAgent(arg, seed=rng)
-
-
 _CONTACTIX_FACTORIES: dict[str, Factory] = {
     "random": _no_argument("random", lambda rng: RandomAgent(rng)),
     "two_distance": _no_argument("two_distance", lambda rng: TwoDistanceAgent(rng)),
     "mcts": _mcts,
-    "ppo": _contactix_ppo,
+    "ppo": _ppo,
+    "az": _az,
 }
 
 
@@ -229,22 +225,28 @@ def spec_files(spec: str) -> list[str]:
     return [split_az_argument(arg)[0] if name == "az" else arg]
 
 
-def check_spec(spec: str, game: str = "contack", board_size: int | None = None, swap: bool = False) -> str:
-    """``spec`` stripped, after checking it makes an agent for ``game`` (``ValueError`` otherwise).
-
-    For CON-TAC-TIX, ``board_size`` (and ``swap``) also check that an agent bound to one board, a trained
-    policy, can play that game."""
+def check_spec(spec: str, game: str = "contack", options: RuleOptions | None = None) -> str:
+    """``spec`` stripped, after checking it makes an agent for ``game`` (``ValueError`` otherwise), and, with
+    ``options``, that an agent bound to rule options (a trained policy or network: the board size it learned)
+    can play under them."""
     agent = make_agent(spec, 0, game)
-    if board_size is not None and hasattr(agent, "check_board"):
-        agent.check_board(board_size, swap)
+    if options is not None:
+        check_agent_options(agent, options)
     return spec.strip()
 
 
-def parse_agent_list(text: str, seats: int, game: str = "contack", board_size: int | None = None,
-                     swap: bool = False) -> list[str]:
+def check_agent_options(agent: Agent, options: RuleOptions) -> None:
+    """``ValueError`` (a ``PolicyFileError``) if ``agent`` is bound to rule options other than ``options``: a
+    trained policy or network (their ``check_options``); any other agent plays under any options."""
+    check = getattr(agent, "check_options", None)
+    if check is not None:
+        check(options)
+
+
+def parse_agent_list(text: str, seats: int, game: str = "contack", options: RuleOptions | None = None) -> list[str]:
     """``"random"`` for every seat, or one spec per seat (``"greedy,random,mcts:100"``), each checked for ``game``
-    (and CON-TAC-TIX's ``board_size`` and ``swap``, as ``check_spec`` does)."""
-    names = [check_spec(name, game, board_size, swap) for name in text.split(",")]
+    (and ``options``, as ``check_spec`` does)."""
+    names = [check_spec(name, game, options) for name in text.split(",")]
     if len(names) == 1:
         return names * seats
     if len(names) != seats:

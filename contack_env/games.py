@@ -89,7 +89,11 @@ class GameSpec:
     observer: str = ""
     """``"module:attribute"`` of a factory of its ``StateObserver`` (``contack_env.envs.conventions``): the
     observation its environment gives, from a state alone; what trained policies and the search-guided network
-    read. Empty: none."""
+    read; called with the game's ``RuleOptions``. Empty: none."""
+    bound_options: tuple[str, ...] = ()
+    """The rule options a trained policy or network of this game is bound to: those that shape its observation
+    (CON-TAC-TIX's board size) or change what it learned to do (the swap rule). A policy or network file records
+    their values, and plays only games with the same values (``agents.policy_file.check_bound_options``)."""
     web: str = ""
     """Its adapter for the browser app, ``"module:attribute"`` (a ``contack_env.app.web_game.WebGame``, loaded on
     use); empty: the app does not offer the game."""
@@ -144,11 +148,12 @@ class GameSpec:
         """The environment module or class ``environments[index]`` names."""
         return load_target(self.environments[index])
 
-    def make_observer(self) -> Any:
-        """A new ``StateObserver`` of this game; ``ValueError`` if it has none."""
+    def make_observer(self, options: RuleOptions | None = None) -> Any:
+        """A new ``StateObserver`` of this game under ``options`` (None: the defaults); ``ValueError`` if it has
+        none."""
         if not self.observer:
             raise ValueError(f"{self.title} has no state observer")
-        return load_target(self.observer)()
+        return load_target(self.observer)(options or RuleOptions())
 
 
 def load_target(target: str) -> Any:
@@ -209,7 +214,8 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             "contactix", "CON-TAC-TIX", 2, 2, 2, ("board_size", "swap"), _deal_contactix,
             contactix_records.FORMAT, contactix_records.game_record, contactix_render.render_text, _pegs_played,
-            ("contack_env.envs.contactix_v0",), "colours", web="contack_env.app.web_contactix:CONTACTIX",
+            ("contack_env.envs.contactix_v0",), "colours", observer="contack_env.envs.contactix_v0:ContactixObserver",
+            bound_options=("board_size", "swap"), web="contack_env.app.web_contactix:CONTACTIX",
         ),
     )
 }

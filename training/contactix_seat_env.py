@@ -8,8 +8,8 @@ environment's seeded ``np_random``; the other colour is an opponent drawn from a
 decision of the learner's. It subclasses ``gymnasium.Env`` directly, so gymnasium's and Stable-Baselines3's
 ``check_env`` and sb3-contrib's ``ActionMasker`` accept it.
 
-- Observation: ``agents.features.contactix_input``, ``contactix_v0``'s planes from the learner's point of view
-  (its pegs, the opponent's, the empty holes, 1s if it is White), ``(N, N, 4)`` flattened: float32
+- Observation: ``contactix_v0.flat_observation``, ``contactix_v0``'s planes from the learner's point of
+  view (its pegs, the opponent's, the empty holes, 1s if it is White), ``(N, N, 4)`` flattened: float32
   ``[N * N * 4]``, values 0 or 1.
 - Action: ``Discrete(N * N)``, action ``r * N + c`` puts a peg into hole ``(r, c)``; ``action_masks()`` marks the
   empty holes (what ``MaskablePPO`` asks a vectorized environment for).
@@ -36,9 +36,9 @@ from gymnasium import spaces
 
 from contack_env import contactix_v0
 from contack_env.contactix.rules import COLOUR_NAMES, ContactixState, check_size
+from contack_env.envs.contactix_v0 import flat_observation
 from contack_env.envs.conventions import ILLEGAL_REWARD, action_index, check_illegal_action
 
-from agents.features import contactix_input
 from .opponents import Opponent, OpponentPool
 from agents.policy_file import PolicyNet
 
@@ -132,7 +132,7 @@ class ContactixSeatEnv(gymnasium.Env):
 
     def _obs(self) -> np.ndarray:
         # From the learner's point of view even after the end (the final position, which no update bootstraps from).
-        return contactix_input(self.game_env.game, self.colour)
+        return flat_observation(self.game_env.game, self.colour)
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"colour": COLOUR_NAMES[self.colour], "opponent": self.opponent[0]}

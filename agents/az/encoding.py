@@ -1,16 +1,17 @@
 """What the search-guided network sees at a state, and where each legal move sits among its outputs.
 
 The network reads exactly what a player sees: Contack's ``contack_v0`` observation from the seat to move (787
-values; every hand is face up, the pile's order is never in it), a solitaire's ``solitaire_v0`` observation. The
-legal moves map to the environments' action indices, so the policy has one logit per action (105 for Contack,
-21 and 147 for the solitaires) and a move's logit is the one at its action.
+values; every hand is face up, the pile's order is never in it), a solitaire's ``solitaire_v0`` observation,
+CON-TAC-TIX's ``contactix_v0`` planes (``N * N * 4`` values). The legal moves map to the environments' action
+indices, so the policy has one logit per action (105 for Contack, 21 and 147 for the solitaires, ``N * N`` for
+CON-TAC-TIX) and a move's logit is the one at its action.
 
 With ``features="lookahead"`` (``agents.features.judgement_blocks``) the input goes on with two values per action:
 the ``lookahead`` bot's judgement of each legal move and its choice, so that the network starts from the bot's
 judgement and learns how far to trust it. The network file says which (``meta["features"]``).
 
 Values are per seat, relative to the seat to move: output ``r`` is the value of seat ``(mover + r) % n``. Contack
-has up to 7 seats (a smaller table reads the first ``n``); a solitaire has one.
+has up to 7 seats (a smaller table reads the first ``n``), CON-TAC-TIX two, a solitaire one.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 
 from agents.features import AZ_BLOCKS, check_az, judgement_blocks
 from contack_env.games import GAMES as ALL_GAMES
-from contack_env.games import get_game
+from contack_env.games import RuleOptions, get_game
 from contack_env.protocol import State
 
 def search_games() -> tuple[str, ...]:
@@ -40,10 +41,11 @@ def game_of(state: State) -> str:
 
 
 class Encoder:
-    """Inputs and action indices of one game (``game``: one of ``search_games()``), from its state observer, with
-    the extra inputs ``features`` names (``agents.features.AZ_FEATURES``)."""
+    """Inputs and action indices of one game (``game``: one of ``search_games()``), from its state observer under
+    the rule options ``options`` (None: the defaults; CON-TAC-TIX's board size shapes its input), with the extra
+    inputs ``features`` names (``agents.features.AZ_FEATURES``)."""
 
-    def __init__(self, game: str, features: str = "none") -> None:
+    def __init__(self, game: str, features: str = "none", options: RuleOptions | None = None) -> None:
         games = search_games()
         if game not in games:
             raise ValueError(f"game must be one of {', '.join(games)}; got {game!r}")
@@ -51,7 +53,7 @@ class Encoder:
         self.game = game
         self.features = features
         spec = get_game(game)
-        self._observer = spec.make_observer()
+        self._observer = spec.make_observer(options)
         # Contack's observation lays out a row per action (hand slot x candidate cell): the network can score
         # every action from its own row (``training.networks.action_feature_index``); a solitaire's cannot.
         self.factored = bool(self._observer.factored)

@@ -8,7 +8,7 @@ import numpy as np
 
 from contack_env import GameState
 
-from agents.policy_file import PolicyFileError
+from agents.policy_file import PolicyFileError, trained_options
 
 from .encoding import Encoder, relative_to_absolute
 from .network import AZNet
@@ -16,11 +16,12 @@ from .search import Evaluation, num_seats
 
 
 class NetEvaluator:
-    """Evaluates states of ``net``'s game with ``net``: one forward pass per batch."""
+    """Evaluates states of ``net``'s game with ``net``: one forward pass per batch. Its inputs are those of the
+    rule options the network was trained under (``agents.policy_file.trained_options``)."""
 
     def __init__(self, net: AZNet) -> None:
         self.net = net
-        self.encoder = Encoder(net.game, net.features)
+        self.encoder = Encoder(net.game, net.features, trained_options(net.meta, "the network"))
         if net.obs_size != self.encoder.obs_size:
             raise PolicyFileError(f"the network reads {net.obs_size} inputs, but {net.game} with features "
                                   f"{net.features!r} gives {self.encoder.obs_size}")

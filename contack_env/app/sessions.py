@@ -17,7 +17,7 @@ import numpy as np
 
 from agents.arena import new_state, seed_streams
 from agents.base import Agent
-from agents.registry import make_agent, mcts_budget, split_az_argument, split_spec
+from agents.registry import check_agent_options, make_agent, mcts_budget, split_az_argument, split_spec
 from agents.view import public_view
 from contack_env.checks import is_whole_number
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS
@@ -57,6 +57,10 @@ class Setup:
     board_size: int = DEFAULT_SIZE
     swap: bool = False
     seed: int = 0
+
+    def options(self) -> RuleOptions:
+        """The table's rule options."""
+        return RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end, board_size=self.board_size, swap=self.swap)
 
 
 def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None]]:
@@ -157,8 +161,7 @@ def _make_agents(setup: Setup, resolved: list[str | None], streams: Sequence[np.
             continue
         try:
             agent = make_agent(full, streams[seat + 1], game=setup.game)
-            if hasattr(agent, "check_board"):
-                agent.check_board(setup.board_size, setup.swap)
+            check_agent_options(agent, setup.options())
         except ValueError as err:
             # The page knows a model by its name, not by where the server keeps it: the folder is left out.
             why = str(err)
@@ -188,9 +191,7 @@ class GameSession:
     def create(cls, setup: Setup, resolved: list[str | None]) -> "GameSession":
         """A new game of ``setup``, dealt from its seed (stream 0 deals, stream k+1 drives seat k's bot)."""
         streams = seed_streams(setup.seed, len(setup.seats) + 1)
-        options = RuleOptions(hands=setup.hands, enclosed_end=setup.enclosed_end, board_size=setup.board_size,
-                              swap=setup.swap)
-        state = new_state(setup.game, len(setup.seats), streams[0], options)
+        state = new_state(setup.game, len(setup.seats), streams[0], setup.options())
         agents = _make_agents(setup, resolved, streams)
         web = web_game(setup.game)
         return cls(setup, state, agents, seat_names(web, setup.seats), web)

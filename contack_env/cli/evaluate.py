@@ -9,7 +9,7 @@ import sys
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.cli_support import (INTERRUPTED, add_board_options, add_hand_options, board_options, check_seed_range,
                                      hand_options, not_an_input, output_arg, seed_arg)
-from contack_env.games import GAMES, get_game
+from contack_env.games import GAMES, RuleOptions, get_game
 from contack_env.wording import plural
 
 
@@ -55,9 +55,10 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     sized = "board_size" in game.options
     board_size, swap = board_options(parser, args, sized)
     hands, enclosed_end = hand_options(parser, args, "hands" in game.options)
+    options = RuleOptions(hands=hands, enclosed_end=enclosed_end, board_size=board_size, swap=swap)
     try:
-        # With the board's size and swap rule, so that a policy trained for another board is an --agents error.
-        agents = [check_spec(a, args.game, board_size if sized else None, swap) for a in args.agents.split(",")]
+        # With the rule options, so that a policy trained for another board is an --agents error.
+        agents = [check_spec(a, args.game, options) for a in args.agents.split(",")]
     except ValueError as err:
         parser.error(f"--agents: {err}")
     players = args.players
@@ -72,8 +73,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     check_seed_range(parser, "--seed", args.seed, deals, "deals")
     check_seed_range(parser, "--agent-seed", args.agent_seed, deals, "deals")
     try:
-        check_request(args.game, players, agents, args.games, args.workers, board_size, swap,
-                      ray=args.ray)
+        check_request(args.game, players, agents, args.games, args.workers, options, ray=args.ray)
     except ValueError as err:
         parser.error(str(err))
     models = [path for spec in agents for path in spec_files(spec)]

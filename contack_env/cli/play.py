@@ -6,6 +6,7 @@ import argparse
 
 from contack_env.cli_support import add_board_options, add_hand_options, board_options, hand_options, seed_arg
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
+from contack_env.games import RuleOptions
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -17,7 +18,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     pl.add_argument(
         "--agents", default=None,
         help=f"the bots: one for every bot seat, or one per bot seat in seat order ({spec_help()}; default lookahead); "
-        "contactix: one bot (random, two_distance, mcts[:N], ppo:PATH; default two_distance)",
+        "contactix: one bot (random, two_distance, mcts[:N], ppo:PATH, az:PATH[:SIMS]; default two_distance)",
     )
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0); contactix: 0 black (moves first), 1 white")
     add_board_options(pl)
@@ -60,7 +61,7 @@ def _run_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     board_size, swap = board_options(parser, args, has_board=True)
     agent = "two_distance" if args.agents is None else args.agents
     try:
-        agent = check_spec(agent, "contactix", board_size=board_size, swap=swap)
+        agent = check_spec(agent, "contactix", RuleOptions(board_size=board_size, swap=swap))
     except ValueError as err:
         parser.error(f"--agents: {err}")
     return play_contactix_terminal(board_size, agent, args.seat, args.seed, swap)

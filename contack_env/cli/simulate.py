@@ -55,8 +55,9 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     check_seed_range(parser, "--seed", args.seed, args.games)
     check_seed_range(parser, "--agent-seed", args.agent_seed, args.games)
     hands, enclosed_end = hand_options(parser, args, "hands" in game.options)
+    options = RuleOptions(hands=hands, enclosed_end=enclosed_end, board_size=board_size, swap=swap)
     try:
-        agent_names = parse_agent_list(args.agents, players, args.game, board_size if has_board else None, swap)
+        agent_names = parse_agent_list(args.agents, players, args.game, options)
     except ValueError as err:
         parser.error(f"--agents: {err}")
     not_an_input(parser, "--out", args.out, [path for spec in agent_names for path in spec_files(spec)])
@@ -66,7 +67,6 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     records, tally = [], Tally()
     # The tally keeps each game's outcome alone: the summary of a game whose records it cannot read.
-    options = RuleOptions(hands=hands, enclosed_end=enclosed_end, board_size=board_size, swap=swap)
     stream = simulate_records(args.game, players, agent_names, args.games, args.seed, options, trace=args.trace,
                               agent_seed=args.agent_seed, on_state=tally.add)
     for record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):

@@ -72,7 +72,10 @@ wants one frame of reference can transpose White's planes 0 to 2 and its actions
 that mirror keeps every hole's neighbours and exchanges the two players' sides.)
 
 `observation_planes(board, colour)` gives the planes (channels first) of any board, e.g. a rules state's
-(`np.reshape(state.board, (N, N))`): a trained CON-TAC-TIX policy reads the same planes.
+(`np.reshape(state.board, (N, N))`); `flat_observation(state, colour)` the observation (channels last) of a
+rules state, flattened. `ContactixObserver(options)`, the game's state observer in the registry
+(`GameSpec.observer`), gives that and the mask of the player to move at a state of the board size and swap rule
+it was made for: what a trained CON-TAC-TIX policy (`ppo:PATH`) or network (`az:PATH`) reads.
 
 `observe` works for either agent at any time, from that agent's point of view. Its mask is all zeros unless the
 agent is the one to move and the game is not over. `action_mask()` gives the mask of the agent to move.
@@ -179,6 +182,55 @@ def observation_planes(board: np.ndarray, colour: int) -> np.ndarray:
     planes[2] = board == EMPTY
     planes[3] = float(colour == WHITE)
     return planes
+
+
+def flat_observation(state: ContactixState, colour: int | None = None) -> np.ndarray:
+    """The observation of ``colour`` (default: the player to move) at a rules state, channels last and flattened:
+    float32 ``[N * N * 4]``, what a trained CON-TAC-TIX policy or network reads."""
+    n = state.size
+    board = np.asarray(state.board, dtype=np.int8).reshape(n, n)
+    return observation_planes(board, state.current_player if colour is None else colour).transpose(1, 2, 0).reshape(-1)
+
+
+class HoleCoding:
+    """CON-TAC-TIX's action coding (``contack_env.envs.conventions.ActionCoding``): action ``r * N + c`` is the
+    move (hole index) ``r * N + c``, White's swap included (the hole of Black's first peg)."""
+
+    def encode_code(self, code: int) -> int:
+        return code
+
+    def decode(self, action: int) -> int:
+        return action
+
+
+HOLES = HoleCoding()
+
+
+class ContactixObserver:
+    """The observation and mask of the player to move at a ``ContactixState`` (a
+    ``contack_env.envs.conventions.StateObserver``): ``flat_observation`` and the mask of the legal moves. It is
+    built for one board size and swap rule (``options``, a ``contack_env.games.RuleOptions``; None: the defaults)
+    and refuses a state of another: a policy that learned one board plays only that board."""
+
+    factored = False
+
+    def __init__(self, options: Any = None) -> None:
+        self.size = check_size(DEFAULT_SIZE if options is None else options.board_size)
+        self.swap = False if options is None else bool(options.swap)
+        self.obs_size = self.size * self.size * NUM_PLANES
+        self.num_actions = self.size * self.size
+
+    def observe_state(self, state: ContactixState) -> tuple[np.ndarray, np.ndarray, HoleCoding]:
+        if state.size != self.size or state.swap_rule != self.swap:
+            raise ValueError(f"this observer reads the {self.size}x{self.size} board {_swap_words(self.swap)}; the "
+                             f"state is a {state.size}x{state.size} board {_swap_words(state.swap_rule)}")
+        mask = np.zeros(self.num_actions, dtype=MASK_DTYPE)
+        mask[state.legal_moves()] = 1
+        return flat_observation(state), mask, HOLES
+
+
+def _swap_words(swap: bool) -> str:
+    return "with the swap rule" if swap else "without the swap rule"
 
 
 class raw_env(TurnBasedEnv, EzPickle):

@@ -13,7 +13,9 @@ once; each env card states it.
   ``render_mode="human"``; each game says only which moves are legal and how a turn is played.
 - **State observers** (``StateObserver``): the observation, mask and action layout an environment gives, computed
   from a state alone (an agent's public view), so that a trained policy acts on a state exactly as it learned in
-  the environment. A game names its observer in the registry (``GameSpec.observer``).
+  the environment. A game names its observer in the registry (``GameSpec.observer``): a factory called with the
+  game's rule options (``contack_env.games.RuleOptions``), since an observation can depend on them (CON-TAC-TIX's
+  board size).
 """
 
 from __future__ import annotations

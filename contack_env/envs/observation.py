@@ -21,7 +21,7 @@ Both return a fresh array per call, never a reused buffer: callers keep observat
 from __future__ import annotations
 
 from array import array
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -497,8 +497,9 @@ class ContackObserver:
     num_actions = NUM_ACTIONS
     factored = True
 
-    def __init__(self) -> None:
-        # One builder per table size, re-attached to each state: making one builds its gather indices, which cost
+    def __init__(self, options: Any = None) -> None:
+        # ``options`` (the rule options) change nothing here: the observation is the same for every number of
+        # hands and way of ending a hand. One builder per table size, re-attached to each state: making one builds its gather indices, which cost
         # more than the observation itself.
         self._builders: dict[int, ObservationBuilder] = {}
 

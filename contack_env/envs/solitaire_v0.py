@@ -692,11 +692,11 @@ class SolitaireObserver:
         return self._env.observe_state(state)
 
 
-def solitaire1_observer() -> SolitaireObserver:
-    """Solitaire No. 1's observer (``GameSpec.observer``)."""
+def solitaire1_observer(options: Any = None) -> SolitaireObserver:
+    """Solitaire No. 1's observer (``GameSpec.observer``; the solitaire has no rule options)."""
     return SolitaireObserver(Solitaire1Env())
 
 
-def solitaire2_observer() -> SolitaireObserver:
-    """Solitaire No. 2's observer (``GameSpec.observer``)."""
+def solitaire2_observer(options: Any = None) -> SolitaireObserver:
+    """Solitaire No. 2's observer (``GameSpec.observer``; the solitaire has no rule options)."""
     return SolitaireObserver(Solitaire2Env())

@@ -320,13 +320,17 @@ def test_an_installed_factory_with_games_is_offered_for_those_games_alone(tmp_pa
 
 def test_a_game_without_bots_of_its_own_gets_the_generic_ones(monkeypatch):
     # A game added to the registry of games plays random and mcts at once (they need only the game protocol);
-    # Contack's own bots are not offered for it.
+    # Contack's own bots are not offered for it. With a state observer it plays az:PATH too.
+    import dataclasses
+
     import agents.registry as registry
     from contack_env.games import GAMES
 
-    monkeypatch.setitem(GAMES, "mygame", GAMES["contactix"])
+    monkeypatch.setitem(GAMES, "mygame", dataclasses.replace(GAMES["contactix"], observer=""))
     factories, text = registry.builtin_agents("mygame")
     assert set(factories) == {"random", "mcts"} and text.startswith("random, mcts")
+    monkeypatch.setitem(GAMES, "observed", GAMES["contactix"])
+    assert set(registry.builtin_agents("observed")[0]) == {"random", "mcts", "az"}
     with pytest.raises(ValueError, match=r"unknown agent 'greedy' for mygame; agents are: random, mcts"):
         registry.make_agent("greedy", 0, game="mygame")
     assert set(registry.builtin_agents("contack")[0]) >= {"greedy", "lookahead", "ppo", "az"}

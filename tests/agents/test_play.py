@@ -81,6 +81,6 @@ def test_contactix_refuses_a_policy_of_another_board_before_the_game_starts():
     from agents.play import play_contactix_terminal
 
     out = io.StringIO()
-    with pytest.raises(ValueError, match="trained on the 5x5 board; it cannot play 11x11"):
+    with pytest.raises(ValueError, match="trained with --board-size 5; it cannot play with --board-size 11"):
         play_contactix_terminal(11, "ppo:models/contactix_5x5.npz", input=io.StringIO(""), output=out)
     assert out.getvalue() == ""  # nothing printed: no game was begun

@@ -93,9 +93,9 @@ def test_cli_evaluate_contactix_prints_the_table_and_writes_json_and_records(tmp
         (["--agents", "random,random", "--games", "4", "--hands", "0"], "--hands: a game has 1 to 100 hands (the rules play 3); got 0"),
         # A policy for another board or rule is an --agents error, as in simulate.
         (["--game", "contactix", "--agents", "ppo:models/contactix_5x5.npz,random", "--games", "4", "--board-size", "5",
-          "--swap"], "--agents: models/contactix_5x5.npz was trained without the swap rule"),
+          "--swap"], "--agents: models/contactix_5x5.npz was trained without --swap; it cannot play with --swap"),
         (["--game", "contactix", "--agents", "ppo:models/contactix_5x5.npz,random", "--games", "4"],
-         "--agents: models/contactix_5x5.npz was trained on the 5x5 board; it cannot play 11x11"),
+         "--agents: models/contactix_5x5.npz was trained with --board-size 5; it cannot play with --board-size 11"),
     ],
 )
 def test_cli_evaluate_contactix_bad_arguments(capsys, argv, message):

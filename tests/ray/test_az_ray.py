@@ -14,6 +14,7 @@ from agents.az.network import AZNet  # noqa: E402
 from training.az.config import AZConfig  # noqa: E402
 from training.az.selfplay import GameSetup, SelfPlay  # noqa: E402
 from training.az.train import Learner, train  # noqa: E402
+from contack_env.games import RuleOptions  # noqa: E402
 from training.train import main  # noqa: E402
 
 TINY = dict(iterations=2, games_per_iteration=4, sims=2, workers=2, parallel_games=2, net_arch=[8], batch_size=8,
@@ -34,7 +35,7 @@ def _weights(net):
 def test_a_round_on_ray_gives_the_samples_of_worker_processes(cluster):
     cfg = AZConfig(**TINY)
     net = Learner(cfg).export({"game": "contack"})
-    setup = GameSetup("contack", 2, 1, "1939", 2, horizon=cfg.horizon)
+    setup = GameSetup("contack", 2, RuleOptions(hands=1), 2, horizon=cfg.horizon)
     processes, on_ray = SelfPlay(2, 2), SelfPlay(2, 2, ray=True)
     try:  # a fresh SeedSequence each: a round spawns its children from it
         a = processes.round(net, setup, 5, np.random.SeedSequence([3, 0]))
@@ -64,7 +65,7 @@ def test_a_run_with_ray_trains_the_network_of_a_run_with_processes(cluster, tmp_
 def test_pretraining_games_on_ray_give_the_samples_of_worker_processes(cluster):
     from training.az.pretrain import BotGames, pretraining_samples
 
-    plan = BotGames(GameSetup("contack", 2, 1, "1939", 2, horizon="hand"), "lookahead", 10.0, 0.3)
+    plan = BotGames(GameSetup("contack", 2, RuleOptions(hands=1), 2, horizon="hand"), "lookahead", 10.0, 0.3)
     processes, on_ray = SelfPlay(2, 2), SelfPlay(2, 2, ray=True)
     try:
         a = pretraining_samples(plan, 5, 3, processes.map)

@@ -94,6 +94,9 @@ class NimObserver:
     num_actions = len(TAKE)
     factored = False
 
+    def __init__(self, options: object) -> None:
+        pass  # the registry hands every observer the game's rule options; Nim has none
+
     def observe_state(self, state: NimState) -> tuple[np.ndarray, np.ndarray, NimCoding]:
         obs = np.zeros(self.obs_size, dtype=np.float32)
         obs[state.counters] = 1.0

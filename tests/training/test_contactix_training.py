@@ -15,14 +15,15 @@ from agents.arena import seed_streams
 from agents.arena import play_game
 from agents.evaluate import evaluate
 from agents.play import play_contactix_terminal
-from agents.ppo_agent import ContactixPPOAgent
+from agents.ppo_agent import PPOAgent
 from agents.registry import make_agent
 from contack_env import contactix_v0
 from contack_env.cli import main as contack_main
 from contack_env.contactix.rules import ContactixState
+from contack_env.envs.contactix_v0 import flat_observation
+from contack_env.games import RuleOptions
 from training.config import TrainConfig
 from training.contactix_seat_env import ContactixSeatEnv
-from agents.features import contactix_input
 from training.opponents import OpponentPool, PolicyOpponent, parse_weights
 from agents.policy_file import PolicyNet
 from training.train import check_config, main, train
@@ -67,7 +68,7 @@ def test_the_learner_plays_both_colours_and_gets_plus_or_minus_one_at_the_end():
             game = env.game_env.game
             assert game.current_player == env.colour, "every observation is a decision of the learner"
             assert np.flatnonzero(env.action_masks()).tolist() == game.legal_moves()
-            assert np.array_equal(obs, contactix_input(game))
+            assert np.array_equal(obs, flat_observation(game))
             obs, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
             assert not truncated and (done or reward == 0.0)
             total += reward
@@ -100,7 +101,7 @@ def test_the_input_is_contactix_v0s_observation_flattened_for_either_colour():
     while not env.game.done:
         for colour, agent in enumerate(env.possible_agents):
             planes = env.observe(agent)["observation"]
-            assert np.array_equal(contactix_input(env.game, colour), planes.reshape(-1))
+            assert np.array_equal(flat_observation(env.game, colour), planes.reshape(-1))
         env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
 
 
@@ -225,11 +226,12 @@ def test_a_trained_policy_plays_only_legal_moves(tmp_path):
             agents.reverse()
         state = play_game(ContactixState(4), [_Checked(a) for a in agents])
         assert state.done
-    sampling = ContactixPPOAgent(str(path), deterministic=False, seed=0)
+    sampling = PPOAgent(str(path), deterministic=False, seed=0)
     state = ContactixState(4)
     state.play(5)
-    for _ in range(20):
-        assert sampling.act(state.clone(), [0, 3, 12]) in (0, 3, 12)
+    legal = state.legal_moves()
+    sampled = {sampling.act(state.clone(), legal) for _ in range(20)}
+    assert sampled <= set(legal) and len(sampled) > 1, "samples legal moves, not always the same one"
 
 
 def test_ppo_path_errors_say_what_was_wrong(tmp_path):
@@ -240,11 +242,18 @@ def test_ppo_path_errors_say_what_was_wrong(tmp_path):
         make_agent(f"ppo:{contack}", 0, game="contactix")
     five = _random_policy(tmp_path / "five.npz", 5)
     agent = make_agent(f"ppo:{five}", 0, game="contactix")
-    with pytest.raises(ValueError, match=r"trained on the 5x5 board; it cannot play 7x7 \(use --board-size 5"):
+    with pytest.raises(ValueError, match=r"trained with --board-size 5; it cannot play with --board-size 7 \(play "
+                       r"with --board-size 5, or train one with --board-size 7\)"):
+        agent.check_options(RuleOptions(board_size=7))
+    with pytest.raises(ValueError, match="trained without --swap; it cannot play with --swap"):
+        agent.check_options(RuleOptions(board_size=5, swap=True))
+    agent.check_options(RuleOptions(board_size=5, hands=1))  # an option CON-TAC-TIX does not have is no matter
+    # a state of another board or swap rule, given to the agent directly, is refused by its observer
+    with pytest.raises(ValueError, match="reads the 5x5 board without the swap rule; the state is a 7x7 board"):
         agent.act(ContactixState(7), ContactixState(7).legal_moves())
-    with pytest.raises(ValueError, match="trained without the swap rule"):
+    with pytest.raises(ValueError, match="the state is a 5x5 board with the swap rule"):
         agent.act(ContactixState(5, swap=True), list(range(25)))
-    with pytest.raises(ValueError, match="trained on the 5x5 board; it cannot play 7x7"):
+    with pytest.raises(ValueError, match="trained with --board-size 5; it cannot play with --board-size 7"):
         evaluate([f"ppo:{five}", "random"], 2, seed=0, game="contactix", board_size=7)
     with pytest.raises(ValueError, match="is a policy for 'contactix', not for 'contack'"):
         evaluate([f"ppo:{five}", "random"], 2, seed=0)
@@ -258,15 +267,15 @@ def test_evaluate_and_play_take_a_contactix_policy_on_the_command_line(tmp_path,
     with pytest.raises(SystemExit):
         contack_main(["evaluate", "--game", "contactix", "--board-size", "7", "--agents", f"ppo:{five},random",
                       "--games", "4", "--seed", "0"])
-    assert "trained on the 5x5 board" in capsys.readouterr().err
+    assert "trained with --board-size 5; it cannot play with --board-size 7" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         contack_main(["play", "--game", "contactix", "--agents", f"ppo:{five}"])  # the default board is 11x11
-    assert "use --board-size 5" in capsys.readouterr().err
+    assert "play with --board-size 5" in capsys.readouterr().err
     records = tmp_path / "games.jsonl"
     with pytest.raises(SystemExit):
         contack_main(["simulate", "--game", "contactix", "--agents", f"random,ppo:{five}", "--games", "1", "--seed", "0",
                       "--out", str(records)])
-    assert "use --board-size 5" in capsys.readouterr().err
+    assert "play with --board-size 5" in capsys.readouterr().err
     assert not records.exists()
     assert contack_main(["simulate", "--game", "contactix", "--board-size", "5", "--agents", f"random,ppo:{five}",
                          "--games", "2", "--seed", "0", "--out", str(records)]) == 0

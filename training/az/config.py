@@ -20,7 +20,8 @@ from contack_env import ENCLOSED_END_OPTIONS
 from contack_env.checks import is_whole_number
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, check_num_hands
 from contack_env.atomic import write_text
-from contack_env.games import get_game
+from contack_env.contactix.rules import DEFAULT_SIZE
+from contack_env.games import RuleOptions, get_game
 from contack_env.seeds import MAX_SEED
 
 from ..config import read_settings
@@ -42,10 +43,11 @@ LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollou
 run folder's ``config.toml`` without them resumes as it began)."""
 
 
-OTHER_GAME_DEFAULTS: dict[str, Any] = {"features": "none", "rollout": 0.0, "eval_opponents": ["random", "mcts:200"]}
+OTHER_GAME_DEFAULTS: dict[str, Any] = {"features": "none", "rollout": 0.0, "horizon": "game",
+                                       "eval_opponents": ["random", "mcts:200"]}
 """The settings any other game of the registry (one the ``lookahead`` bot does not play) takes when its
-configuration leaves them out: no lookahead inputs, no greedy playouts (both read Contack's figure), and the
-bots every game has as the evaluations' opponents."""
+configuration leaves them out: no lookahead inputs, no greedy playouts (both read Contack's figure), the game's
+end as the horizon (hands are Contack's), and the bots every game has as the evaluations' opponents."""
 
 CONTACK_ONLY = ("features", "rollout", "play_rollout", "leaf_moves", "play_leaf_moves", "value_playouts",
                 "pretrain_games")
@@ -73,13 +75,17 @@ class AZConfig:
     algorithm: str = "az"
     """az (this configuration; ppo is training.config)."""
     game: str = "contack"
-    """contack, solitaire1 or solitaire2."""
+    """contack, solitaire1, solitaire2 or contactix (any game of the registry with a state observer)."""
     players: int = 2
     """Seats at the table (Contack, 2..7; a solitaire 1)."""
     hands: int = DEFAULT_NUM_HANDS
     """Hands per game."""
     enclosed_end: str = DEFAULT_ENCLOSED_END
     """1939, next_player or never (docs/rules.md)."""
+    board_size: int = DEFAULT_SIZE
+    """CON-TAC-TIX: the board is N x N holes (the network plays only the size it was trained on)."""
+    swap: bool = False
+    """CON-TAC-TIX: the swap rule (the network plays only with the rule it was trained with)."""
     iterations: int = 80
     """Rounds of self-play and training."""
     games_per_iteration: int = 32
@@ -194,6 +200,8 @@ class AZConfig:
             if not is_whole_number(value) or value < 1:
                 raise ValueError(f"{name} must be a whole number, at least 1; got {value!r}")
         check_num_hands(self.hands, "hands: ")
+        # each message names its option (board_size, swap; an option the game lacks: "not an option of game ...")
+        get_game(self.game).check_options(self.rule_options())
         for name in ("play_sims", "value_playouts", "pretrain_games", "leaf_moves", "play_leaf_moves"):
             value = getattr(self, name)
             if not is_whole_number(value) or value < 0:
@@ -204,6 +212,9 @@ class AZConfig:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
         if self.game not in LOOKAHEAD_GAMES:
+            if self.horizon != "game":
+                raise ValueError(f"horizon: the hand horizon is Contack's (a game of hands); {self.game} takes game; "
+                                 f"got {self.horizon!r}")
             for name in CONTACK_ONLY:
                 if getattr(self, name) not in (0, 0.0, "none", None):
                     raise ValueError(f"{name}: the lookahead inputs, its pretraining games and the greedy playouts "
@@ -236,6 +247,10 @@ class AZConfig:
                 setattr(self, f.name, int(value))
             elif isinstance(value, list):
                 setattr(self, f.name, [int(v) if is_whole_number(v) else v for v in value])
+
+    def rule_options(self) -> RuleOptions:
+        """The rule options of the games the run plays."""
+        return RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end, board_size=self.board_size, swap=self.swap)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -109,7 +109,7 @@ def bot_games(plan: BotGames, games: int, seed: np.random.SeedSequence) -> Sampl
     (module docstring)."""
     rng = np.random.default_rng(seed)
     setup = plan.setup
-    encoder = Encoder(setup.game, plan.features)
+    encoder = Encoder(setup.game, plan.features, setup.options)
     horizon = horizon_for(setup.horizon)
     judge = LookaheadAgent()
     teacher = make_teacher(plan, rng)

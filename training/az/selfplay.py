@@ -20,7 +20,6 @@ import numpy as np
 
 from agents.worker_pool import WorkerPool
 from contack_env import GameState
-from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS
 from contack_env.games import RuleOptions, get_game
 
 from agents.az.encoding import Encoder
@@ -38,8 +37,8 @@ class GameSetup:
 
     game: str
     players: int = 2
-    hands: int = DEFAULT_NUM_HANDS
-    enclosed_end: str = DEFAULT_ENCLOSED_END
+    options: RuleOptions = field(default_factory=RuleOptions)
+    """The rule options of its games."""
     sims: int = 16
     mode: str = "gumbel"
     max_considered: int = 16
@@ -53,8 +52,7 @@ class GameSetup:
     """Greedy moves the search plays on from a new leaf before valuing it (``agents.az.search``)."""
 
     def new_state(self, rng: np.random.Generator) -> GameState:
-        options = RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end)
-        return get_game(self.game).new_state(rng, self.players, options, log=False)  # type: ignore[return-value]
+        return get_game(self.game).new_state(rng, self.players, self.options, log=False)  # type: ignore[return-value]
 
 
 PLAYOUT_STREAM = 2**32 - 1

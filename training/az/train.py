@@ -97,7 +97,7 @@ class Learner:
 
         torch.manual_seed(cfg.seed)
         self.cfg = cfg
-        self.encoder = enc = Encoder(cfg.game, cfg.features)
+        self.encoder = enc = Encoder(cfg.game, cfg.features, cfg.rule_options())
         gather = None
         if enc.factored:
             from training.networks import action_feature_index
@@ -353,7 +353,7 @@ def _pretrain(cfg: AZConfig, learner: Learner, selfplay: SelfPlay, writer: Any, 
 
 def game_setup(cfg: AZConfig) -> GameSetup:
     """The self-play part of ``cfg``: the games a run plays and how it searches them."""
-    return GameSetup(cfg.game, cfg.players, cfg.hands, cfg.enclosed_end, cfg.sims, cfg.mode, cfg.max_considered,
+    return GameSetup(cfg.game, cfg.players, cfg.rule_options(), cfg.sims, cfg.mode, cfg.max_considered,
                      cfg.horizon, cfg.rollout, cfg.value_from_search, cfg.value_playouts, cfg.leaf_moves)
 
 
@@ -362,6 +362,8 @@ def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
             "stakes": cfg.play_stakes, "rollout": cfg.play_rollout, "leaf_moves": cfg.play_leaf_moves,
             "sims": cfg.play_sims, "mode": cfg.mode,
             "max_considered": cfg.max_considered,
+            # the rule options a network is bound to (CON-TAC-TIX's board size), as agents.policy_file reads them
+            **{name: getattr(cfg, name) for name in get_game(cfg.game).bound_options},
             "iterations": iteration, "selfplay_games": games, "config": cfg.to_dict()}
 
 
@@ -411,7 +413,7 @@ def _evaluate(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int, 
             for name, spec in [("az", search)] + ([("az:0", alone)] if i == 0 else []):
                 ev = evaluate([spec] + [opponent] * (cfg.players - 1), count, seed, game=cfg.game,
                               players=cfg.players, hands=cfg.hands, enclosed_end=cfg.enclosed_end,
-                              workers=cfg.workers)
+                              board_size=cfg.board_size, swap=cfg.swap, workers=cfg.workers)
                 new.append(report.row(it, games, name, opponent, ev.entries[0], time.time() - t))
     else:
         measured = {r["agent"] for r in rows}

@@ -11,6 +11,7 @@ from agents.az.horizon import HAND_SCALE, horizon_for
 from agents.az.search import Search, drive
 from agents.view import public_view
 from contack_env import new_game, new_solitaire2
+from contack_env.games import RuleOptions
 from training.az.selfplay import GameSetup, play
 
 
@@ -133,7 +134,7 @@ def test_hand_horizon_self_play_values_each_decision_by_the_rest_of_its_hand(pla
     # Two hands, so that the second hand's decisions are measured from their own scores; three seats, so that a
     # value given to the wrong seat shows.
     net = random_net(horizon="hand")
-    setup = _WatchedSetup("contack", players=players, hands=2, sims=4, horizon="hand")
+    setup = _WatchedSetup("contack", players=players, options=RuleOptions(hands=2), sims=4, horizon="hand")
     samples = play(net, setup, 1, 5, parallel=1)
     assert {hand for *_, hand, _, _, _ in setup.moves} == {0, 1}
     expected = _hand_targets(setup.moves, players)
@@ -148,14 +149,14 @@ def test_self_play_refuses_a_network_whose_values_have_another_horizon():
     net = random_net()
     other = "game" if net.horizon == "hand" else "hand"
     with pytest.raises(ValueError, match="horizon"):
-        play(net, GameSetup("contack", players=2, hands=1, sims=4, horizon=other), 1, 0, parallel=1)
+        play(net, GameSetup("contack", players=2, options=RuleOptions(hands=1), sims=4, horizon=other), 1, 0, parallel=1)
 
 
 def test_a_share_of_the_value_target_from_the_search_mixes_its_values_with_the_results():
     # The share changes the targets, never the play: the same seed plays the same games, and the targets with
     # half the share are halfway between the results (share 0) and the search's values (share 1).
     net = random_net(horizon="hand")
-    samples = {share: play(net, GameSetup("contack", players=3, hands=1, sims=8, horizon="hand",
+    samples = {share: play(net, GameSetup("contack", players=3, options=RuleOptions(hands=1), sims=8, horizon="hand",
                                           value_from_search=share), 1, 3, parallel=1)
                for share in (0.0, 0.5, 1.0)}
     results, half, searched = (samples[s] for s in (0.0, 0.5, 1.0))
@@ -170,7 +171,7 @@ def test_playouts_from_each_decision_replace_its_result_without_changing_the_gam
     # The playouts draw from their own stream: the same seed plays the same games, and only the targets change.
     net = random_net(horizon="hand")
     seeds = [np.random.SeedSequence(3), np.random.SeedSequence(3)]
-    base, played = (play(net, GameSetup("contack", players=3, hands=1, sims=8, horizon="hand", value_playouts=n),
+    base, played = (play(net, GameSetup("contack", players=3, options=RuleOptions(hands=1), sims=8, horizon="hand", value_playouts=n),
                          1, seed, parallel=1) for n, seed in zip((0, 6), seeds))
     # The caller's seed is not spent: the children it spawns next (the learner's stream) stay the same.
     assert [seed.n_children_spawned for seed in seeds] == [0, 0]
@@ -191,7 +192,7 @@ def test_a_value_target_from_playouts_is_their_mean_for_every_seat_seen_from_the
         return [1.0 if seat == mover else 0.5 * (len(calls) % 2) for seat in range(n)]
 
     monkeypatch.setattr("training.az.selfplay.playout_values", playout)
-    samples = play(random_net(horizon="hand"), GameSetup("contack", players=3, hands=1, sims=4, horizon="hand",
+    samples = play(random_net(horizon="hand"), GameSetup("contack", players=3, options=RuleOptions(hands=1), sims=4, horizon="hand",
                                                          value_playouts=4), 1, 2, parallel=1)
     assert len(calls) == 4 * len(samples)
     assert np.allclose(samples.value[:, :3], [1.0, 0.25, 0.25])

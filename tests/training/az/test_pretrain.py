@@ -10,13 +10,14 @@ from agents.az.network import AZNet
 from agents.lookahead import LookaheadAgent
 from agents.mcts import MCTSAgent
 from agents.view import public_view
+from contack_env.games import RuleOptions
 from training.az.config import AZConfig
 from training.az.pretrain import BotGames, MCTSTeacher, bot_games, pretraining_samples
 from training.az.selfplay import GameSetup, SelfPlay
 from training.az.train import Learner, train
 from training.train import main
 
-SETUP = GameSetup("contack", players=2, hands=1, horizon="hand")
+SETUP = GameSetup("contack", players=2, options=RuleOptions(hands=1), horizon="hand")
 
 
 def _plan(explore=0.0, temperature=10.0, setup=SETUP):

@@ -1,0 +1,132 @@
+"""The search-guided learner on CON-TAC-TIX: a game that reaches it only through the registry (its state observer,
+built for the board size), trained, saved and played like Contack's networks."""
+
+import json
+
+import numpy as np
+import pytest
+
+from agents.arena import play_game, seed_streams
+from agents.az.network import AZNet
+from agents.evaluate import evaluate
+from agents.registry import check_spec, make_agent
+from contack_env.contactix.rules import ContactixState
+from contack_env.envs.contactix_v0 import ContactixObserver, raw_env
+from contack_env.games import GAMES, RuleOptions
+from training.az.config import AZConfig
+from training.train import main
+
+RUN = ["--algorithm", "az", "--game", "contactix", "--board-size", "4", "--iterations", "2",
+       "--games-per-iteration", "4", "--sims", "4", "--play-sims", "4", "--workers", "1", "--net-arch", "16",
+       "--batch-size", "16", "--eval-every", "2", "--eval-games", "4", "--eval-opponents", "random",
+       "--progress", "off"]
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    out = tmp_path_factory.mktemp("contactix_az") / "run"
+    assert main([*RUN, "--out", str(out)]) == 0
+    return out
+
+
+def test_the_observer_gives_the_environments_observation_and_mask_of_the_player_to_move():
+    rng = np.random.default_rng(0)
+    for size, swap in ((3, False), (5, True), (6, False)):
+        observer = GAMES["contactix"].make_observer(RuleOptions(board_size=size, swap=swap))
+        assert (observer.obs_size, observer.num_actions) == (size * size * 4, size * size)
+        env = raw_env(board_size=size, swap=swap)
+        env.reset()
+        while not env.game.done:
+            obs, mask, coding = observer.observe_state(env.game)
+            seen = env.observe(env.agent_selection)
+            assert np.array_equal(obs, seen["observation"].reshape(-1))
+            assert np.array_equal(mask, seen["action_mask"])
+            action = int(rng.choice(np.flatnonzero(mask)))
+            assert coding.decode(action) == action == coding.encode_code(action)
+            env.step(action)
+
+
+def test_the_observer_refuses_a_state_of_another_board_or_swap_rule():
+    observer = ContactixObserver(RuleOptions(board_size=5))
+    with pytest.raises(ValueError, match="reads the 5x5 board without the swap rule; the state is a 4x4 board"):
+        observer.observe_state(ContactixState(4))
+    with pytest.raises(ValueError, match="the state is a 5x5 board with the swap rule"):
+        observer.observe_state(ContactixState(5, swap=True))
+
+
+def test_a_contactix_configuration_takes_the_games_defaults_and_refuses_contacks_aids():
+    cfg = AZConfig.from_dict({"game": "contactix", "board_size": 4})
+    assert (cfg.horizon, cfg.features, cfg.rollout, cfg.eval_opponents) == ("game", "none", 0.0, ["random", "mcts:200"])
+    assert cfg.rule_options() == RuleOptions(board_size=4)
+    with pytest.raises(ValueError, match="horizon: the hand horizon is Contack's"):
+        AZConfig.from_dict({"game": "contactix", "horizon": "hand"})
+    with pytest.raises(ValueError, match="features: the lookahead inputs"):
+        AZConfig.from_dict({"game": "contactix", "features": "lookahead"})
+    with pytest.raises(ValueError, match="board_size is a whole number 3..19; got 20"):
+        AZConfig.from_dict({"game": "contactix", "board_size": 20})
+    with pytest.raises(ValueError, match="board_size: not an option of game 'contack'"):
+        AZConfig(board_size=5)
+    with pytest.raises(ValueError, match="swap: not an option of game 'solitaire2'"):
+        AZConfig.from_dict({"game": "solitaire2", "swap": True})
+
+
+def test_a_short_run_trains_a_network_bound_to_its_board(trained, capsys):
+    net = AZNet.load(trained / "policy.npz", game="contactix")
+    assert (net.meta["board_size"], net.meta["swap"], net.obs_size, net.num_actions) == (4, False, 64, 16)
+    assert AZConfig.load(str(trained / "config.toml")).board_size == 4
+    rows = (trained / "eval.csv").read_text().splitlines()
+    assert {r.split(",")[2] for r in rows[1:]} == {"az", "az:0"}
+    state = json.loads((trained / "state.json").read_text())
+    assert (state["iteration"], state["games"]) == (2, 8)
+
+
+def test_the_trained_network_plays_legal_moves_alone_and_with_search(trained):
+    path = trained / "policy.npz"
+    for spec in (f"az:{path}", f"az:{path}:0"):
+        for seed in range(4):
+            streams = seed_streams(seed, 3)
+            agents = [make_agent(spec, streams[1], game="contactix"), make_agent("random", streams[2], game="contactix")]
+            if seed % 2:
+                agents.reverse()
+            state = ContactixState(4)
+            seen = []
+
+            class Checked:  # every move the agent makes is legal at the position it was shown
+                def __init__(self, agent):
+                    self.agent = agent
+
+                def reset(self):
+                    self.agent.reset()
+
+                def act(self, view, legal):
+                    move = self.agent.act(view, legal)
+                    assert move in legal
+                    seen.append(move)
+                    return move
+
+            assert play_game(state, [Checked(a) for a in agents]).done and seen
+    ev = evaluate([f"az:{path}", "random"], 4, seed=0, game="contactix", board_size=4)
+    assert len(ev.results) == 4
+
+
+def test_the_network_refuses_another_board_or_swap_rule_before_a_game(trained, capsys):
+    path = trained / "policy.npz"
+    with pytest.raises(ValueError, match="trained with --board-size 4; it cannot play with --board-size 5"):
+        check_spec(f"az:{path}", "contactix", RuleOptions(board_size=5))
+    with pytest.raises(ValueError, match="trained without --swap; it cannot play with --swap"):
+        evaluate([f"az:{path}", "random"], 2, seed=0, game="contactix", board_size=4, swap=True)
+    from contack_env.cli import main as contack_main
+
+    with pytest.raises(SystemExit):
+        contack_main(["evaluate", "--game", "contactix", "--agents", f"az:{path},random", "--games", "2", "--seed", "0"])
+    assert "--agents: " in (err := capsys.readouterr().err) and "play with --board-size 4" in err
+
+
+def test_the_search_takes_a_winning_peg(trained):
+    # Black joins rows 0 and 3 with a peg in (3, 0) or (3, 1); the search sees the game's end whatever the
+    # barely trained network thinks.
+    black, white = [(0, 1), (1, 1), (2, 1)], [(1, 2), (2, 2), (0, 3)]
+    for seed in range(3):
+        agent = make_agent(f"az:{trained / 'policy.npz'}:16", seed, game="contactix")
+        state = ContactixState.from_position(4, black, white)
+        assert agent.act(state, state.legal_moves()) in (12, 13)
