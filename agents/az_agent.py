@@ -73,7 +73,7 @@ class AZAgent(Agent):
         self.leaf_playout = leaf_playout
         self.leaf_moves = self.net.leaf_moves
         self.rng = np.random.default_rng(seed)
-        self.evaluate = NetEvaluator(self.net)
+        self.evaluate = NetEvaluator(self.net, path)
 
     def check_options(self, options: RuleOptions) -> None:
         """``PolicyFileError`` unless this network can play its game under ``options`` (CON-TAC-TIX: the board

@@ -47,10 +47,14 @@ def game_of(meta: dict[str, Any]) -> str:
 
 def trained_options(meta: dict[str, Any], path: str) -> RuleOptions:
     """The rule options a policy or network file (its ``meta``) was trained under: the game's ``bound_options``
-    as the file records them (the default where it does not, as in files from before it did), the others at
-    their defaults. ``PolicyFileError`` for a recorded value the game's rules do not allow."""
+    as the file records them, the others at their defaults. ``PolicyFileError`` for one it does not record, or a
+    value the game's rules do not allow."""
     spec = get_game(game_of(meta))
-    options = RuleOptions(**{name: meta[name] for name in spec.bound_options if name in meta})
+    missing = [name for name in spec.bound_options if name not in meta]
+    if missing:
+        raise PolicyFileError(f"{path}: a {spec.title} file records the rule options it was trained with "
+                              f"({', '.join(spec.bound_options)}); it lacks {', '.join(missing)}")
+    options = RuleOptions(**{name: meta[name] for name in spec.bound_options})
     try:
         spec.check_options(options)
     except ValueError as err:

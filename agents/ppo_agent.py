@@ -69,7 +69,10 @@ class PPOAgent(Agent[State, Any]):
             return legal[0]
         if state.game != self.game:
             raise PolicyFileError(f"{self.path} is a policy for {self.game!r}; it cannot play {state.game!r}")
-        obs, mask, layout = self.observer.observe_state(state)
+        try:
+            obs, mask, layout = self.observer.observe_state(state)
+        except ValueError as err:  # a state of rule options other than the policy's (a board of another size)
+            raise PolicyFileError(f"{self.path}: {err}") from None
         move = layout.decode(self.net.act(policy_input(state, obs, self.features), mask, self.deterministic, self.rng))
         if move is None:  # cannot happen with a mask built from the legal moves; guards a wrong file
             raise RuntimeError(f"{self.path}: the policy chose an empty action")

@@ -20,7 +20,7 @@ from contack_env.atomic import write_text
 from contack_env.checks import is_whole_number
 from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS, check_num_hands
-from contack_env.games import get_game
+from contack_env.games import RuleOptions, get_game
 
 from .games import TRAINING_GAME_NAMES, TRAINING_GAMES
 
@@ -182,6 +182,12 @@ class TrainConfig:
         if self.policy == "auto":
             return "factored" if TRAINING_GAMES[self.game].factored else "mlp"
         return self.policy
+
+    def rule_options(self) -> RuleOptions:
+        """The rule options of the games the run plays: its game's own (CON-TAC-TIX's board size; training plays
+        without the swap rule), the others at their defaults."""
+        values = {"hands": self.hands, "enclosed_end": self.enclosed_end, "board_size": self.board_size}
+        return RuleOptions(**{name: value for name, value in values.items() if name in get_game(self.game).options})
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -37,7 +37,7 @@ def _contactix_env(cfg: TrainConfig, rank: int) -> Any:
     from .opponents import OpponentPool, parse_weights
 
     pool = OpponentPool(parse_weights(cfg.opponents), keep=cfg.keep_snapshots, seed=cfg.seed * 1000 + rank,
-                        game="contactix", fresh_bots=True)
+                        game="contactix", fresh_bots=True, options=cfg.rule_options())
     return ContactixSeatEnv(cfg.board_size, pool)
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from agents.base import Agent
 from agents.registry import check_spec, make_agent, spec_help
 from agents.view import public_view
-from contack_env.games import GAMES
+from contack_env.games import GAMES, RuleOptions
 
 from agents.features import policy_input
 from agents.policy_file import PolicyNet
@@ -69,10 +69,12 @@ class PolicyOpponent:
 class OpponentPool:
     """Opponents drawn by weight: ``{"greedy": 1, "lookahead": 1, "self": 2}``; ``keep`` snapshots of self.
 
-    ``game``: the game whose bots the specs name; ``fresh_bots``: a new bot for every episode (module docstring)."""
+    ``game``: the game whose bots the specs name; ``fresh_bots``: a new bot for every episode (module docstring);
+    ``options``: the rule options of the games, which a trained opponent (``az:PATH``) must be able to play."""
 
     def __init__(
-        self, weights: dict[str, float], keep: int = 5, seed: int = 0, game: str = "contack", fresh_bots: bool = False
+        self, weights: dict[str, float], keep: int = 5, seed: int = 0, game: str = "contack", fresh_bots: bool = False,
+        options: RuleOptions | None = None,
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"an opponent pool is for one of the games {', '.join(GAMES)}; got {game!r}")
@@ -86,7 +88,7 @@ class OpponentPool:
                 if spec.startswith("ppo"):  # before check_spec, which would try to load the file
                     raise ValueError("opponent 'ppo:PATH' is not supported in the pool; use 'self' for self-play")
                 try:
-                    check_spec(spec, game)
+                    check_spec(spec, game, options)
                 except ValueError as err:
                     raise ValueError(f"opponent {spec!r}: {err} (or 'self' for snapshots of the learner)") from None
             if not (isinstance(w, (int, float)) and w > 0):

@@ -108,12 +108,12 @@ def check_config(cfg: TrainConfig) -> None:
                          f"got {cfg.reward!r}{hint}")
     if game.pool is not None:
         try:
-            OpponentPool(parse_weights(cfg.opponents), game=game.pool)
+            OpponentPool(parse_weights(cfg.opponents), game=game.pool, options=cfg.rule_options())
         except ValueError as err:
             raise ValueError(f"{err}{hint}") from None
     for spec in cfg.eval_opponents:
         try:
-            check_spec(spec, cfg.game)
+            check_spec(spec, cfg.game, cfg.rule_options())
         except ValueError as err:
             raise ValueError(f"eval_opponents: {err}") from None
 

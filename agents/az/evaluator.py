@@ -19,15 +19,20 @@ class NetEvaluator:
     """Evaluates states of ``net``'s game with ``net``: one forward pass per batch. Its inputs are those of the
     rule options the network was trained under (``agents.policy_file.trained_options``)."""
 
-    def __init__(self, net: AZNet) -> None:
+    def __init__(self, net: AZNet, source: str = "the network") -> None:
         self.net = net
-        self.encoder = Encoder(net.game, net.features, trained_options(net.meta, "the network"))
+        self.source = source
+        """What messages call the network (its file's path)."""
+        self.encoder = Encoder(net.game, net.features, trained_options(net.meta, source))
         if net.obs_size != self.encoder.obs_size:
-            raise PolicyFileError(f"the network reads {net.obs_size} inputs, but {net.game} with features "
+            raise PolicyFileError(f"{source} reads {net.obs_size} inputs, but {net.game} with features "
                                   f"{net.features!r} gives {self.encoder.obs_size}")
 
     def __call__(self, states: Sequence[GameState]) -> list[Evaluation]:
-        encoded = [self.encoder.encode(s) for s in states]
+        try:
+            encoded = [self.encoder.encode(s) for s in states]
+        except ValueError as err:  # a state of rule options other than the network's (a board of another size)
+            raise PolicyFileError(f"{self.source}: {err}") from None
         logits, values = self.net.forward(np.stack([obs for obs, _ in encoded]), [actions for _, actions in encoded])
         out = []
         for b, (state, (_, actions)) in enumerate(zip(states, encoded)):

@@ -40,10 +40,12 @@ class Model:
     """The agent spec's name that seats it: ``ppo`` (a policy) or ``az`` (a search-guided network)."""
     sims: int | None = None
     """An ``az`` network's simulations a decision when its spec gives none (its file's ``sims``)."""
+    swap: bool | None = None
+    """A CON-TAC-TIX model's swap rule (with ``board_size``, what it plays: the page offers it at such tables)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "game": self.game, "players": self.players,
-                "board_size": self.board_size}
+                "board_size": self.board_size, "swap": self.swap}
 
 
 class ModelError(ValueError):
@@ -82,6 +84,7 @@ class ModelFolders:
                 found[entry.name] = Model(
                     entry.name, path, game_of(meta), whole_number(meta.get("players")),
                     whole_number(meta.get("board_size")), kind, whole_number(meta.get("sims")) if kind == "az" else None,
+                    meta.get("swap") if isinstance(meta.get("swap"), bool) else None,
                 )
         return list(found.values())
 

@@ -279,7 +279,7 @@ def test_ids_are_not_guessable_counters(client):
 def test_options_list_the_models_with_their_game(client):
     models = {m["name"]: m for m in client.get("/api/options").json()["models"]}
     assert models["contack_2p.npz"]["game"] == "contack" and models["contack_2p.npz"]["players"] == 2
-    assert models["contactix_5x5.npz"]["board_size"] == 5
+    assert (models["contactix_5x5.npz"]["board_size"], models["contactix_5x5.npz"]["swap"]) == (5, False)
     assert models["solitaire1.npz"]["game"] == "solitaire1"
 
 
@@ -341,6 +341,18 @@ def test_a_search_guided_network_takes_a_seat_by_name_within_the_servers_caps(cl
         response = client.post("/api/games", json={"game": "contack", "seats": ["person", spec]})
         assert response.status_code == 400 and words in response.json()["error"], spec
         assert str(MODELS) not in response.json()["error"]
+
+
+@pytest.mark.parametrize("rules,words", [
+    ({"board_size": 7}, "contactix_5x5.npz was trained with --board-size 5; it cannot play with --board-size 7"),
+    ({"board_size": 5, "swap": True}, "contactix_5x5.npz was trained without --swap; it cannot play with --swap"),
+])
+def test_a_model_for_other_rules_is_refused_by_name(client, rules, words):
+    response = client.post("/api/games", json={"game": "contactix", "seats": ["person", "ppo:contactix_5x5.npz"],
+                                               **rules})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert words in error and str(MODELS) not in error
 
 
 def test_a_model_for_another_game_is_refused_by_name(client):

@@ -256,6 +256,21 @@ def test_contactix_is_played_by_clicking_holes(page: Page) -> None:
     assert page.locator("#board .peg").count() == int(page.evaluate("document.body.dataset.version"))
 
 
+def test_a_trained_contactix_model_is_offered_only_at_tables_of_its_rules(page: Page) -> None:
+    model = "#seat-1 option[value='ppo:contactix_5x5.npz']"
+    page.select_option("#game", "contactix")
+    page.fill("#board-size", "5")
+    page.dispatch_event("#board-size", "change")
+    expect(page.locator(model)).to_have_count(1)
+    page.check("#swap")  # the 5x5 policy was trained without the swap rule
+    expect(page.locator(model)).to_have_count(0)
+    page.uncheck("#swap")
+    expect(page.locator(model)).to_have_count(1)
+    page.fill("#board-size", "6")
+    page.dispatch_event("#board-size", "change")
+    expect(page.locator(model)).to_have_count(0)
+
+
 def test_any_agent_spec_can_be_typed_and_a_bad_one_is_refused_with_the_reason(page: Page) -> None:
     page.select_option("#seat-1", "other")
     page.fill("#seat-1-spec", "mcts:99999999")

@@ -62,7 +62,6 @@ def selfplay_golden() -> str:
     import numpy as np
 
     from agents.az.network import AZNet
-    from contack_env.games import RuleOptions
     from training.az.config import AZConfig
     from training.az.pretrain import BotGames, bot_games
     from training.az.selfplay import Samples, play
@@ -79,11 +78,12 @@ def selfplay_golden() -> str:
 
     out = {}
     for name in ("contack_2p_az", "contack_4p_az", "solitaire1_az", "solitaire2_az"):
-        setup = dataclasses.replace(game_setup(AZConfig.load(f"models/{name}.toml")), options=RuleOptions(hands=1),
-                                    sims=8)
+        setup = game_setup(AZConfig.load(f"models/{name}.toml"))
+        setup = dataclasses.replace(setup, options=dataclasses.replace(setup.options, hands=1), sims=8)
         out[name] = rounded(play(AZNet.load(f"models/{name}.npz"), setup, games=2, seed=19, parallel=2))
     cfg = AZConfig.load("models/contack_2p_az.toml")
-    plan = BotGames(dataclasses.replace(game_setup(cfg), options=RuleOptions(hands=1)), cfg.features,
+    setup = game_setup(cfg)
+    plan = BotGames(dataclasses.replace(setup, options=dataclasses.replace(setup.options, hands=1)), cfg.features,
                     cfg.pretrain_temperature, cfg.pretrain_explore)
     out["pretrain_contack_2p_az"] = rounded(bot_games(plan, 2, np.random.SeedSequence(20)))
     return json.dumps(out, sort_keys=True) + "\n"

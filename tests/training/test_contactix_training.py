@@ -25,7 +25,7 @@ from contack_env.games import RuleOptions
 from training.config import TrainConfig
 from training.contactix_seat_env import ContactixSeatEnv
 from training.opponents import OpponentPool, PolicyOpponent, parse_weights
-from agents.policy_file import PolicyNet
+from agents.policy_file import PolicyFileError, PolicyNet
 from training.train import check_config, main, train
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -45,7 +45,7 @@ def _random_policy(path, size, game="contactix", seed=0):
     n_in, n_out = size * size * 4, size * size
     net = PolicyNet([(rng.normal(size=(n_in, 16)).astype(np.float32), np.zeros(16, np.float32))],
                     (rng.normal(size=(16, n_out)).astype(np.float32), np.zeros(n_out, np.float32)),
-                    meta={"game": game, "board_size": size, "players": 2})
+                    meta={"game": game, "board_size": size, "swap": False, "players": 2})
     net.save(path)
     return path
 
@@ -249,10 +249,17 @@ def test_ppo_path_errors_say_what_was_wrong(tmp_path):
         agent.check_options(RuleOptions(board_size=5, swap=True))
     agent.check_options(RuleOptions(board_size=5, hands=1))  # an option CON-TAC-TIX does not have is no matter
     # a state of another board or swap rule, given to the agent directly, is refused by its observer
-    with pytest.raises(ValueError, match="reads the 5x5 board without the swap rule; the state is a 7x7 board"):
+    with pytest.raises(PolicyFileError, match="five.npz: this observer reads the 5x5 board without the swap rule; "
+                                              "the state is a 7x7 board"):
         agent.act(ContactixState(7), ContactixState(7).legal_moves())
-    with pytest.raises(ValueError, match="the state is a 5x5 board with the swap rule"):
+    with pytest.raises(PolicyFileError, match="the state is a 5x5 board with the swap rule"):
         agent.act(ContactixState(5, swap=True), list(range(25)))
+    net = PolicyNet.load(five)
+    del net.meta["board_size"]
+    net.save(tmp_path / "unsized.npz")
+    with pytest.raises(PolicyFileError, match=r"unsized.npz: a CON-TAC-TIX file records the rule options it was "
+                                              r"trained with \(board_size, swap\); it lacks board_size"):
+        make_agent(f"ppo:{tmp_path / 'unsized.npz'}", 0, game="contactix")
     with pytest.raises(ValueError, match="trained with --board-size 5; it cannot play with --board-size 7"):
         evaluate([f"ppo:{five}", "random"], 2, seed=0, game="contactix", board_size=7)
     with pytest.raises(ValueError, match="is a policy for 'contactix', not for 'contack'"):

@@ -1,4 +1,5 @@
-"""Search-guided (AlphaZero-style) learning for Contack and the solitaires: ``contack train --algorithm az``.
+"""Search-guided (AlphaZero-style) learning for Contack, the solitaires and CON-TAC-TIX (every game of the registry
+with a state observer): ``contack train --algorithm az``.
 
 What plays lives in ``agents.az`` (the ``az:`` agent uses it too): ``encoding`` (what the network sees at a state
 and where each legal move sits among its outputs), ``network`` (the numpy network and its ``contack-az/1`` weight

@@ -214,12 +214,13 @@ class Learner:
 
 
 def check_config(cfg: AZConfig) -> None:
-    """What ``AZConfig.check`` cannot know: the evaluation opponents must be agents of the game."""
+    """What ``AZConfig.check`` cannot know: the evaluation opponents must be agents of the game, able to play
+    under the run's rule options (a trained opponent plays only its own board size)."""
     from agents.registry import check_spec
 
     for spec in cfg.eval_opponents:
         try:
-            check_spec(spec, cfg.game)
+            check_spec(spec, cfg.game, cfg.rule_options())
         except ValueError as err:
             raise ValueError(f"eval_opponents: {err}") from None
 

@@ -49,9 +49,10 @@ function seatChoices(g) {
   const list = [["person", "person (you)"]];
   for (const spec of options.bots[g]) list.push([spec, spec]);
   const size = parseInt($("board-size").value, 10);
+  const swap = $("swap").checked;
   for (const m of options.models) {
     if (m.game !== g) continue;
-    if (g === "contactix" && m.board_size !== size) continue;
+    if (g === "contactix" && (m.board_size !== size || m.swap !== swap)) continue;  // it plays only its own rules
     const about = g === "contack" ? `trained for ${m.players} players` : g === "contactix" ? `${m.board_size}x${m.board_size}` : "trained";
     const search = m.kind === "az" ? ", with its search" : "";
     list.push([`${m.kind}:${m.name}`, `${m.name} (${about}${search})`]);
@@ -465,7 +466,7 @@ async function main() {
   document.documentElement.style.setProperty("--felt", options.colours.felt);
   document.documentElement.style.setProperty("--panel", options.colours.panel);
   document.documentElement.style.setProperty("--ink", options.colours.panel_ink);
-  for (const id of ["game", "players", "board-size"]) $(id).addEventListener("change", renderSeats);
+  for (const id of ["game", "players", "board-size", "swap"]) $(id).addEventListener("change", renderSeats);
   $("players").addEventListener("input", renderSeats);
   renderSeats();
   $("setup-form").addEventListener("submit", startGame);

@@ -157,7 +157,7 @@ def test_bad_files_and_games_are_refused_clearly(nets, tmp_path):
     net = AZNet.load(nets["contack"])
     net.meta["features"] = "lookahead"
     net.save(tmp_path / "short.npz")
-    with pytest.raises(PolicyFileError, match="the network reads 787 inputs, but contack with features 'lookahead' gives 997"):
+    with pytest.raises(PolicyFileError, match=r"short.npz reads 787 inputs, but contack with features 'lookahead' gives 997"):
         make_agent(f"az:{tmp_path / 'short.npz'}")
 
 

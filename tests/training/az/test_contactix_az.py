@@ -41,9 +41,7 @@ def test_the_observer_gives_the_environments_observation_and_mask_of_the_player_
             seen = env.observe(env.agent_selection)
             assert np.array_equal(obs, seen["observation"].reshape(-1))
             assert np.array_equal(mask, seen["action_mask"])
-            action = int(rng.choice(np.flatnonzero(mask)))
-            assert coding.decode(action) == action == coding.encode_code(action)
-            env.step(action)
+            env.step(coding.decode(int(rng.choice(np.flatnonzero(mask)))))
 
 
 def test_the_observer_refuses_a_state_of_another_board_or_swap_rule():
@@ -70,7 +68,7 @@ def test_a_contactix_configuration_takes_the_games_defaults_and_refuses_contacks
         AZConfig.from_dict({"game": "solitaire2", "swap": True})
 
 
-def test_a_short_run_trains_a_network_bound_to_its_board(trained, capsys):
+def test_a_short_run_trains_a_network_bound_to_its_board(trained):
     net = AZNet.load(trained / "policy.npz", game="contactix")
     assert (net.meta["board_size"], net.meta["swap"], net.obs_size, net.num_actions) == (4, False, 64, 16)
     assert AZConfig.load(str(trained / "config.toml")).board_size == 4
@@ -88,7 +86,6 @@ def test_the_trained_network_plays_legal_moves_alone_and_with_search(trained):
             agents = [make_agent(spec, streams[1], game="contactix"), make_agent("random", streams[2], game="contactix")]
             if seed % 2:
                 agents.reverse()
-            state = ContactixState(4)
             seen = []
 
             class Checked:  # every move the agent makes is legal at the position it was shown
@@ -104,7 +101,7 @@ def test_the_trained_network_plays_legal_moves_alone_and_with_search(trained):
                     seen.append(move)
                     return move
 
-            assert play_game(state, [Checked(a) for a in agents]).done and seen
+            assert play_game(ContactixState(4), [Checked(a) for a in agents]).done and seen, "the network moved"
     ev = evaluate([f"az:{path}", "random"], 4, seed=0, game="contactix", board_size=4)
     assert len(ev.results) == 4
 
@@ -115,6 +112,9 @@ def test_the_network_refuses_another_board_or_swap_rule_before_a_game(trained, c
         check_spec(f"az:{path}", "contactix", RuleOptions(board_size=5))
     with pytest.raises(ValueError, match="trained without --swap; it cannot play with --swap"):
         evaluate([f"az:{path}", "random"], 2, seed=0, game="contactix", board_size=4, swap=True)
+    agent = make_agent(f"az:{path}", 0, game="contactix")  # an agent object is checked as a spec is
+    with pytest.raises(ValueError, match="trained with --board-size 4; it cannot play with --board-size 5"):
+        evaluate([agent, "random"], 2, seed=0, game="contactix", board_size=5)
     from contack_env.cli import main as contack_main
 
     with pytest.raises(SystemExit):
@@ -130,3 +130,31 @@ def test_the_search_takes_a_winning_peg(trained):
         agent = make_agent(f"az:{trained / 'policy.npz'}:16", seed, game="contactix")
         state = ContactixState.from_position(4, black, white)
         assert agent.act(state, state.legal_moves()) in (12, 13)
+
+
+def test_a_run_with_the_swap_rule_learns_that_game_and_plays_only_it(tmp_path):
+    out = tmp_path / "swap"
+    argv = [*RUN, "--board-size", "3", "--swap", "--iterations", "1", "--eval-every", "0", "--out", str(out)]
+    assert main(argv) == 0
+    net = AZNet.load(out / "policy.npz", game="contactix")
+    assert (net.meta["board_size"], net.meta["swap"]) == (3, True)
+    assert AZConfig.load(str(out / "config.toml")).swap is True
+    ev = evaluate([f"az:{out / 'policy.npz'}", "random"], 4, seed=0, game="contactix", board_size=3, swap=True)
+    assert len(ev.results) == 4
+    with pytest.raises(ValueError, match="trained with --swap; it cannot play without --swap"):
+        evaluate([f"az:{out / 'policy.npz'}", "random"], 2, seed=0, game="contactix", board_size=3)
+
+
+def test_training_refuses_a_trained_opponent_of_another_board_before_it_starts(trained, tmp_path, capsys):
+    shipped = "ppo:models/contactix_5x5.npz"  # trained on 5x5, without the swap rule
+    ppo = ["--game", "contactix", "--board-size", "4", "--progress", "off"]
+    for argv, words in (
+        ([*RUN, "--eval-opponents", shipped], "eval_opponents: models/contactix_5x5.npz was trained with --board-size 5"),
+        ([*ppo, "--eval-opponents", shipped], "eval_opponents: models/contactix_5x5.npz was trained with --board-size 5"),
+        ([*ppo, "--board-size", "5", "--opponents", f"az:{trained / 'policy.npz'}"],  # PPO's opponent pool
+         "policy.npz was trained with --board-size 4; it cannot play with --board-size 5"),
+    ):
+        with pytest.raises(SystemExit):
+            main([*argv, "--out", str(tmp_path / "run")])
+        assert words in capsys.readouterr().err
+        assert not (tmp_path / "run").exists()
