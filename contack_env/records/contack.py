@@ -252,7 +252,7 @@ class ContackCodec:
         players = record["players"]
         agents = record.get("agents")
         if agents is not None and len(agents) != players:
-            raise RecordError(f"agents is null or one name per seat ({players}); got {agents!r}", "agents")
+            raise RecordError(f"agents is null or one name per seat ({players}); got {show(agents)}", "agents")
         hands = record["hands"]
         num_hands = record["rules"]["hands"] if game.hands_text is None else 1
         if len(hands) != num_hands:

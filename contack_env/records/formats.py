@@ -9,7 +9,7 @@ from typing import Any, Iterable, TextIO
 from contack_env.records import contack, contactix
 from contack_env.records.errors import RecordError
 from contack_env.records.files import read_records
-from contack_env.records.values import json_kind
+from contack_env.records.values import json_kind, show
 from contack_env.records.walker import Codec, Through, Walk
 
 __all__ = ["CODECS", "check_paths", "codec_for", "replay", "walk"]
@@ -27,7 +27,7 @@ def codec_for(record: Any) -> Codec:
     if codec is None:
         if "format" not in record:
             raise RecordError("missing key 'format'", "record")
-        raise RecordError(f"unknown format {fmt!r}; formats are {', '.join(map(repr, CODECS))}", "format")
+        raise RecordError(f"unknown format {show(fmt)}; formats are {', '.join(map(show, CODECS))}", "format")
     return codec
 
 

@@ -5,7 +5,8 @@ says whether a record is valid, and only a record it refuses, or one holding a f
 an integer when whole, and a record never does), goes to ``jsonschema``, slower but exact, which finds the error
 to report. Each schema node that can fail carries an ``errorMessage`` (the convention of ajv-errors): the sentence a user
 reads, saying what is allowed, either one template or one per failing keyword. In a template ``{value}`` is the
-offending value (Python ``repr``), ``{kind}`` its JSON kind (``an array``), ``{json}`` its JSON text, ``{index}``
+offending value as JSON spells it (``null``, ``"abc"``: the record's own words), ``{kind}`` its JSON kind (``an
+array``), ``{json}`` its JSON text cut to 40 characters, ``{index}``
 its 1-based position in its list, ``{missing}`` / ``{unknown}`` the keys missing or not allowed; a format's
 reader may give more (``{seats}``: `` (3)``, the seat count, where the record has a valid one). Of several
 errors the first in the record's own order is reported, so a message names the earliest thing wrong.
@@ -139,7 +140,7 @@ def _message(error: jsonschema.ValidationError, context: Mapping[str, str]) -> s
     return template.format_map(
         {
             **context,
-            "value": repr(instance),
+            "value": show(instance, 200),
             "kind": json_kind(instance),
             "json": show(instance, 40),
             "index": index,

@@ -389,7 +389,7 @@ def test_place_with_blue_not_on_b(rich) -> None:
     h, j = find_event(record, free_place)
     events_of(record, h)[j]["blue"] = "L"
     err = replay_error(record)
-    assert err.where == where(h, j, "place") and "'blue' is 'B'" in err.why
+    assert err.where == where(h, j, "place") and '\'blue\' is "B"' in err.why
 
 
 def test_wrong_points(rich) -> None:
@@ -551,7 +551,7 @@ def test_unknown_tile_in_an_event(rich) -> None:
     h, j = find_event(record, free_place)
     events_of(record, h)[j]["tile"] = "11-02-03"
     err = replay_error(record)
-    assert err.where == where(h, j, "place") and err.why.startswith("no tile is called '11-02-03'")
+    assert err.where == where(h, j, "place") and err.why.startswith('no tile is called "11-02-03"')
 
 
 @settings(max_examples=40, deadline=None)
@@ -597,7 +597,7 @@ def test_unknown_tile_name_in_a_deck(rich) -> None:
     record = copy.deepcopy(rich)
     record["hands"][2]["deck"][4] = "03-02-01"  # the colours run the other way: no such tile
     err = replay_error(record)
-    assert err.where == "hand 3, deck[4]" and err.why.startswith("no tile is called '03-02-01'")
+    assert err.where == "hand 3, deck[4]" and err.why.startswith('no tile is called "03-02-01"')
 
 
 @pytest.mark.parametrize(
@@ -644,11 +644,11 @@ def test_wrong_format_and_game(rich) -> None:
     record = copy.deepcopy(rich)
     record["format"] = "contack-record/2"
     err = replay_error(record)
-    assert (err.where, err.why) == ("format", "unknown format 'contack-record/2'; this reader knows 'contack-record/1'")
+    assert (err.where, err.why) == ("format", 'unknown format "contack-record/2"; this reader knows "contack-record/1"')
     record = copy.deepcopy(rich)
     record["game"] = "con-tac-tix"
     err = replay_error(record)
-    assert err.where == "game" and err.why.startswith("unknown game 'con-tac-tix'")
+    assert err.where == "game" and err.why.startswith('unknown game "con-tac-tix"')
 
 
 def test_wrong_number_of_hands(rich) -> None:
@@ -666,7 +666,7 @@ def test_enclosed_end_not_allowed(rich) -> None:
     record["rules"]["enclosed_end"] = "sometimes"
     err = replay_error(record)
     assert err.where == "rules.enclosed_end"
-    assert err.why == "unknown option 'sometimes'; enclosed_end is one of '1939', 'next_player', 'never'"
+    assert err.why == 'unknown option "sometimes"; enclosed_end is one of "1939", "next_player", "never"'
 
 
 @pytest.mark.parametrize("players", [1, 8, "3", True])
@@ -674,7 +674,7 @@ def test_bad_players_count(rich, players) -> None:
     record = copy.deepcopy(rich)
     record["players"] = players
     err = replay_error(record)
-    assert (err.where, err.why) == ("players", f"Contack is played by 2 to 7 players; got {players!r}")
+    assert (err.where, err.why) == ("players", f"Contack is played by 2 to 7 players; got {json.dumps(players)}")
 
 
 def test_players_count_that_does_not_match_the_deals(rich) -> None:
@@ -769,7 +769,7 @@ def test_solitaire2_wrong_cut(sol2) -> None:
     for bad in (6, -1, "2", None):
         record["hands"][0]["cut"] = bad
         err = replay_error(record)
-        assert (err.where, err.why) == ("hand 1, cut", f"the cut is a position in stack 6, 0..5; got {bad!r}")
+        assert (err.where, err.why) == ("hand 1, cut", f"the cut is a position in stack 6, 0..5; got {json.dumps(bad)}")
     del record["hands"][0]["cut"]
     assert (replay_error(record).where, replay_error(record).why) == ("hand 1", "missing key 'cut'")
 

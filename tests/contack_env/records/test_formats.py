@@ -43,9 +43,9 @@ def _first(record: dict, kind: str) -> dict:
 # Structure errors a record can have, and what both paths must say.
 BROKEN = [
     ("contack_4p.jsonl", lambda r: r.update(agents=r["agents"][:3]), "agents", "agents is null or one name per seat (4); got "),
-    ("contack_2p.jsonl", lambda r: r.update(agents="greedy"), "agents", "agents is null or one name per seat (2); got 'greedy'"),
-    ("contack_2p.jsonl", lambda r: r.update(seed="abc"), "seed", "seed is an integer or null; got 'abc'"),
-    ("contack_2p.jsonl", lambda r: r.update(seed=math.nan), "seed", "seed is an integer or null; got nan"),
+    ("contack_2p.jsonl", lambda r: r.update(agents="greedy"), "agents", 'agents is null or one name per seat (2); got "greedy"'),
+    ("contack_2p.jsonl", lambda r: r.update(seed="abc"), "seed", 'seed is an integer or null; got "abc"'),
+    ("contack_2p.jsonl", lambda r: r.update(seed=math.nan), "seed", "seed is an integer or null; got NaN"),
     ("solitaire2.jsonl", lambda r: r.update(players=2), "players", "a solitaire has 1 player; got 2"),
     ("solitaire1.jsonl", lambda r: r["hands"][0]["deck"].reverse() or r["hands"][0]["deck"].pop(), "hand 1, deck",
      "not a permutation of the 36 tiles (35 names; missing: "),
@@ -60,7 +60,7 @@ BROKEN = [
     ("solitaire1.jsonl", lambda r: _first(r, "place").update(stack=1), "hand 1, event 3 (place)", "'stack' is Solitaire No. 2's"),
     ("solitaire1.jsonl", lambda r: r["hands"][0]["events"][-1].update(penalties=[0]), "hand 1, event 81 (end)",
      "'penalties' is Contack's; the end of Solitaire No. 1 has none"),
-    ("contactix_5x5.jsonl", lambda r: r.update(agents=["a"]), "agents", "agents is [black's, white's], two strings (or nulls); got ['a']"),
+    ("contactix_5x5.jsonl", lambda r: r.update(agents=["a"]), "agents", "agents is [black's, white's], two strings (or nulls); got [\"a\"]"),
     ("contactix_5x5.jsonl", lambda r: r.update(size=20), "size", "size is a whole number 3..19; got 20"),
     ("contactix_5x5.jsonl", lambda r: r["moves"].__setitem__(2, [1, 2.0]), "move 3 ([1, 2.0])",
      'a move is [r, c] (two whole numbers) or "swap"; got [1, 2.0]'),
@@ -114,7 +114,7 @@ def test_replay_dispatches_on_the_format():
     assert replay(golden("contactix_5x5.jsonl")).size == 5
     assert replay(golden("solitaire1.jsonl")).done
     assert error_of(replay, {**golden("contactix_5x5.jsonl"), "format": "contactix-record/2"}) == (
-        "format", "unknown format 'contactix-record/2'; formats are 'contack-record/1', 'contactix-record/1'"
+        "format", 'unknown format "contactix-record/2"; formats are "contack-record/1", "contactix-record/1"'
     )
     assert error_of(replay, {"size": 3}) == ("record", "missing key 'format'")
     assert error_of(replay, [1]) == ("record", "a record is a JSON object; got an array")
