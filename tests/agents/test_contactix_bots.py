@@ -15,6 +15,7 @@ from agents.mcts import MCTSAgent
 from agents.random_agent import RandomAgent
 from agents.registry import check_spec, make_agent
 from contack_env.contactix.rules import BLACK, WHITE, ContactixState, IllegalMoveError, cell_index
+from legal_only import LegalOnly
 
 BOTS = ["random", "two_distance", "mcts:24"]
 
@@ -23,22 +24,14 @@ def _position(n, black=(), white=(), swap=False) -> ContactixState:
     return ContactixState.from_position(n, black, white, swap=swap)
 
 
-class _Checked:
-    """Wraps an agent and asserts that every move it makes is one of the legal moves it was given."""
-
-    def __init__(self, agent):
-        self.agent = agent
-        self.moves = 0
-
-    def reset(self):
-        self.agent.reset()
+class _Checked(LegalOnly):
+    """``LegalOnly``, and also: the legal moves it was given are the state's, and it left its copy as it found it."""
 
     def act(self, state, legal):
         before = (state.board[:], state.moves[:])
-        move = self.agent.act(state, legal)
-        assert move in legal and legal == state.legal_moves()
+        move = super().act(state, legal)
+        assert legal == state.legal_moves()
         assert (state.board, state.moves) == before  # the agent left its copy as it found it
-        self.moves += 1
         return move
 
 

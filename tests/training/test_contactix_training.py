@@ -27,6 +27,7 @@ from training.contactix_seat_env import ContactixSeatEnv
 from training.opponents import OpponentPool, PolicyOpponent, parse_weights
 from agents.policy_file import PolicyFileError, PolicyNet
 from training.train import check_config, main, train
+from legal_only import LegalOnly
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHIPPED = os.path.join(ROOT, "models", "contactix_5x5.npz")
@@ -200,21 +201,6 @@ def test_a_short_contactix_run_writes_its_policy_config_and_curve(tmp_path, caps
 
 
 # -- ppo:PATH for CON-TAC-TIX -----------------------------------------------------------------------------------------
-class _Checked:
-    """Wraps an agent and asserts that every move it makes is one of the legal moves it was given."""
-
-    def __init__(self, agent):
-        self.agent = agent
-
-    def reset(self):
-        self.agent.reset()
-
-    def act(self, state, legal):
-        move = self.agent.act(state, legal)
-        assert move in legal
-        return move
-
-
 def test_a_trained_policy_plays_only_legal_moves(tmp_path):
     train(TrainConfig(total_timesteps=128, eval_every=0, **SMALL), str(tmp_path / "r"), progress=False)
     path = tmp_path / "r" / "policy.npz"
@@ -224,7 +210,7 @@ def test_a_trained_policy_plays_only_legal_moves(tmp_path):
                   make_agent("random", streams[2], game="contactix")]
         if seed % 2:
             agents.reverse()
-        state = play_game(ContactixState(4), [_Checked(a) for a in agents])
+        state = play_game(ContactixState(4), [LegalOnly(a) for a in agents])
         assert state.done
     sampling = PPOAgent(str(path), deterministic=False, seed=0)
     state = ContactixState(4)

@@ -11,6 +11,7 @@ from agents.az.network import AZNet
 from agents.evaluate import evaluate
 from agents.registry import check_spec, make_agent
 from contack_env.contactix.rules import ContactixState
+from legal_only import LegalOnly
 from contack_env.envs.contactix_v0 import ContactixObserver, raw_env
 from contack_env.games import GAMES, RuleOptions
 from training.az.config import AZConfig
@@ -86,22 +87,9 @@ def test_the_trained_network_plays_legal_moves_alone_and_with_search(trained):
             agents = [make_agent(spec, streams[1], game="contactix"), make_agent("random", streams[2], game="contactix")]
             if seed % 2:
                 agents.reverse()
-            seen = []
-
-            class Checked:  # every move the agent makes is legal at the position it was shown
-                def __init__(self, agent):
-                    self.agent = agent
-
-                def reset(self):
-                    self.agent.reset()
-
-                def act(self, view, legal):
-                    move = self.agent.act(view, legal)
-                    assert move in legal
-                    seen.append(move)
-                    return move
-
-            assert play_game(ContactixState(4), [Checked(a) for a in agents]).done and seen, "the network moved"
+            checked = [LegalOnly(a) for a in agents]
+            assert play_game(ContactixState(4), checked).done
+            assert all(c.moves for c in checked), "both colours moved"
     ev = evaluate([f"az:{path}", "random"], 4, seed=0, game="contactix", board_size=4)
     assert len(ev.results) == 4
 
