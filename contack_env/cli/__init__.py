@@ -1,6 +1,7 @@
 """The ``contack`` command line: the top layer (it may import every package; nothing imports it). One module
 per subcommand, each with ``add_parser(sub)`` and ``run(parser, args)`` (``parser``: the subcommand's own, so a
-usage error found while the command runs shows that command's usage).
+usage error found while the command runs shows that command's usage); ``terminal`` and ``terminal_screen`` are
+the terminal interface ``contack play`` draws.
 
     contack simulate --game {contack,solitaire1,solitaire2,contactix} [--players N] [--agents random,greedy,...]
                      --games K --seed S [--agent-seed A] [--trace] [--hands N] [--enclosed-end {1939,next_player,never}]

@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from agents.play import play_terminal
+    from contack_env.cli.terminal import play_terminal
     from agents.registry import check_spec
 
     if args.game == "contactix":
@@ -50,7 +50,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def _run_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from agents.play import play_contactix_terminal
+    from contack_env.cli.terminal import play_contactix_terminal
     from agents.registry import check_spec
 
     if args.players != 2:

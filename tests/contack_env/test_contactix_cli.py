@@ -1,4 +1,4 @@
-"""CON-TAC-TIX on the command line and in agents.evaluate / agents.play: ``contack evaluate --game contactix``
+"""CON-TAC-TIX on the command line and in agents.evaluate / contack_env.cli.terminal: ``contack evaluate --game contactix``
 (heads-up duplicate format: every deal twice, colours swapped), ``contack play --game contactix``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 import pytest
 
 from agents.evaluate import evaluate, format_table, records_of
-from agents.play import parse_contactix_move, play_contactix_terminal
+from contack_env.cli.terminal import parse_contactix_move, play_contactix_terminal
 from contack_env.cli import main
 from contack_env.contactix.rules import ContactixState, cell_index
 from contack_env.records.contactix import read_records, replay

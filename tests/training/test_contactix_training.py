@@ -14,7 +14,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from agents.arena import seed_streams
 from agents.arena import play_game
 from agents.evaluate import evaluate
-from agents.play import play_contactix_terminal
+from contack_env.cli.terminal import play_contactix_terminal
 from agents.ppo_agent import PPOAgent
 from agents.registry import make_agent
 from contack_env import contactix_v0

@@ -280,7 +280,7 @@ def test_a_trained_policy_plays_only_legal_moves_through_ppo_path(tmp_path):
 def test_a_person_plays_a_trained_policy_at_the_terminal(tmp_path):
     import io
 
-    from agents.play import play_terminal
+    from contack_env.cli.terminal import play_terminal
 
     train(TrainConfig(total_timesteps=64, n_envs=1, n_steps=64, batch_size=64, n_epochs=1, net_arch=[16], eval_every=0),
           str(tmp_path / "r"), progress=False)

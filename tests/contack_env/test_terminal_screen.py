@@ -9,8 +9,8 @@ import re
 import numpy as np
 import pytest
 
-from agents.play import play_terminal
-from agents.play_screen import HEIGHT, HELP_SCREEN, WIDTH, board_view, decision_screen, use_colour, visible_len
+from contack_env.cli.terminal import play_terminal
+from contack_env.cli.terminal_screen import HEIGHT, HELP_SCREEN, WIDTH, board_view, decision_screen, use_colour, visible_len
 from contack_env import new_game
 from contack_env.contack.grid import cell_xy
 
@@ -98,7 +98,7 @@ def test_the_game_end_fits_too():
 
 @pytest.mark.parametrize("size", [3, 5, 9, 10, 11, 14, 19])
 def test_contactix_screens_fit_80_by_24_on_every_board(size):
-    from agents.play_screen import contactix_screen
+    from contack_env.cli.terminal_screen import contactix_screen
     from contack_env.contactix.rules import ContactixState
 
     state = ContactixState(size)

@@ -1,6 +1,6 @@
 """``contack play``: a person plays Contack against bots at the terminal.
 
-At each of the person's decisions a screen of at most 80 x 24 characters is drawn (``agents.play_screen``): the
+At each of the person's decisions a screen of at most 80 x 24 characters is drawn (``terminal_screen``): the
 part of the figure around the last play, every seat's agent, score and hand (never the pile's order), the latest
 events, and the legal moves, numbered once, with the points each scores; in colour on a terminal that shows it.
 The person answers with a number, or with a move written out as ``TILE X Y`` (``09-02-08 0 -1``; commas and
@@ -34,10 +34,10 @@ from contack_env.render.text import render_text
 from contack_env.contack.tiles import TILE_NAMES, tile_id
 from contack_env.wording import plural
 
-from .arena import seed_streams
-from .play_screen import HELP_SCREEN, contactix_screen, decision_screen, final_screen, use_colour
-from .registry import check_agent_options, make_agent
-from .view import public_view
+from agents.arena import seed_streams
+from agents.registry import check_agent_options, make_agent
+from agents.view import public_view
+from contack_env.cli.terminal_screen import HELP_SCREEN, contactix_screen, decision_screen, final_screen, use_colour
 
 HELP = (
     "Answer with the number of a move from the list, or write a move as TILE X Y (e.g. 09-02-08 0 -1).\n"

@@ -2,7 +2,7 @@ import io
 
 import pytest
 
-from agents.play import parse_move, play_terminal
+from contack_env.cli.terminal import parse_move, play_terminal
 from contack_env.contack.figure import Move
 from contack_env.contack.tiles import tile_id
 
@@ -78,7 +78,7 @@ def test_every_bot_is_reset_before_the_game(monkeypatch):
 
 
 def test_contactix_refuses_a_policy_of_another_board_before_the_game_starts():
-    from agents.play import play_contactix_terminal
+    from contack_env.cli.terminal import play_contactix_terminal
 
     out = io.StringIO()
     with pytest.raises(ValueError, match="trained with --board-size 5; it cannot play with --board-size 11"):
