@@ -128,7 +128,7 @@ def test_without_a_codec_the_record_tools_name_the_formats_they_read(nim, tmp_pa
     records = _records(tmp_path)
     capsys.readouterr()
     assert main(["replay", "--check", str(records)]) == 1
-    assert "unknown format 'nim-record/1'; formats are 'contack-record/1', 'contactix-record/1'" in capsys.readouterr().out
+    assert 'unknown format "nim-record/1"; formats are "contack-record/1", "contactix-record/1"' in capsys.readouterr().out
 
 
 def test_with_its_codec_replay_checks_its_records(nim, tmp_path, capsys, monkeypatch):

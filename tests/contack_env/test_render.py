@@ -231,7 +231,7 @@ def test_strip_holds_every_nth_frame_and_the_last(tmp_path, two_hand_record):
 
 
 def test_bad_records_and_paths_are_refused(tmp_path, two_hand_record):
-    with pytest.raises(ValueError, match="^game: unknown game 'chess'"):
+    with pytest.raises(ValueError, match='^game: unknown game "chess"'):
         record_to_frames({**two_hand_record, "game": "chess"})
     with pytest.raises(ValueError, match="^record: missing key 'format'"):
         record_to_frames({"players": 2})
