@@ -187,12 +187,11 @@ def play_terminal(
     return 0
 
 
-def _ask(
-    state: ContackGame, legal: Sequence[Move], inp: TextIO, out: TextIO, names: Sequence[str], news: Sequence[str], colour: bool
-) -> Move:
-    print("\n".join(decision_screen(state, legal, names, news, colour)), file=out)
+def _answer(inp: TextIO, out: TextIO, prompt: str, help_text: str) -> str:
+    """The person's next answer to ``prompt``, stripped, for the caller to read as a move or ``b``: ``?`` shows
+    ``help_text`` and asks again; ``q`` (or the end of the input) raises ``Quit``. Both games ask this way."""
     while True:
-        print(f"Your move (1-{len(legal)}, TILE X Y, b, ?, q): ", end="", file=out, flush=True)
+        print(prompt, end="", file=out, flush=True)
         line = inp.readline()
         if not line:
             print("\n(end of input)", file=out)
@@ -200,9 +199,17 @@ def _ask(
         text = line.strip()
         if text.lower() in QUIT_WORDS:
             raise Quit
-        if text in ("?", "h", "help"):
-            print(HELP_SCREEN, file=out)
-            continue
+        if text not in ("?", "h", "help"):
+            return text
+        print(help_text, file=out)
+
+
+def _ask(
+    state: ContackGame, legal: Sequence[Move], inp: TextIO, out: TextIO, names: Sequence[str], news: Sequence[str], colour: bool
+) -> Move:
+    print("\n".join(decision_screen(state, legal, names, news, colour)), file=out)
+    while True:
+        text = _answer(inp, out, f"Your move (1-{len(legal)}, TILE X Y, b, ?, q): ", HELP_SCREEN)
         if text.lower() in ("b", "board"):
             print(render_text(state, mark_targets=False), file=out)
             print(_moves_list(state, legal), file=out)
@@ -313,17 +320,7 @@ def _ask_contactix(state: ContactixState, inp: TextIO, out: TextIO, names: Seque
     print("\n".join(contactix_screen(state, names)), file=out)
     swap_hint = ", swap" if state.can_swap else ""
     while True:
-        print(f"Your move (R C{swap_hint}, b, ?, q): ", end="", file=out, flush=True)
-        line = inp.readline()
-        if not line:
-            print("\n(end of input)", file=out)
-            raise Quit
-        text = line.strip()
-        if text.lower() in QUIT_WORDS:
-            raise Quit
-        if text in ("?", "h", "help"):
-            print(CONTACTIX_HELP, file=out)
-            continue
+        text = _answer(inp, out, f"Your move (R C{swap_hint}, b, ?, q): ", CONTACTIX_HELP)
         if text.lower() in ("b", "board"):
             print("\n".join(contactix_screen(state, names)), file=out)
             continue
