@@ -30,7 +30,7 @@ from agents.az.evaluator import NetEvaluator
 from agents.az.horizon import horizon_for
 from agents.az.network import AZNet
 from agents.az.search import MAX_CONSIDERED, LeafPlayout, Search, SearchResult, check_rollout, drive
-from agents.policy_file import PolicyFileError, check_bound_options, trained_options
+from agents.policy_file import PolicyFileError, check_bound_options
 
 from .base import Agent
 
@@ -52,8 +52,6 @@ class AZAgent(Agent):
                  leaf_playout: LeafPlayout | None = None) -> None:
         self.path = path
         self.net = AZNet.load(path, game=game)
-        self.options = trained_options(self.net.meta, path)
-        """The rule options it was trained under (those of the game's ``bound_options`` matter)."""
         if sims is None:
             sims = int(self.net.meta.get("sims", DEFAULT_SIMS))
         if not is_whole_number(sims) or not 0 <= sims <= MAX_SIMS:
@@ -74,6 +72,8 @@ class AZAgent(Agent):
         self.leaf_moves = self.net.leaf_moves
         self.rng = np.random.default_rng(seed)
         self.evaluate = NetEvaluator(self.net, path)
+        self.options = self.evaluate.options
+        """The rule options it was trained under (those of the game's ``bound_options`` matter)."""
 
     def check_options(self, options: RuleOptions) -> None:
         """``PolicyFileError`` unless this network can play its game under ``options`` (CON-TAC-TIX: the board

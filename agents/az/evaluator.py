@@ -23,7 +23,9 @@ class NetEvaluator:
         self.net = net
         self.source = source
         """What messages call the network (its file's path)."""
-        self.encoder = Encoder(net.game, net.features, trained_options(net.meta, source))
+        self.options = trained_options(net.meta, source)
+        """The rule options the network was trained under, which its inputs follow."""
+        self.encoder = Encoder(net.game, net.features, self.options)
         if net.obs_size != self.encoder.obs_size:
             raise PolicyFileError(f"{source} reads {net.obs_size} inputs, but {net.game} with features "
                                   f"{net.features!r} gives {self.encoder.obs_size}")
