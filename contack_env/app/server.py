@@ -57,14 +57,26 @@ MAX_BODY = 64 * 1024  # a move or a table setup is a few hundred bytes
 
 def bot_specs() -> dict[str, list[str]]:
     """The bots a page offers for each game: its web adapter's choices of the built-in agents, then the agents
-    of your own for that game (``agents.register``, the ``contack.agents`` entry points)."""
+    of your own for that game (``agents.register``, the ``contack.agents`` entry points) that a bare name makes:
+    the page seats a name as it lists it, so an agent that needs an argument (``name:ARG``), or whose package
+    cannot be loaded, is left out (``contack evaluate --agents NAME`` says why)."""
     from agents.registry import registered_names
 
     offered = {}
     for game, web in web_games().items():
         specs = list(web.bots)
-        offered[game] = specs + [n for n in registered_names(game) if n not in specs]
+        offered[game] = specs + [n for n in registered_names(game) if n not in specs and _made_bare(n, game)]
     return offered
+
+
+def _made_bare(name: str, game: str) -> bool:
+    from agents.registry import make_agent
+
+    try:
+        make_agent(name, 0, game)
+    except Exception:  # a factory of someone else's that fails for a bare name in any way: not one to seat
+        return False
+    return True
 
 
 @dataclass

@@ -275,6 +275,36 @@ def test_ids_are_not_guessable_counters(client):
     assert len(ids) == 5 and all(len(i) >= 16 for i in ids)
 
 
+def _needs_an_argument(arg, rng, game):
+    if arg is None:
+        raise ValueError("takes DEPTH")
+    return lambda state, legal: legal[0]
+
+
+def _fails_bare(arg, rng, game):
+    raise TypeError("a plugin's own bug")
+
+
+def test_the_page_offers_the_agents_of_your_own_a_bare_name_seats(client):
+    from agents.registry import register, unregister
+
+    register("firstmove", lambda arg, rng, game: (lambda state, legal: legal[0]), games="contack")
+    register("needsdepth", _needs_an_argument, games="contack")
+    register("broken", _fails_bare, games="contack")
+    try:
+        bots = client.get("/api/options").json()["bots"]
+        assert "firstmove" in bots["contack"] and "firstmove" not in bots["contactix"]
+        assert "needsdepth" not in bots["contack"] and "broken" not in bots["contack"]
+        finished = advance_bots(client, new_game(client, seats=["firstmove", "random"], seed=1, hands=1))
+        assert finished["state"]["done"]
+        # the API still seats the agent with its argument
+        finished = advance_bots(client, new_game(client, seats=["needsdepth:2", "random"], seed=1, hands=1))
+        assert finished["state"]["done"]
+    finally:
+        for name in ("firstmove", "needsdepth", "broken"):
+            unregister(name)
+
+
 # -- models -------------------------------------------------------------------------------------------------
 def test_options_list_the_models_with_their_game(client):
     models = {m["name"]: m for m in client.get("/api/options").json()["models"]}

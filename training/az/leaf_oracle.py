@@ -30,7 +30,7 @@ from agents.az_agent import AZAgent
 from agents.evaluate import evaluate, format_table
 from agents.lookahead import LookaheadAgent
 from agents.policy_file import PolicyFileError
-from agents.registry import register
+from agents.registry import register, unregister
 from contack_env.cli_support import seed_arg
 from contack_env.protocol import State
 
@@ -90,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (PolicyFileError, ValueError, OSError) as err:
         print(f"leaf_oracle: {err}", file=sys.stderr)
         return 1
+    finally:  # the agent exists for this command only: the process's other users do not see it
+        unregister(NAME)
     print(format_table(ev))
     return 0
 

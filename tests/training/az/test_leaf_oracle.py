@@ -7,6 +7,7 @@ from hidden_order import reordered
 from agents.az.horizon import horizon_for
 from agents.az_agent import AZAgent
 from agents.lookahead import LookaheadAgent
+from agents.registry import registered_names
 from agents.view import public_view
 from contack_env import new_game
 from training.az.leaf_oracle import ContinuationMean, main, make
@@ -56,7 +57,9 @@ def test_the_command_plays_the_search_against_the_opponent_and_refuses_bad_input
     assert main(["--model", MODEL, "--continuations", "2", "--games", "2", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert f"az-continuations:{MODEL}:2" in out and "mcts:200" in out and "1 deal (seed 1) x 2 seat rotations" in out
+    assert "az-continuations" not in registered_names("contack")  # the command's agent is gone with it
     assert main(["--model", "missing.npz", "--continuations", "2", "--games", "2"]) == 1
+    assert "az-continuations" not in registered_names("contack")
     err = capsys.readouterr().err
     assert err.startswith("leaf_oracle: ") and "missing.npz" in err and "Traceback" not in err
     with pytest.raises(SystemExit) as exit_:
