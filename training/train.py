@@ -266,18 +266,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                         help="progress on standard error: a bar on a terminal, elsewhere a plain line every 30 s "
                         "(auto); on: also a line at the start and at the end off a terminal; off: none")
+    from .az.command import add_arguments as add_az_arguments  # --algorithm az: training.az
+    from .az.config import AZConfig
+
     docs = field_help()
     defaults = TrainConfig()
+    az_defaults = AZConfig()
     for f in fields(TrainConfig):
         default = getattr(defaults, f.name)
         kind = type(default)
         text = docs.get(f.name, "")
-        shown = ",".join(map(str, default)) if isinstance(default, list) else default
+        shown = _shown(default)
+        # a setting az has too, with a default of its own (its learning rate, CON-TAC-TIX's board size 11)
+        az_default = getattr(az_defaults, f.name, default)
+        if az_default != default:
+            shown = f"{shown}; with --algorithm az {_shown(az_default)}"
         parser.add_argument(f"--{f.name.replace('_', '-')}", dest=f.name, default=None, metavar=kind.__name__.upper()
                             if kind is not list else "A,B", help=f"{text} (default {shown})".strip())
-    from .az.command import add_arguments as add_az_arguments  # --algorithm az: training.az
 
     add_az_arguments(parser, {f.name for f in fields(TrainConfig)})
+
+
+def _shown(default: Any) -> str:
+    return ",".join(map(str, default)) if isinstance(default, list) else str(default)
 
 
 def parse_option(name: str, text: str) -> Any:

@@ -22,9 +22,10 @@ ALGORITHMS = ("ppo", "az")
 def add_arguments(parser: argparse.ArgumentParser, taken: set[str]) -> None:
     """``--algorithm`` and every AZConfig field whose option ``taken`` (the PPO options' dests) lacks."""
     parser.add_argument("--algorithm", choices=ALGORITHMS, default=None,
-                        help="ppo (MaskablePPO, the default) or az (search-guided self-play: training.az). A setting both have "
-                        "(--game, --players, --seed, --net-arch, --learning-rate, --batch-size, --eval-*, ...) takes az's "
-                        "own default with --algorithm az (training/az/config.py), not the one shown here")
+                        help="ppo (MaskablePPO, the default) or az (search-guided self-play: training.az). A setting both "
+                        "have (--game, --players, --seed, --net-arch, --learning-rate, --eval-*, ...) shows az's default "
+                        "after PPO's where they differ; with az, --eval-every and --checkpoint-every count iterations "
+                        "(training/az/config.py)")
     docs = field_help(AZConfig)
     defaults = AZConfig()
     for f in fields(AZConfig):

@@ -319,6 +319,16 @@ def test_bad_options_are_refused_with_a_message(tmp_path, capsys, argv, message)
     assert not (tmp_path / "run").exists()
 
 
+def test_the_help_gives_azs_own_default_of_a_setting_both_trainers_have(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    assert "3..19 (a policy plays the size it was trained on). (default 5; with --algorithm az 11)" in text
+    assert "(default 0.0003; with --algorithm az 0.001)" in text
+    assert "(default random,greedy; with --algorithm az lookahead,mcts:200)" in text
+    assert "(default 0; with" not in text  # --seed: the same default for both, shown once
+
+
 def test_ray_without_ray_installed_says_how_to_install_it(tmp_path, capsys, monkeypatch):
     import sys
 
