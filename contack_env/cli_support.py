@@ -3,9 +3,6 @@
 - ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are).
 - ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``); ``write_output``
   writes it at the end, or says why it could not.
-- ``add_board_options``, ``board_options``: CON-TAC-TIX's ``--board-size`` and ``--swap``, and
-  ``add_hand_options``, ``hand_options``: Contack's ``--hands`` and ``--enclosed-end``, added and checked alike
-  in every command that plays the game; given for another game, they are a usage error, not ignored.
 - ``interrupted``: the one line a subcommand prints when Ctrl-C stops it, saying what was kept.
 """
 
@@ -17,8 +14,6 @@ import sys
 from typing import Sequence
 
 from contack_env.atomic import OutputPathError, check_output, write_text
-from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS, check_num_hands
-from contack_env.contactix.rules import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
 from contack_env.seeds import MAX_SEED, largest_first_seed
 
 
@@ -96,51 +91,6 @@ def not_an_input(parser: argparse.ArgumentParser, option: str, path: str | None,
             same = "" if given == path else f" (as {given})"
             parser.error(f"{option} {path} is a file this command reads{same}: writing it would replace it; "
                          "name another file")
-
-
-def add_board_options(parser: argparse.ArgumentParser, swap_help: str = "contactix: play with the swap (pie) rule") -> None:
-    """CON-TAC-TIX's rule options, ``--board-size N`` and ``--swap`` (read them back with ``board_options``)."""
-    parser.add_argument("--board-size", type=int, default=None,
-                        help=f"contactix: the board is N x N holes, {MIN_SIZE}-{MAX_SIZE} (default {DEFAULT_SIZE})")
-    parser.add_argument("--swap", action="store_true", help=swap_help)
-
-
-def board_options(parser: argparse.ArgumentParser, args: argparse.Namespace, has_board: bool) -> tuple[int, bool]:
-    """``(board_size, swap)`` from ``add_board_options``' options, checked; a usage error if they are given for a
-    game without a board (``has_board`` false) or the size does not exist."""
-    if not has_board:
-        if args.board_size is not None or args.swap:
-            parser.error("--board-size and --swap are options of --game contactix")
-        return DEFAULT_SIZE, False
-    size = DEFAULT_SIZE if args.board_size is None else args.board_size
-    try:
-        check_size(size)
-    except ValueError as err:
-        parser.error(f"--board-size: {err}")
-    return size, bool(args.swap)
-
-
-def add_hand_options(parser: argparse.ArgumentParser) -> None:
-    """Contack's rule options, ``--hands N`` and ``--enclosed-end`` (read them back with ``hand_options``)."""
-    parser.add_argument("--hands", type=int, default=None, help=f"contack: hands per game (default {DEFAULT_NUM_HANDS})")
-    parser.add_argument("--enclosed-end", choices=ENCLOSED_END_OPTIONS, default=None,
-                        help=f"contack: when an enclosed figure ends a hand (default {DEFAULT_ENCLOSED_END}; "
-                        "docs/rules.md section 5)")
-
-
-def hand_options(parser: argparse.ArgumentParser, args: argparse.Namespace, has_hands: bool) -> tuple[int, str]:
-    """``(hands, enclosed_end)`` from ``add_hand_options``' options, checked; a usage error if they are given for a
-    game without hands (``has_hands`` false) or ``--hands`` is not 1..``MAX_NUM_HANDS``."""
-    if not has_hands:
-        if args.hands is not None or args.enclosed_end is not None:
-            parser.error("--hands and --enclosed-end are options of --game contack")
-        return DEFAULT_NUM_HANDS, DEFAULT_ENCLOSED_END
-    hands = DEFAULT_NUM_HANDS if args.hands is None else args.hands
-    try:
-        check_num_hands(hands, "--hands: ")
-    except ValueError as err:
-        parser.error(str(err))
-    return hands, args.enclosed_end or DEFAULT_ENCLOSED_END
 
 
 def quiet_exit_after_interrupt() -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import asdict
 
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
-from contack_env.cli_support import (INTERRUPTED, add_board_options, add_hand_options, board_options, check_seed_range,
-                                     hand_options, not_an_input, output_arg, seed_arg)
-from contack_env.games import GAMES, RuleOptions, get_game
+from contack_env.cli.rule_options import add_rule_options, rule_options
+from contack_env.cli_support import INTERRUPTED, check_seed_range, not_an_input, output_arg, seed_arg
+from contack_env.games import GAMES, get_game
 from contack_env.wording import plural
 
 
@@ -24,7 +25,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--game", choices=tuple(GAMES), default="contack",
         help="contack (default), a solitaire (each agent alone on the same deals), contactix (heads-up, colours swapped every deal), or another game of the registry (docs/architecture.md)",
     )
-    add_board_options(ev, "contactix: play with the swap (pie) rule (off by default, as in 1942)")
     ev.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")
     ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {spec_help()}")
     ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="the agents' random choices of deal d come from seed A+d instead of S+d: the same deals, other luck for the "
         "agents (default: S); several agent seeds show how much of a result is the agents' luck",
     )
-    add_hand_options(ev)
+    add_rule_options(ev)
     ev.add_argument("--workers", type=int, default=None,
                     help="worker processes (default 1); with --ray, games at once (default: the cluster's CPUs); the results do not depend on it")
     ev.add_argument("--ray", action="store_true",
@@ -52,10 +52,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from agents.worker_pool import WorkerLost
 
     game = get_game(args.game)
-    sized = "board_size" in game.options
-    board_size, swap = board_options(parser, args, sized)
-    hands, enclosed_end = hand_options(parser, args, "hands" in game.options)
-    options = RuleOptions(hands=hands, enclosed_end=enclosed_end, board_size=board_size, swap=swap)
+    options = rule_options(parser, args, game)
     try:
         # With the rule options, so that a policy trained for another board is an --agents error.
         agents = [check_spec(a, args.game, options) for a in args.agents.split(",")]
@@ -93,9 +90,9 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return 2
     try:
         ev = evaluate(
-            agents, args.games, args.seed, game=args.game, players=players, hands=hands, enclosed_end=enclosed_end,
-            workers=args.workers, records=args.records is not None, progress=args.progress, ray=args.ray,
-            agent_seed=args.agent_seed, board_size=board_size, swap=swap,  # the defaults for a game without a board
+            agents, args.games, args.seed, game=args.game, players=players, workers=args.workers,
+            records=args.records is not None, progress=args.progress, ray=args.ray, agent_seed=args.agent_seed,
+            **asdict(options),  # every rule option: those of other games at their defaults
         )
     except WorkerLost as err:
         print(f"contack evaluate: {err}; {INTERRUPTED['evaluate']}", file=sys.stderr)

@@ -9,9 +9,9 @@ from typing import Sequence
 
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
-from contack_env.cli_support import (add_board_options, add_hand_options, board_options, check_seed_range, hand_options,
-                                     not_an_input, output_arg, seed_arg)
-from contack_env.games import GAMES, RuleOptions, get_game
+from contack_env.cli.rule_options import add_rule_options, rule_options
+from contack_env.cli_support import check_seed_range, not_an_input, output_arg, seed_arg
+from contack_env.games import GAMES, get_game
 from contack_env.protocol import State
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
 from contack_env.records.contactix import FORMAT as CONTACTIX_FORMAT
@@ -30,8 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="the agents' random choices of game i come from seed A+i (default: S+i, with the deal)")
     sim.add_argument("--trace", action="store_true",
                      help="add the list of legal moves to every place event (contack and the solitaires)")
-    add_hand_options(sim)
-    add_board_options(sim)
+    add_rule_options(sim)
     sim.add_argument("--out", required=True, help="where to write the records, one JSON object per line")
 
 
@@ -46,16 +45,13 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         players = game.check_players(args.players)
     except ValueError as err:
         parser.error(f"--players: {err}")
-    has_board = "board_size" in game.options
-    board_size, swap = board_options(parser, args, has_board)
-    if has_board and args.trace:
+    options = rule_options(parser, args, game)
+    if game.record_format == CONTACTIX_FORMAT and args.trace:
         parser.error("--trace is an option of contack and the solitaires (a contactix record lists its moves only)")
     if args.games < 1:
         parser.error(f"--games must be at least 1; got {args.games}")
     check_seed_range(parser, "--seed", args.seed, args.games)
     check_seed_range(parser, "--agent-seed", args.agent_seed, args.games)
-    hands, enclosed_end = hand_options(parser, args, "hands" in game.options)
-    options = RuleOptions(hands=hands, enclosed_end=enclosed_end, board_size=board_size, swap=swap)
     try:
         agent_names = parse_agent_list(args.agents, players, args.game, options)
     except ValueError as err:

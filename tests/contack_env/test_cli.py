@@ -163,3 +163,20 @@ def test_a_broken_pipe_that_is_not_the_output_is_not_silenced(monkeypatch):
     monkeypatch.setattr(cli, "_run", broken)
     with pytest.raises(BrokenPipeError):
         cli.main(["replay", "--check", "x"])
+
+
+@pytest.mark.parametrize("game,argv,expected", [
+    ("contack", ["--hands", "2", "--enclosed-end", "never"], {"hands": 2, "enclosed_end": "never"}),
+    ("contactix", ["--board-size", "7", "--swap"], {"board_size": 7, "swap": True}),
+    ("contactix", [], {}),
+    ("solitaire2", [], {}),
+])
+def test_the_rule_option_flags_give_the_games_rule_options_the_rest_at_their_defaults(game, argv, expected):
+    import argparse
+
+    from contack_env.cli.rule_options import add_rule_options, rule_options
+    from contack_env.games import GAMES, RuleOptions
+
+    parser = argparse.ArgumentParser()
+    add_rule_options(parser)
+    assert rule_options(parser, parser.parse_args(argv), GAMES[game]) == RuleOptions(**expected)
