@@ -132,13 +132,12 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo
 
 def kept(out: str) -> str:
     """What a stopped run left in ``out``, and how to go on."""
-    from ..run_folder import TrainingError
     from .train import AZRun
 
     try:
-        iteration = AZRun(out).read_state().get("iteration")
-    except (TrainingError, OSError, ValueError, AttributeError):  # said in a handler: never a second error
-        return f"its state.json cannot be read; `contack train --resume --out {out}` says what to do"
+        iteration = AZRun(out).checkpoint_iteration()
+    except Exception:  # said in a handler after Ctrl-C or a failure: never a second error, whatever the file holds
+        return f"its checkpoint.pt cannot be read; `contack train --resume --out {out}` says what to do"
     if iteration is None:
         return (f"no checkpoint was written yet, so there is nothing to resume: the same command starts the run "
                 f"again in {out}")

@@ -86,6 +86,15 @@ class AZRun(Run):
         # whose state it is: --resume checks it with the marker
         super().write_state({**state, "run_id": read_marker(self.out)})
 
+    def checkpoint_iteration(self) -> int | None:
+        """The iteration of the last checkpoint, which ``--resume`` continues from (None: no checkpoint yet).
+        Read from the checkpoint, not from state.json: a run stopped between the two has the later one here."""
+        if not os.path.exists(self.checkpoint):
+            return None
+        import torch
+
+        return int(torch.load(self.checkpoint, weights_only=True, map_location="cpu")["iteration"])
+
 
 class Learner:
     """The torch network, its optimizer and the sample buffer."""

@@ -375,15 +375,19 @@ def test_the_numpy_network_computes_what_the_torch_network_trained(features):
         assert np.allclose(some_values, torch.sigmoid(want_values).numpy(), atol=1e-6)
 
 
-def test_what_a_stopped_run_kept_is_one_sentence_whatever_its_state_file_holds(tmp_path):
+def test_what_a_stopped_run_kept_names_the_checkpoints_iteration_in_one_sentence_whatever_the_files_hold(tmp_path):
+    import torch
+
     from training.az.command import kept
 
     out = tmp_path / "run"
     out.mkdir()
     assert "no checkpoint was written yet" in kept(str(out))
+    torch.save({"iteration": 5, "games": 160}, out / "checkpoint.pt")
+    # stopped after the checkpoint, before its state.json: --resume goes on from the checkpoint's iteration
     (out / "state.json").write_text('{"iteration": 4}')
-    assert kept(str(out)) == (f"{out} keeps the run up to its last checkpoint, iteration 4; continue it with "
+    assert kept(str(out)) == (f"{out} keeps the run up to its last checkpoint, iteration 5; continue it with "
                               f"`contack train --resume --out {out}`")
-    for damaged in (b"\xff\xfe not text", b"[1, 2]", b"{not json"):  # said after Ctrl-C: no second error
-        (out / "state.json").write_bytes(damaged)
-        assert kept(str(out)) == f"its state.json cannot be read; `contack train --resume --out {out}` says what to do"
+    for damaged in (b"\xff\xfe not a checkpoint", b"", b"PK\x03\x04 half a zip"):  # said after Ctrl-C: no second error
+        (out / "checkpoint.pt").write_bytes(damaged)
+        assert kept(str(out)) == f"its checkpoint.pt cannot be read; `contack train --resume --out {out}` says what to do"
