@@ -1,8 +1,9 @@
 """Writing files so that a reader never sees half of one: every file the project writes goes through here.
 
 ``atomic_path(path)`` hands out a temporary name beside ``path``; whatever is written there replaces ``path``
-in one step (``os.replace``) once it is whole and flushed to disk. A ``path`` that is a link has the file it leads
-to replaced (the link stays); a device, a pipe or a name under ``/dev`` (``/dev/null``, ``/dev/stdout``) is
+in one step (``os.replace``) once it is whole and flushed to disk, with the permissions of the file it replaces
+(a new file gets those a plain ``open`` gives). A ``path`` that is a link has the file it leads to replaced (the
+link stays); a device, a pipe or a name under ``/dev`` (``/dev/null``, ``/dev/stdout``) is
 written in place, never replaced by a file. A failed write (a full disk, a file size
 limit, an exception, a kill) leaves ``path`` as it was, old content and all, and removes the temporary file
 (a kill cannot: its leftover is named ``.tmp-<random><name>``, which ``contack train --resume`` clears in its
@@ -66,10 +67,9 @@ class atomic_path:
             return  # written in place
         if exc_type is None:
             try:
-                # mkstemp makes the file private (0600); give it the mode a plain open() would have
-                umask = os.umask(0)
-                os.umask(umask)
-                os.chmod(self.tmp, 0o666 & ~umask)
+                # mkstemp makes the file private (0600); give it the mode a plain open() would have: the
+                # replaced file's own (a private file stays private), else the default for a new file
+                os.chmod(self.tmp, _mode_for(self.path))
                 with open(self.tmp, "rb") as f:
                     os.fsync(f.fileno())
                 os.replace(self.tmp, self.path)
@@ -79,6 +79,15 @@ class atomic_path:
             fsync_directory(os.path.dirname(os.path.abspath(self.path)))
         else:
             _remove(self.tmp)
+
+
+def _mode_for(path: str) -> int:
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:  # no file there yet
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @contextmanager

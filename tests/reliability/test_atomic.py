@@ -46,6 +46,19 @@ def test_the_written_file_has_the_mode_a_plain_open_gives(tmp_path):
     assert (tmp_path / "f.txt").stat().st_mode & 0o777 == 0o666 & ~umask
 
 
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o755])
+def test_a_replaced_file_keeps_its_mode_as_a_plain_open_would(tmp_path, mode):
+    target = tmp_path / "private.jsonl"
+    target.write_bytes(OLD)
+    target.chmod(mode)
+    write_text(target, "new\n")
+    assert target.read_text() == "new\n" and target.stat().st_mode & 0o777 == mode
+    link = tmp_path / "link.jsonl"  # through a link: the file it leads to keeps its mode
+    link.symlink_to(target)
+    write_text(link, "newer\n")
+    assert target.read_text() == "newer\n" and target.stat().st_mode & 0o777 == mode
+
+
 def test_a_link_keeps_leading_to_the_replaced_file(tmp_path):
     (tmp_path / "real").mkdir()
     target = tmp_path / "real" / "ev.json"
