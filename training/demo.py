@@ -16,7 +16,9 @@ take many times the demo's time, and ``contack evaluate`` plays them). It prints
 
 Every game is played from ``--seed`` onwards, so a run is repeated exactly by the same command. ``--models``
 defaults to the repository's ``models/`` folder (``agents.policy_file.shipped_models_folder``), so the command
-runs from any current folder; ``--out`` is relative to the current folder.
+runs from any current folder; ``--out`` is relative to the current folder. The demo marks the folder as its
+own (a file ``.contack-demo``) and replaces the files of an earlier demo there; a folder holding a file of
+one of those names that a demo did not write is refused before any game, and other files are left alone.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ import sys
 import time
 from typing import Sequence
 
-from contack_env.atomic import OutputPathError, check_folder
-from contack_env.cli_support import seed_arg
+from contack_env.atomic import OutputPathError, check_folder, write_text
+from contack_env.cli_support import check_seed_range, seed_arg
 
 # (model file, players, its agent spec with {path} for the file's path, the opponents it meets)
 MATCHES = (
@@ -37,6 +39,25 @@ MATCHES = (
     ("contack_2p_az.npz", 2, "az:{path}:0", ("lookahead",)),
     ("contack_4p_az.npz", 4, "az:{path}:0", ("lookahead",)),
 )
+OUTPUTS = (*(f"demo_{n + 1}.json" for n in range(sum(len(m[3]) for m in MATCHES))), "results.png", "game.png",
+           "game.jsonl")
+"""The files a demo writes in ``--out``, in the order it writes them."""
+MARKER = ".contack-demo"
+"""Written in ``--out`` before the first output: the folder's files of those names are a demo's to replace."""
+
+
+def check_out_folder(out: str) -> None:
+    """``ValueError`` if ``out`` holds a file of a name the demo writes that a demo did not write (the folder has
+    no marker, and is not a whole demo's output from before the marker); touches nothing."""
+    if not os.path.isdir(out) or os.path.exists(os.path.join(out, MARKER)):
+        return
+    names = set(os.listdir(out))
+    if set(OUTPUTS) <= names:
+        return  # every file of a demo: one written before demos marked their folders
+    taken = [name for name in OUTPUTS if name in names]
+    if taken:
+        raise ValueError(f"--out {out} holds {', '.join(taken)}, which no demo wrote there, and the demo would "
+                         "replace them: name another folder")
 
 
 def check_models(models: str) -> None:
@@ -61,6 +82,7 @@ def _play_and_write(games: int, seed: int, workers: int, models: str, out: str) 
     from agents.plots import plot_win_rates
 
     os.makedirs(out, exist_ok=True)
+    write_text(os.path.join(out, MARKER), "contack demo writes its files here and replaces them on the next run\n")
     written: list[str] = []
     jsons: list[str] = []
     for filename, players, spec, opponents in MATCHES:
@@ -118,12 +140,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from agents.evaluate import MAX_WORKERS
     from agents.policy_file import shipped_models_folder
     from agents.worker_pool import WorkerLost
     from contack_env.cli_support import INTERRUPTED
 
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers are at least 1")
+    if args.workers > MAX_WORKERS:
+        parser.error(f"--workers is at most {MAX_WORKERS}; got {args.workers}")
+    if not args.out:
+        parser.error("--out names the folder for the demo's files; got an empty name")
+    # every evaluation plays its deals from --seed on: the two-player tables have the most
+    check_seed_range(parser, "--seed", args.seed, max(-(-args.games // players) for _, players, _, _ in MATCHES),
+                     "deals")
+    try:
+        check_out_folder(args.out)
+    except ValueError as err:
+        parser.error(str(err))
     models = args.models or shipped_models_folder()
     try:
         check_models(models)  # before --out is made

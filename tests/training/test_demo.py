@@ -119,3 +119,45 @@ def test_a_worker_killed_mid_game_is_one_line_saying_what_was_kept(models, tmp_p
     assert main(["demo", "--games", "4", "--workers", "2", "--models", str(models), "--out", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err
     assert err == f"contack demo: {LOST}; each file written so far is whole (files are written atomically); the others were not written\n"
+
+
+def test_a_folder_holding_files_a_demo_did_not_write_is_refused_and_left_as_it_was(models, tmp_path, capsys):
+    mine = tmp_path / "mydemo"
+    mine.mkdir()
+    (mine / "game.jsonl").write_text("my precious notes")
+    (mine / "notes.txt").write_text("mine too")
+    with pytest.raises(SystemExit) as exited:
+        main(["demo", "--games", "2", "--models", str(models), "--out", str(mine)])
+    assert exited.value.code == 2
+    assert f"--out {mine} holds game.jsonl, which no demo wrote there" in capsys.readouterr().err
+    assert sorted(p.name for p in mine.iterdir()) == ["game.jsonl", "notes.txt"]
+    assert (mine / "game.jsonl").read_text() == "my precious notes"
+    # other files are left alone: without game.jsonl the demo writes beside them, and runs there again
+    (mine / "game.jsonl").unlink()
+    for _ in range(2):
+        assert main(["demo", "--games", "2", "--workers", "1", "--models", str(models), "--out", str(mine)]) == 0
+    assert (mine / "notes.txt").read_text() == "mine too" and (mine / "game.jsonl").is_file()
+
+
+def test_a_whole_demos_output_from_before_the_marker_is_replaced(models, tmp_path):
+    from training.demo import OUTPUTS
+
+    old = tmp_path / "runs_demo"
+    old.mkdir()
+    for name in OUTPUTS:
+        (old / name).write_text("an earlier demo's")
+    assert main(["demo", "--games", "2", "--workers", "1", "--models", str(models), "--out", str(old)]) == 0
+    assert json.loads((old / "demo_1.json").read_text())["games"] == 2
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--workers", "300"], "--workers is at most 256; got 300"),
+    (["--out", ""], "--out names the folder for the demo's files; got an empty name"),
+    (["--games", "3", "--seed", "9223372036854775807"], "--seed 9223372036854775807 with 2 deals would play"),
+])
+def test_bad_options_are_usage_errors_before_any_folder_is_made(models, tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exited:
+        main(["demo", "--games", "2", "--models", str(models), "--out", "o", *argv])
+    assert exited.value.code == 2 and message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
