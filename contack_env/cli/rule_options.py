@@ -48,8 +48,9 @@ def rule_options(parser: argparse.ArgumentParser, args: argparse.Namespace, game
         owner = next((g for g in GAMES.values() if foreign[0] in g.options), None)
         if owner is None:  # no game has it
             parser.error(f"{flag(foreign[0])} is an option of no game")
-        parser.error(f"{' and '.join(flag(n) for n in owner.options)} "
-                     f"{'is an option' if len(owner.options) == 1 else 'are options'} of --game {owner.name}")
+        named = [n for n in foreign if n in owner.options]  # those of one game, which the message names
+        parser.error(f"{' and '.join(flag(n) for n in named)} {'is an option' if len(named) == 1 else 'are options'} "
+                     f"of --game {owner.name}, not of {game.name}")
     for name, value in given.items():  # each alone, so that a refusal names its flag
         try:
             game.check_options(RuleOptions(**{name: value}))

@@ -86,10 +86,10 @@ def test_cli_evaluate_contactix_prints_the_table_and_writes_json_and_records(tmp
         (["--game", "contactix", "--agents", "random", "--games", "5"], "positive multiple of 2; got 5 (4 or 6 would do)"),
         (["--game", "contactix", "--agents", "random", "--games", "4", "--players", "3"], "contactix is played by 2 players; got 3"),
         (["--game", "contactix", "--agents", "random", "--games", "4", "--board-size", "2"], "--board-size: board_size is a whole number 3..19; got 2"),
-        (["--agents", "random,random", "--games", "4", "--board-size", "7"], "--board-size and --swap are options of --game contactix"),
-        (["--game", "solitaire1", "--agents", "random", "--games", "4", "--swap"], "--board-size and --swap are options of --game contactix"),
-        (["--game", "contactix", "--agents", "random", "--games", "4", "--hands", "1"], "--hands and --enclosed-end are options of --game contack"),
-        (["--game", "solitaire2", "--agents", "random", "--games", "4", "--enclosed-end", "never"], "--hands and --enclosed-end are options of --game contack"),
+        (["--agents", "random,random", "--games", "4", "--board-size", "7"], "--board-size is an option of --game contactix, not of contack"),
+        (["--game", "solitaire1", "--agents", "random", "--games", "4", "--swap"], "--swap is an option of --game contactix, not of solitaire1"),
+        (["--game", "contactix", "--agents", "random", "--games", "4", "--hands", "1"], "--hands is an option of --game contack, not of contactix"),
+        (["--game", "solitaire2", "--agents", "random", "--games", "4", "--enclosed-end", "never"], "--enclosed-end is an option of --game contack, not of solitaire2"),
         (["--agents", "random,random", "--games", "4", "--hands", "0"], "--hands: a game has 1 to 100 hands (the rules play 3); got 0"),
         # A policy for another board or rule is an --agents error, as in simulate.
         (["--game", "contactix", "--agents", "ppo:models/contactix_5x5.npz,random", "--games", "4", "--board-size", "5",
@@ -154,7 +154,9 @@ def test_cli_play_contactix(monkeypatch, capsys):
         (["--players", "3"], "contactix is played by 2 players; got 3"),
         (["--board-size", "40"], "--board-size: board_size is a whole number 3..19; got 40"),
         (["--agents", "lookahead"], "unknown agent 'lookahead' for contactix"),
-        (["--hands", "1"], "--hands and --enclosed-end are options of --game contack"),
+        (["--agents", "random,random"], "--agents: contactix is heads-up, so it takes one bot (the other seat is "
+                                        "yours); got 2: random,random"),
+        (["--hands", "1"], "--hands is an option of --game contack, not of contactix"),
     ],
 )
 def test_cli_play_contactix_bad_arguments(capsys, argv, message):
@@ -166,4 +168,4 @@ def test_cli_play_contactix_bad_arguments(capsys, argv, message):
 def test_cli_play_contack_refuses_contactix_options(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--board-size", "7"])
-    assert "--board-size and --swap are options of --game contactix" in capsys.readouterr().err
+    assert "--board-size is an option of --game contactix, not of contack" in capsys.readouterr().err

@@ -24,7 +24,7 @@ def test_a_negative_seed_is_a_usage_error(tmp_path, cli, args):
     (["demo", "--games", "0"], "--games and --workers are at least 1"),  # found while the command runs
     (["train", "--players", "9"], "players: Contack is played by 2 to 7 players; got 9"),
     (["evaluate", "--agents", "random", "--game", "solitaire1", "--hands", "2", "--games", "2", "--seed", "1"],
-     "--hands and --enclosed-end are options of --game contack"),
+     "--hands is an option of --game contack, not of solitaire1"),
     (["simulate", "--games", "x"], "argument --games"),  # found by argparse itself
 ])
 def test_a_usage_error_shows_the_usage_of_the_command_given(tmp_path, cli, args, message):
