@@ -62,6 +62,24 @@ def trained_options(meta: dict[str, Any], path: str) -> RuleOptions:
     return options
 
 
+def check_archive(path: str, kind: str, what: str) -> None:
+    """``PolicyFileError`` unless ``path`` is a readable zip archive (a ``.npz``), saying which of these it is
+    not: missing ("no ``kind`` at ..."), a folder, a file that cannot be read (permission), not an archive at all
+    (``what`` says what it should be)."""
+    if not os.path.exists(path):
+        raise PolicyFileError(f"no {kind} at {path}")
+    if os.path.isdir(path):
+        raise PolicyFileError(f"{path} is a folder, not {what}")
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as err:
+        raise PolicyFileError(f"{path} cannot be read: {err.strerror or err}") from None
+    if not zipfile.is_zipfile(path):
+        # Said here: numpy's own message for such a file suggests loading it with allow_pickle=True.
+        raise PolicyFileError(f"{path} is not {what}: it is not a .npz archive at all")
+
+
 def check_bound_options(path: str, trained: RuleOptions, options: RuleOptions, game: str) -> None:
     """``PolicyFileError`` unless a file trained under ``trained`` can play ``game`` under ``options``: each of the
     game's ``bound_options`` must have the value it was trained with."""
@@ -196,12 +214,7 @@ class PolicyNet:
     def load(cls, path: str | os.PathLike, game: str | None = None) -> PolicyNet:
         """Read a policy file (arrays only, never pickles); ``game`` checks what it was trained for."""
         path = os.fspath(path)
-        if not os.path.exists(path):
-            raise PolicyFileError(f"no policy file at {path}")
-        if not zipfile.is_zipfile(path):
-            # Said here: numpy's own message for such a file suggests loading it with allow_pickle=True.
-            raise PolicyFileError(f"{path} is not a {FORMAT} policy file (a .npz of weights written by "
-                                  "`contack train`): it is not a .npz archive at all")
+        check_archive(path, "policy file", f"a {FORMAT} policy file (a .npz of weights written by `contack train`)")
         try:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {k: data[k] for k in data.files}

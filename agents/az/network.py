@@ -38,7 +38,7 @@ from agents.az.horizon import HORIZONS, STAKES
 from agents.features import AZ_FEATURES
 from agents.az.search import check_leaf_moves
 from agents.playout import is_share
-from agents.policy_file import PolicyFileError, check_finite, game_of
+from agents.policy_file import PolicyFileError, check_archive, check_finite, game_of
 from contack_env.atomic import open_atomic
 
 FORMAT = "contack-az/1"
@@ -161,10 +161,7 @@ class AZNet:
         """Read a ``contack-az/1`` file (arrays only, never pickles); ``game`` checks what it was trained for."""
         path = os.fspath(path)
         what = f"a {FORMAT} network file (a .npz written by `contack train --algorithm az`)"
-        if not os.path.exists(path):
-            raise PolicyFileError(f"no network file at {path}")
-        if not zipfile.is_zipfile(path):
-            raise PolicyFileError(f"{path} is not {what}: it is not a .npz archive at all")
+        check_archive(path, "network file", what)
         try:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {k: data[k] for k in data.files}

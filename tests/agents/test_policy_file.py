@@ -68,6 +68,31 @@ def test_a_missing_file_says_so(tmp_path):
         PolicyNet.load(tmp_path / "nothing.npz")
 
 
+@pytest.mark.parametrize("loader", ["ppo", "az"])
+def test_a_folder_or_an_unreadable_file_is_named_as_such_not_called_another_kind_of_file(tmp_path, monkeypatch, loader):
+    import builtins
+
+    from agents.az.network import AZNet
+
+    load = PolicyNet.load if loader == "ppo" else AZNet.load
+    (tmp_path / "models.npz").mkdir()
+    with pytest.raises(PolicyFileError, match=r"models.npz is a folder, not a contack-"):
+        load(tmp_path / "models.npz")
+    locked = tmp_path / "locked.npz"
+    _net(np.random.default_rng(0)).save(locked)
+    real_open = builtins.open
+
+    def denied(file, *args, **kwargs):  # as for a file of mode 000 to a user who is not root
+        if str(file) == str(locked):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", denied)
+    with pytest.raises(PolicyFileError) as err:
+        load(locked)
+    assert str(err.value) == f"{locked} cannot be read: Permission denied"
+
+
 @pytest.mark.parametrize("content", [b"PK not really", b"just some text\n", b"\x93NUMPY\x01\x00v\x00{'descr': '|O'"])
 def test_a_file_of_another_kind_says_so_without_suggesting_unsafe_loading(tmp_path, content):
     bad = tmp_path / "model.zip"
