@@ -5,7 +5,8 @@ network in ``PATH`` (a ``contack-az/1`` weight file, numpy only), with ``SIMS`` 
 default without one; ``SIMS=0``: the network's most likely legal move, no search). Near the end of Solitaire
 No. 2 it first tries an exact search of the rest of the game (``agents.az.endgame``) with a budget of
 ``ENDGAME`` positions (default ``ENDGAME_POSITIONS``, 3000, and 0 for the network alone, ``SIMS=0``; 0 turns it
-off; ``az:PATH:0:3000`` is the network with the exact endgame).
+off; ``az:PATH:0:3000`` is the network with the exact endgame). A budget above 0 for a game where the exact
+search never plays (every other game) is refused rather than ignored.
 It plays deterministically up to the sampling of the hidden tiles, which flows from the agent's seed: the same
 seed, the same choices. It never looks at the face-down order (every simulation samples its own, and the exact
 search lists what could be face down).
@@ -22,10 +23,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from contack_env.checks import is_whole_number
-from contack_env.games import RuleOptions
+from contack_env.games import RuleOptions, get_game
 from contack_env.protocol import State
 from agents.az.encoding import game_of
-from agents.az.endgame import ENDGAME_POSITIONS, EndgameTable
+from agents.az.endgame import ENDGAME_POSITIONS, EndgameTable, has_exact_endgame
 from agents.az.evaluator import NetEvaluator
 from agents.az.horizon import horizon_for
 from agents.az.network import AZNet
@@ -59,6 +60,10 @@ class AZAgent(Agent):
         self.sims = sims
         if endgame is None:
             endgame = ENDGAME_POSITIONS if sims else 0
+        elif endgame and not has_exact_endgame(self.net.game):  # given for a game where it would never play
+            raise ValueError(f"az: ENDGAME, the exact endgame's budget (az:PATH:SIMS:ENDGAME), is for a one-seat game "
+                             f"whose chance can be listed (Solitaire No. 2); {get_game(self.net.game).title} has none: "
+                             f"give az:PATH or az:PATH:SIMS; got {endgame!r}")
         if not is_whole_number(endgame) or not 0 <= endgame <= MAX_ENDGAME:
             raise ValueError(f"az: the endgame budget is a whole number of positions 0..{MAX_ENDGAME}; got {endgame!r}")
         self.endgame = endgame

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from contack_env.games import get_game
 from contack_env.protocol import EnumerableChance, State
 
 ENDGAME_MOVES = 12
@@ -60,6 +61,13 @@ class ExactDecision:
 
 class _OutOfBudget(Exception):
     pass
+
+
+def has_exact_endgame(game: str) -> bool:
+    """Whether the exact search can ever play in ``game`` (a name of ``contack_env.games.GAMES``): one seat, and
+    chance it can list (``EnumerableChance``), as a freshly dealt state of the game shows."""
+    state = get_game(game).new_state(0, log=False)
+    return state.num_players == 1 and isinstance(state, EnumerableChance)
 
 
 def can_solve(state: State) -> bool:

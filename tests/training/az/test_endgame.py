@@ -146,3 +146,14 @@ def test_the_table_carries_settled_values_to_the_next_decision():
     small.values[("a",)] = 1.0
     small.make_room()
     assert small.values == {}
+
+
+@pytest.mark.parametrize("model,game", [("contack_2p_az.npz", "contack"), ("solitaire1_az.npz", "solitaire1")])
+def test_an_endgame_budget_for_a_game_where_the_exact_search_never_plays_is_refused(model, game):
+    from agents.registry import make_agent
+
+    with pytest.raises(ValueError, match=r"ENDGAME, the exact endgame's budget .* has none: give az:PATH or "
+                                         r"az:PATH:SIMS; got 3000"):
+        make_agent(f"az:models/{model}:2:3000", 0, game)
+    assert make_agent(f"az:models/{model}:2:0", 0, game).endgame == 0  # 0, off, is what it plays anyway
+    assert make_agent("az:models/solitaire2_az.npz:2:3000", 0, "solitaire2").endgame == 3000
