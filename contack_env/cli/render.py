@@ -14,8 +14,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     rn.add_argument("file", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
     rn.add_argument("--index", type=int, default=0, help="which record of the file, from 0 (default 0)")
     rn.add_argument("--out", required=True, help="OUT.gif (animation) or OUT.png (a grid of every --every-th frame)")
-    rn.add_argument("--every", type=int, default=5, help="PNG strip: one frame in N (default 5)")
-    rn.add_argument("--fps", type=float, default=2.0, help="GIF: frames a second, 0.01 to 100 (default 2)")
+    rn.add_argument("--every", type=int, default=None, help="PNG strip: one frame in N (default 5)")
+    rn.add_argument("--fps", type=float, default=None, help="GIF: frames a second, 0.01 to 100 (default 2)")
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -27,6 +27,13 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(f"--out must end in .gif or .png; got {args.out!r}")
     if os.path.basename(args.out).lower() in (".gif", ".png"):
         parser.error(f"--out names a file before its ending, e.g. game.gif; got {args.out!r}")
+    gif = args.out.lower().endswith(".gif")
+    if gif and args.every is not None:
+        parser.error("--every is for a PNG strip (--out ending in .png); an animated GIF shows every frame")
+    if not gif and args.fps is not None:
+        parser.error("--fps is for an animated GIF (--out ending in .gif); a PNG strip is one picture")
+    args.fps = 2.0 if args.fps is None else args.fps
+    args.every = 5 if args.every is None else args.every
     if not MIN_FPS <= args.fps <= MAX_FPS:
         parser.error(f"--fps is {MIN_FPS:g} to {MAX_FPS:g} frames a second (a GIF shows a frame 10 ms to 655 s); got {args.fps:g}")
     if args.every < 1:
@@ -53,7 +60,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         replay(record)  # a record that does not replay cannot be drawn: say why first
         output_arg(parser, "--out", args.out)  # once the record replays: a folder it makes is then used
-        if args.out.lower().endswith(".gif"):
+        if gif:
             save_gif(record, args.out, fps=args.fps)
         else:
             save_strip(record, args.out, every=args.every)
