@@ -265,6 +265,9 @@ def seat_entries(players: int, rotation: int) -> tuple[int, ...]:
 
 MAX_WORKERS = 256
 """The most worker processes an evaluation starts on this machine (Ray's tasks in flight are not capped)."""
+MAX_GAMES = 10_000_000
+"""The most games (a solitaire's deals) one evaluation plays: it keeps every game's result in memory, and more
+would take days; several evaluations with seeds far enough apart play more."""
 
 
 def schedule(players: int, games: int) -> list[tuple[int, int]]:
@@ -411,6 +414,9 @@ def check_request(
             raise ValueError("name at least one agent to evaluate")
         if games < 1:
             raise ValueError(f"games must be at least 1; got {games}")
+    if games > MAX_GAMES:
+        raise ValueError(f"games is at most {MAX_GAMES:,} in one evaluation (it keeps every result in memory); got "
+                         f"{games:,}: play several evaluations, each from its own seed")
     if workers is not None and (not is_whole_number(workers) or workers < 1):
         raise ValueError(f"workers is at least 1; got {workers!r}")
     if workers is not None and not ray and workers > MAX_WORKERS:

@@ -89,6 +89,8 @@ def test_evaluate_solitaire(capsys):
         (["--players", "3", "--agents", "greedy,random", "--games", "6"], "3 players need 3 agents"),
         (["--agents", "greedy,random", "--games", "4", "--workers", "0"], "workers is at least 1"),
         (["--agents", "greedy,random", "--games", "4", "--workers", "100000"], "workers is at most 256 processes"),
+        (["--agents", "greedy,random", "--games", "10000000002"], "games is at most 10,000,000 in one evaluation"),
+        (["--game", "solitaire1", "--agents", "random", "--games", "10000001"], "got 10,000,001: play several"),
         (["--game", "solitaire2", "--players", "2", "--agents", "greedy", "--games", "4"], "solitaire, played by 1 player"),
         (["--agents", "greedy,random", "--games", "4", "--agent-seed", "-3"], "--agent-seed: a seed is a whole number 0.."),
     ],
