@@ -6,8 +6,8 @@ in one step (``os.replace``) once it is whole and flushed to disk, with the perm
 link stays); a device, a pipe or a name under ``/dev`` (``/dev/null``, ``/dev/stdout``) is
 written in place, never replaced by a file. A failed write (a full disk, a file size
 limit, an exception, a kill) leaves ``path`` as it was, old content and all, and removes the temporary file
-(a kill cannot: its leftover is named ``.tmp-<random><name>``, which ``contack train --resume`` clears in its
-own run folder). ``open_atomic`` and ``write_text``/``write_bytes`` are the same for the common cases; they write
+(``kill -9`` cannot: its leftover is named ``.tmp-<random><name>``, which ``contack train --resume`` clears in
+its own run folder; the ``contack`` commands take SIGTERM as Ctrl-C, and clean up). ``open_atomic`` and ``write_text``/``write_bytes`` are the same for the common cases; they write
 a path that is the process's own standard output or error (``--json /dev/stdout``) through it, after what was
 printed, so that a redirect to a file keeps both in order.
 

@@ -27,9 +27,11 @@ from __future__ import annotations
 import argparse
 import os
 import select
+import signal
 import sys
+import threading
 from types import ModuleType
-from typing import Sequence
+from typing import Any, Sequence
 
 from contack_env.cli_support import interrupted
 from contack_env.cli import demo, evaluate, play, ratings, render, replay, serve, simulate, solve, train
@@ -102,11 +104,29 @@ def _reader_gone() -> bool:
 def _run(argv: Sequence[str] | None) -> int:
     parser, commands = build_parsers()
     args = parser.parse_args(argv)
+    previous = _terminate_as_interrupt()
     try:
         # The subcommand's own parser: a usage error found while running shows that command's usage line.
         return COMMANDS[args.command].run(commands[args.command], args)
     except KeyboardInterrupt:  # one line saying what was kept, not a traceback (train says how to resume itself)
         return interrupted(args.command)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate_as_interrupt() -> Any:
+    """Make SIGTERM (``kill``, ``timeout``, a service manager stopping the command) end the command as Ctrl-C
+    does: its workers ended, no half-written temporary file left behind, one line saying what was kept. Python's
+    default for SIGTERM ends the process at once, leaving them. Returns the handler to restore (None: not the main
+    thread, where no handler can be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Ctrl-C ends every command with one line saying what was kept (for train: how to resume), exit status 130,
-no traceback, and no worker process left behind."""
+no traceback, and no worker process left behind; so does SIGTERM (``kill``, ``timeout``), sent to the command
+alone."""
 
 from __future__ import annotations
 
@@ -18,10 +19,12 @@ TINY = ["--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--n-epochs", 
         "--eval-every", "0", "--progress", "off"]
 
 
-def _interrupt(args: list[str], ready, workers: int = 0, cwd: Path = ROOT, timeout: float = 240) -> tuple[int, str, str]:
+def _interrupt(args: list[str], ready, workers: int = 0, cwd: Path = ROOT, timeout: float = 240,
+               terminate: bool = False) -> tuple[int, str, str]:
     """Start ``contack ARGS`` in a process group of its own (as a terminal's job), wait until ``ready()``,
-    then press Ctrl-C: SIGINT to the whole group, workers included. Check that no worker outlives the command
-    and that nothing of the group is left, not even a defunct process."""
+    then press Ctrl-C: SIGINT to the whole group, workers included (``terminate``: SIGTERM to the command's
+    process alone, as ``kill PID`` and ``timeout`` send it). Check that no worker outlives the command and that
+    nothing of the group is left, not even a defunct process."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore"}
     proc = subprocess.Popen(contack_command(*args), cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
@@ -34,7 +37,10 @@ def _interrupt(args: list[str], ready, workers: int = 0, cwd: Path = ROOT, timeo
         assert ready(), "the command never got to the point to interrupt"
         time.sleep(1)  # let worker processes start
         before = process_group(proc.pid)
-        os.killpg(proc.pid, signal.SIGINT)
+        if terminate:
+            os.kill(proc.pid, signal.SIGTERM)
+        else:
+            os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -79,6 +85,12 @@ def test_ctrl_c_in_evaluate(workers):
     # the key): the command must still be running when Ctrl-C comes.
     code, out, err = _interrupt(["evaluate", "--agents", "mcts:3000,random", "--games", "600", "--seed", "1",
                                  "--workers", workers], _after(6), workers=int(workers) if workers != "1" else 0)
+    _one_clean_line(code, err, "contack evaluate: interrupted; nothing was written")
+
+
+def test_sigterm_to_evaluate_ends_its_workers_as_ctrl_c_does():
+    code, out, err = _interrupt(["evaluate", "--agents", "mcts:3000,random", "--games", "600", "--seed", "1",
+                                 "--workers", "2"], _after(6), workers=2, terminate=True)
     _one_clean_line(code, err, "contack evaluate: interrupted; nothing was written")
 
 
