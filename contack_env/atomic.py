@@ -33,7 +33,7 @@ TEMPORARY_PREFIX = ".tmp-"
 RANDOM_CHARS = 8  # what ``tempfile.mkstemp`` puts between its prefix and suffix
 
 __all__ = ["OutputPathError", "TEMPORARY_PREFIX", "atomic_path", "check_output", "flush_tree", "fsync_directory",
-           "open_atomic", "write_bytes", "write_text"]
+           "open_atomic", "write_bytes", "write_text", "written_in_place"]
 
 
 class atomic_path:
@@ -46,7 +46,7 @@ class atomic_path:
         self.tmp: str | None = None
 
     def __enter__(self) -> str:
-        if _in_place(self.path):
+        if written_in_place(self.path):
             return self.path  # a device, a pipe, ``/dev/stdout``: written as given, never replaced by a file
         if os.path.islink(self.path):
             # A link is followed: the file it leads to is replaced, and the link stays a link.
@@ -142,16 +142,17 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
     """Make sure a file can be written at ``path`` at the end of the work: its folder is made if missing; a
     path that is a folder, lies under a file, is in a folder this process may not write in, has a name longer
     than the file system takes, or is a link into a folder that does not exist raises ``OutputPathError``
-    saying so. ``suffixes``: the endings allowed (e.g. ``(".gif", ".png")``). Returns
+    saying so. ``suffixes``: the endings allowed for a file (e.g. ``(".gif", ".png")``; a device or a pipe,
+    ``/dev/stdout``, needs none). Returns
     the path. Nothing is written at ``path`` itself."""
     path = os.fspath(path)
     if not path:
         raise OutputPathError("the output path is empty; name a file")
-    if suffixes and not path.lower().endswith(suffixes):
+    if suffixes and not path.lower().endswith(suffixes) and not written_in_place(path):  # /dev/stdout has no ending
         raise OutputPathError(f"{path!r} must end in {' or '.join(suffixes)}")
     if os.path.isdir(path):
         raise OutputPathError(f"{path} is a folder; name a file (in it, e.g. {os.path.join(path, 'out' + (suffixes or ('',))[0])})")
-    if _in_place(path) and os.path.exists(path):
+    if written_in_place(path) and os.path.exists(path):
         # A device or a pipe (/dev/null, /dev/stdout) is written in place: it must be writable, not its folder
         # (/dev is not, for anyone but root).
         if not os.access(path, os.W_OK):
@@ -224,7 +225,7 @@ def _own_stream(path: str) -> int | None:
     """1 or 2 when ``path``, a name under ``/dev`` or ``/proc`` or a device or pipe (``/dev/stdout``,
     ``/dev/fd/2``), leads to this process's standard output or error, else None. (A plain file name does not:
     ``--json out.txt > out.txt`` replaces the file, as it would any other.)"""
-    if not _in_place(path):
+    if not written_in_place(path):
         return None
     try:
         target = os.stat(path)
@@ -240,7 +241,7 @@ def _own_stream(path: str) -> int | None:
     return None
 
 
-def _in_place(path: str) -> bool:
+def written_in_place(path: str) -> bool:
     """Whether ``path`` is to be written as it is rather than replaced: something that exists and is neither a
     file nor a folder (a device, a pipe), or a name under ``/dev`` or ``/proc`` (``/dev/stdout`` leads to
     whatever standard output is, a terminal, a pipe or a file the shell opened, which a replace would cut off)."""

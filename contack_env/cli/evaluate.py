@@ -8,6 +8,7 @@ import sys
 from dataclasses import asdict
 
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
+from contack_env.atomic import written_in_place
 from contack_env.cli.rule_options import add_rule_options, rule_options
 from contack_env.cli_support import INTERRUPTED, check_seed_range, not_an_input, output_arg, seed_arg
 from contack_env.games import GAMES, get_game
@@ -78,7 +79,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     not_an_input(parser, "--records", args.records, models)
     output_arg(parser, "--json", args.json)
     output_arg(parser, "--records", args.records)
-    if args.json and args.records and os.path.realpath(args.json) == os.path.realpath(args.records):
+    if (args.json and args.records and os.path.realpath(args.json) == os.path.realpath(args.records)
+            and not written_in_place(args.json)):  # a stream (/dev/stdout) takes one after the other
         parser.error(f"--json and --records name the same file ({args.records}); the records would replace the statistics")
     if args.ray:
         from agents.ray_tasks import RayUnavailable, require_ray

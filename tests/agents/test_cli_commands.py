@@ -68,6 +68,9 @@ def test_evaluate_refuses_json_and_records_in_one_file(tmp_path, capsys, monkeyp
               "--records", "./same.json"])
     assert exit_info.value.code == 2 and "--json and --records name the same file" in capsys.readouterr().err
     assert not (tmp_path / "same.json").exists()
+    # a stream is not replaced: both go to it, one after the other
+    assert main(["evaluate", "--agents", "greedy,random", "--games", "2", "--seed", "0", "--json", "/dev/null",
+                 "--records", "/dev/null", "--progress", "off"]) == 0
 
 
 def test_evaluate_solitaire(capsys):

@@ -112,6 +112,9 @@ def test_the_command_prints_the_table_and_writes_json_and_refuses_bad_input(tmp_
         main(["ratings", str(tmp_path / "a.jsonl"), "--json", str(tmp_path / "r.txt")])
     assert exit_.value.code == 2
     capsys.readouterr()
+    # a device or a stream (/dev/stdout) needs no ending
+    assert main(["ratings", str(tmp_path / "a.jsonl"), "--json", "/dev/null"]) == 0
+    assert capsys.readouterr().err == ""
     # a file given twice, by the same name or another, would count each of its games twice
     (tmp_path / "again.jsonl").symlink_to(tmp_path / "a.jsonl")
     os.link(tmp_path / "a.jsonl", tmp_path / "hard.jsonl")
