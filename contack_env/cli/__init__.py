@@ -25,6 +25,7 @@ the terminal interface ``contack play`` draws.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import select
 import signal
@@ -85,10 +86,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the output's reader is gone (`contack replay --check F | head -1`): stop, quietly
         if not _reader_gone():
             raise  # another pipe (a worker's): not the quiet case
-        # Python flushes stdout once more on the way out and would report the same error: send that to nowhere.
+        _stdout_to_nowhere()
+        return BROKEN_PIPE
+    except OSError as err:
+        # A printed line that could not be written (`> file` on a full disk, /dev/full): the commands report a
+        # failed write of a file of theirs themselves, naming it; what reaches here without a name is the output.
+        if err.errno not in FULL or err.filename is not None:
+            raise
+        given = list(sys.argv[1:] if argv is None else argv)
+        command = " ".join(["contack", *[word for word in given if word in COMMANDS][:1]])
+        print(f"{command}: cannot write the standard output: {err.strerror}", file=sys.stderr)
+        _stdout_to_nowhere()
+        return 1
+
+
+FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+"""The errors of a write that found no room (or a failing device)."""
+
+
+def _stdout_to_nowhere() -> None:
+    """Python flushes stdout once more on the way out and would report the same error: send that to nowhere."""
+    try:
         nowhere = os.open(os.devnull, os.O_WRONLY)
         os.dup2(nowhere, sys.stdout.fileno())
-        return BROKEN_PIPE
+    except (AttributeError, OSError, ValueError):  # no descriptor (a captured stream): nothing is flushed to it
+        pass
 
 
 def _reader_gone() -> bool:

@@ -136,6 +136,26 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
         assert err == "", err
 
 
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_an_output_with_no_room_is_one_line_not_a_traceback(tmp_path):
+    # `contack ... > file` on a full disk: the printed lines cannot be written. The command's own files are
+    # written (and reported) before; what it prints is lost, and it says so in one line, exit status 1.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    records = tmp_path / "games.jsonl"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "contack_env.cli", "simulate", "--agents", "random", "--games", "2",
+                               "--seed", "1", "--hands", "1", "--out", str(records)], cwd=root, stdout=full,
+                              stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == "contack simulate: cannot write the standard output: No space left on device\n"
+    assert len(records.read_text().splitlines()) == 2
+
+
 def test_an_output_naming_a_model_the_agents_read_is_refused(tmp_path, capsys):
     # `--agents ppo:m.npz ... --out m.npz` would replace the policy file with records.
     import shutil
