@@ -17,7 +17,6 @@ with).
 from __future__ import annotations
 
 import math
-
 from typing import Protocol, Sequence
 
 import numpy as np

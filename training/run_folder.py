@@ -58,8 +58,8 @@ RLLIB_TEMPORARY = re.compile(re.escape(TEMPORARY_PREFIX) + r"[0-9a-f]{8}rllib_ch
 TENSORBOARD_RUN = re.compile(r"ppo_\d+")
 TENSORBOARD_FILE = "events.out.tfevents."
 
-__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RLLIB_CHECKPOINT", "RLLIB_TEMPORARY", "RUN_FILES", "Run",
-           "RunFolderError", "STATE_FIELDS", "TrainingError", "cannot_read", "check_new_run_folder", "check_resumable",
+__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RLLIB_CHECKPOINT", "RLLIB_TEMPORARY", "RUN_FILES", "STATE_FIELDS",
+           "Run", "RunFolderError", "TrainingError", "cannot_read", "check_new_run_folder", "check_resumable",
            "claim_folder", "marker_path", "new_run_id", "read_marker", "read_state_file", "remove_run_files",
            "write_marker"]
 

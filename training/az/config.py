@@ -12,6 +12,7 @@ import tomli_w
 
 from agents.az.encoding import search_games
 from agents.az.horizon import HORIZONS, STAKES
+from agents.evaluate import MAX_WORKERS
 from agents.features import AZ_FEATURES
 from agents.lookahead import GAMES as LOOKAHEAD_GAMES
 from agents.playout import is_share
@@ -25,7 +26,6 @@ from contack_env.games import RuleOptions, get_game
 from contack_env.seeds import MAX_SEED, largest_first_seed
 from contack_env.wording import plural
 
-from agents.evaluate import MAX_WORKERS
 from ..config import MAX_TORCH_THREADS, check_eval_opponents, check_types, read_settings
 from ..evaluations import EVAL_SEED_OFFSET
 from .pretrain import check_teacher
