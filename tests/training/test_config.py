@@ -147,9 +147,8 @@ def _refused(tmp_path, capsys, argv):
 
 @pytest.mark.parametrize("argv,message", [
     # a torch thread count past any machine's makes torch hang or crash; workers as `evaluate --workers`
-    ([*T, "--torch-threads", "100000"], "torch_threads must be a whole number 1..256; got 100000"),
-    ([*Z, "--torch-threads", "10000"], "torch_threads must be a whole number 1..256; got 10000"),
-    ([*Z, "--workers", "1000"], "workers must be a whole number 1..256; got 1000"),
+    ([*T, "--torch-threads", "257"], "torch_threads must be a whole number 1..256; got 257"),
+    ([*Z, "--torch-threads", "257"], "torch_threads must be a whole number 1..256; got 257"),
     # a setting the game's training never reads would be written into config.toml for nothing
     ([*T, "--game", "solitaire1", "--hands", "5"], "hands: not an option of game 'solitaire1'"),
     ([*T, "--game", "contack", "--board-size", "9"], "board_size: not an option of game 'contack'"),
@@ -172,6 +171,22 @@ def _refused(tmp_path, capsys, argv):
 ])
 def test_a_bad_option_is_a_usage_error_before_any_run_folder(tmp_path, capsys, argv, message):
     assert message in _refused(tmp_path, capsys, argv)
+
+
+@pytest.mark.parametrize("algorithm, values", [
+    ("ppo", {"torch_threads": 100000}), ("az", {"torch_threads": 10000}), ("az", {"workers": 1000}),
+    ("ppo", {"torch_threads": 256}), ("az", {"torch_threads": 256, "workers": 256}),
+])
+def test_torch_threads_and_az_workers_are_capped_at_256(algorithm, values):
+    # checked on the configuration, not by a run: a regression here would start 1000 processes or crash torch
+    from training.az.config import AZConfig
+
+    kind = TrainConfig if algorithm == "ppo" else AZConfig
+    if max(values.values()) <= 256:
+        kind.from_dict(values)
+        return
+    with pytest.raises(ValueError, match=r"must be a whole number 1\.\.256; got"):
+        kind.from_dict(values)
 
 
 def test_a_solitaire_with_players_is_told_its_default_in_words_for_the_command_line_too(tmp_path, capsys):
