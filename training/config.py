@@ -21,6 +21,7 @@ from contack_env.checks import is_whole_number
 from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS, check_num_hands
 from contack_env.games import RuleOptions, get_game
+from agents.evaluate import MAX_WORKERS
 
 from .games import TRAINING_GAME_NAMES, TRAINING_GAMES
 
@@ -107,9 +108,11 @@ class TrainConfig:
         try:
             get_game(self.game).check_players(self.players)
         except ValueError as err:
-            hint = f" (TrainConfig.for_game({self.game!r}, ...) starts from the game's defaults)" if (
+            hint = (f" ({self.game}'s default is {TRAINING_GAMES[self.game].defaults['players']}; in Python, "
+                    f"TrainConfig.for_game({self.game!r}, ...) starts from the game's defaults)") if (
                 TRAINING_GAMES[self.game].defaults.get("players")) else ""
             raise ValueError(f"players: {err}{hint}") from None
+        self._check_unused()
         if not is_whole_number(self.board_size) or not MIN_SIZE <= self.board_size <= MAX_SIZE:
             raise ValueError(f"board_size: the CON-TAC-TIX board is N x N holes with N a whole number "
                              f"{MIN_SIZE}..{MAX_SIZE}; got {self.board_size!r}")
@@ -128,8 +131,11 @@ class TrainConfig:
                      "snapshot_every", "keep_snapshots", "eval_games", "checkpoint_every"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1; got {getattr(self, name)}")
+        if self.torch_threads > MAX_TORCH_THREADS:
+            raise ValueError(f"torch_threads must be a whole number 1..{MAX_TORCH_THREADS}; got {self.torch_threads}")
         if self.eval_every < 0:
             raise ValueError(f"eval_every must be 0 (no evaluation) or more; got {self.eval_every}")
+        check_eval_opponents(self)
         if not self.net_arch or any(w < 1 for w in self.net_arch):
             raise ValueError(f"net_arch is a list of layer widths >= 1; got {self.net_arch}")
         if self.enclosed_end not in ENCLOSED_END_OPTIONS:
@@ -145,6 +151,10 @@ class TrainConfig:
         if not 0 <= self.seed <= PPO_MAX_SEED:
             # SB3 seeds numpy's legacy generator with seed + timesteps, which must stay below 2**32.
             raise ValueError(f"seed must be a whole number 0..{PPO_MAX_SEED}; got {self.seed}")
+        steps = -(-self.total_timesteps // (self.n_steps * self.n_envs)) * self.n_steps * self.n_envs
+        if self.seed + steps >= 2**32:  # the same generator, reseeded at each checkpoint
+            raise ValueError(f"seed + total_timesteps (rounded up to whole rollouts: {steps}) must stay below 2**32 "
+                             f"({2**32}), as PPO's random streams restart from it; got seed {self.seed}")
         for name, low, high, low_open in FLOAT_RANGES:
             value = getattr(self, name)
             if not (low < value if low_open else low <= value) or (high is not None and value > high):
@@ -152,28 +162,29 @@ class TrainConfig:
                 raise ValueError(f"{name} must be {allowed}; got {value!r}")
 
     def _check_types(self) -> None:
-        """Every field of the type its default has (an int is a float too); what a TOML file or ``from_dict``
-        gives is checked here, before any value is used."""
-        for f in fields(self):
-            value = getattr(self, f.name)
-            default = _DEFAULT_VALUES[f.name]
-            if isinstance(default, list):
-                kind = "whole numbers" if default and isinstance(default[0], int) else "strings"
-                item_ok = is_whole_number if kind == "whole numbers" else (lambda v: isinstance(v, str))
-                if not isinstance(value, list) or not all(item_ok(v) for v in value):
-                    raise ValueError(f"{f.name} must be a list of {kind}; got {value!r}")
-                if kind == "whole numbers":  # numpy's integers too, as plain ints: TOML, JSON and SB3 take no others
-                    setattr(self, f.name, [int(v) for v in value])
-            elif isinstance(default, float):
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                    raise ValueError(f"{f.name} must be a finite number; got {value!r} ({type(value).__name__})")
-                setattr(self, f.name, float(value))
-            elif isinstance(default, int):
-                if not is_whole_number(value):
-                    raise ValueError(f"{f.name} must be a whole number; got {value!r} ({type(value).__name__})")
-                setattr(self, f.name, int(value))
-            elif not isinstance(value, str):
-                raise ValueError(f"{f.name} must be a string; got {value!r} ({type(value).__name__})")
+        """Every field of the type its default has (``check_types``)."""
+        check_types(self, _DEFAULT_VALUES)
+
+    def _check_unused(self) -> None:
+        """Refuse a setting the game's training never reads (a rule option it lacks, the lookahead inputs or the
+        opponent pool of a game that has none) at a value other than the game's default: it would be written into
+        config.toml and silently ignored. The game's defaults are ``GAME_DEFAULTS``, then the field defaults
+        (a CON-TAC-TIX board of 5, not the rules' 11)."""
+        defaults = {**_DEFAULT_VALUES, **GAME_DEFAULTS[self.game]}
+        options = get_game(self.game).options
+        foreign = [name for name in RULE_FIELDS if name not in options and getattr(self, name) != defaults[name]]
+        if foreign:
+            one = len(foreign) == 1
+            raise ValueError(f"{' and '.join(foreign)}: not {'an option' if one else 'options'} of game "
+                             f"{self.game!r} (its rule options: {', '.join(o for o in options if o in RULE_FIELDS) or 'none'}); "
+                             f"leave {'it' if one else 'them'} out")
+        for name in TRAINING_GAMES[self.game].unused:
+            if getattr(self, name) != defaults[name]:
+                # the constructor's field default (Contack's): a Python caller who meant the game's defaults
+                hint = (f"; in Python, TrainConfig.for_game({self.game!r}, ...) starts from the game's defaults"
+                        if getattr(self, name) == _DEFAULT_VALUES[name] else "")
+                raise ValueError(f"{name}: {self.game}'s training does not use it ({UNUSED_WHY[name]}); leave it out "
+                                 f"(its value for {self.game}: {_shown(defaults[name])}{hint})")
 
     # -- files ----------------------------------------------------------------------------------------------
     @property
@@ -243,6 +254,59 @@ class TrainConfig:
             if source == "the configuration":
                 raise
             raise ValueError(f"{source}: {err}") from None
+
+
+RULE_FIELDS = ("hands", "enclosed_end", "board_size")
+"""The fields that are rule options (``RuleOptions``): a game's training reads only those the game has."""
+UNUSED_WHY = {"features": "the lookahead inputs are Contack's",
+              "opponents": "a solitaire is played alone, with no opponent pool"}
+"""Why a game's training leaves a setting unused (``TrainingGame.unused``), for the message that refuses it."""
+MAX_TORCH_THREADS = MAX_WORKERS
+"""The most torch threads a run takes, as many as the worker processes of ``contack evaluate`` (far more makes
+torch hang or crash)."""
+
+
+def _shown(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def check_types(config: Any, defaults: dict[str, Any]) -> None:
+    """Every field of the dataclass instance ``config`` of the type its default in ``defaults`` has (an int is a
+    float too; a float must be finite: no inf or nan), else ``ValueError`` naming the field and what it takes;
+    what a TOML file or ``from_dict`` gives is checked here, before any value is used. Whole numbers (numpy's
+    too) are kept as plain ints, numbers as floats: TOML, JSON, SB3 and torch take no others."""
+    for f in fields(config):
+        value = getattr(config, f.name)
+        default = defaults[f.name]
+        if isinstance(default, list):
+            kind = "whole numbers" if default and isinstance(default[0], int) else "strings"
+            item_ok = is_whole_number if kind == "whole numbers" else (lambda v: isinstance(v, str))
+            if not isinstance(value, list) or not all(item_ok(v) for v in value):
+                raise ValueError(f"{f.name} must be a list of {kind}; got {value!r}")
+            if kind == "whole numbers":
+                setattr(config, f.name, [int(v) for v in value])
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"{f.name} must be true or false; got {value!r} ({type(value).__name__})")
+        elif isinstance(default, float):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{f.name} must be a finite number; got {value!r} ({type(value).__name__})")
+            setattr(config, f.name, float(value))
+        elif isinstance(default, int):
+            if not is_whole_number(value):
+                raise ValueError(f"{f.name} must be a whole number; got {value!r} ({type(value).__name__})")
+            setattr(config, f.name, int(value))
+        elif not isinstance(value, str):
+            raise ValueError(f"{f.name} must be a string; got {value!r} ({type(value).__name__})")
+
+
+def check_eval_opponents(config: Any) -> None:
+    """An empty ``eval_opponents`` with evaluations asked for (``eval_every`` above 0) is refused where the game has
+    opponents (an evaluation there is the agent against each of them: none would be made); a solitaire's agent is
+    evaluated alone on the deals, the bots there only for comparison."""
+    if config.eval_every and not config.eval_opponents and get_game(config.game).report != "solitaire":
+        raise ValueError(f"eval_opponents is empty, so the evaluations every {config.eval_every} would play no game; "
+                         "name the bots to evaluate against, or give eval_every 0 for no evaluation")
 
 
 PPO_MAX_SEED = 2**31 - 1

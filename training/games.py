@@ -94,6 +94,9 @@ class TrainingGame:
     factored: bool = False
     """The factored policy (``training.networks``) applies, and ``policy = "auto"`` picks it."""
     reward_note: str = ""
+    unused: tuple[str, ...] = ()
+    """Settings this game's training never reads (the lookahead inputs, the opponent pool): a value other than
+    its default is refused, not written into config.toml for nothing."""
 
     @property
     def self_play(self) -> bool:
@@ -108,13 +111,14 @@ TRAINING_GAMES: dict[str, TrainingGame] = {
                      pool="contack", factored=True),
         # A solitaire has one player, and placing more tiles is the signal that teaches it (a won deal is rare).
         TrainingGame("solitaire1", SOLITAIRE_REWARDS, _solitaire_env, _solitaire_title, _solitaire_meta,
-                     defaults={"players": 1, "reward": "tiles", "features": "none"}),
+                     defaults={"players": 1, "reward": "tiles", "features": "none"}, unused=("features", "opponents")),
         TrainingGame("solitaire2", SOLITAIRE_REWARDS, _solitaire_env, _solitaire_title, _solitaire_meta,
-                     defaults={"players": 1, "reward": "tiles", "features": "none"}),
+                     defaults={"players": 1, "reward": "tiles", "features": "none"}, unused=("features", "opponents")),
         TrainingGame("contactix", CONTACTIX_REWARDS, _contactix_env, _contactix_title,
                      _contactix_meta, pool="contactix", reward_note=" (+1/-1 at the end: the game has no score)",
                      defaults={"reward": "win", "opponents": "random,two_distance,self",
-                               "eval_opponents": ["random", "two_distance"], "features": "none"}),
+                               "eval_opponents": ["random", "two_distance"], "features": "none"},
+                     unused=("features",)),
     )
 }
 """Every game ``contack train`` trains, by name."""

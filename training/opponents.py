@@ -16,6 +16,7 @@ with).
 
 from __future__ import annotations
 
+import math
 from typing import Protocol, Sequence
 
 import numpy as np
@@ -91,8 +92,11 @@ class OpponentPool:
                     check_spec(spec, game, options)
                 except ValueError as err:
                     raise ValueError(f"opponent {spec!r}: {err} (or 'self' for snapshots of the learner)") from None
-            if not (isinstance(w, (int, float)) and w > 0):
-                raise ValueError(f"opponent {spec!r}: the weight must be a positive number; got {w!r}")
+            if not (isinstance(w, (int, float)) and 0 < w < math.inf):
+                raise ValueError(f"opponent {spec!r}: the weight must be a positive number (finite); got {w!r}")
+        if not math.isfinite(sum(weights.values())):  # each is finite, and their sum overflows
+            raise ValueError(f"the opponents' weights add up past the largest number ({', '.join(map(repr, weights.values()))}); "
+                             "give smaller ones (only their ratios count)")
         if keep < 1:
             raise ValueError(f"keep must be at least 1; got {keep}")
         self.specs = list(weights)
@@ -182,6 +186,6 @@ def _weight(item: str, text: str) -> float:
         w = float(text)
     except ValueError:
         w = -1.0
-    if w <= 0:
-        raise ValueError(f"opponent {item!r}: the weight after the name must be a positive number")
+    if not 0 < w < math.inf:  # nan too
+        raise ValueError(f"opponent {item!r}: the weight after the name must be a positive number (finite)")
     return w

@@ -30,6 +30,7 @@ The run id is also written into the run's ``state.json``. The rules that follow 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -57,9 +58,10 @@ RLLIB_TEMPORARY = re.compile(re.escape(TEMPORARY_PREFIX) + r"[0-9a-f]{8}rllib_ch
 TENSORBOARD_RUN = re.compile(r"ppo_\d+")
 TENSORBOARD_FILE = "events.out.tfevents."
 
-__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RLLIB_CHECKPOINT", "RLLIB_TEMPORARY", "RUN_FILES", "Run",
-           "RunFolderError", "TrainingError", "check_new_run_folder", "check_resumable", "claim_folder", "marker_path",
-           "new_run_id", "read_marker", "remove_run_files", "write_marker"]
+__all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RLLIB_CHECKPOINT", "RLLIB_TEMPORARY", "RUN_FILES", "STATE_FIELDS",
+           "Run", "RunFolderError", "TrainingError", "cannot_read", "check_new_run_folder", "check_resumable",
+           "claim_folder", "marker_path", "new_run_id", "read_marker", "read_state_file", "remove_run_files",
+           "write_marker"]
 
 
 class TrainingError(RuntimeError):
@@ -95,6 +97,8 @@ def read_marker(folder: str) -> str | None:
             data: Any = json.load(f)
     except FileNotFoundError:
         return None
+    except PermissionError as err:
+        raise cannot_read(path, err, RunFolderError) from None
     except (OSError, UnicodeDecodeError, ValueError) as err:
         raise RunFolderError(f"{path} is damaged ({err}); it marks {folder} as a run folder of `contack train`: "
                              "remove it only if you know the folder's files are the run's") from None
@@ -102,6 +106,46 @@ def read_marker(folder: str) -> str | None:
         raise RunFolderError(f"{path} is not a run marker of `contack train` (format {FORMAT!r}); "
                              f"choose another --out")
     return data["run_id"]
+
+
+def cannot_read(path: str, err: OSError, kind: type[TrainingError] = TrainingError) -> TrainingError:
+    """The error for a run's file that exists but cannot be read (``err``: permission denied): the file may well
+    be whole, so the message says to make it readable, never to remove it."""
+    return kind(f"{path} cannot be read ({err.strerror or err}); the file is left as it is: make it readable "
+                "(its permissions, or run as its owner) and run the same command again")
+
+
+STATE_FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "snapshots": ("a list of file names", lambda v: isinstance(v, list) and all(isinstance(n, str) for n in v)),
+    "run_id": ("a string", lambda v: isinstance(v, str)),
+    "timesteps": ("a count of 0 or more", lambda v: is_whole_number(v) and v >= 0),
+    "iteration": ("a count of 0 or more", lambda v: is_whole_number(v) and v >= 0),
+    "games": ("a count of 0 or more", lambda v: is_whole_number(v) and v >= 0),
+    "wall_s": ("a number of seconds", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+               and math.isfinite(v)),
+}
+"""What each field of a run's state.json holds (a field left out takes its default)."""
+
+
+def read_state_file(path: str, missing: dict[str, Any], advice: str) -> dict[str, Any]:
+    """The state a run wrote at ``path`` (``missing`` if there is none), or ``TrainingError``: it cannot be read,
+    or it is damaged (not JSON, not an object, a field of the wrong type: ``STATE_FIELDS``), with ``advice``."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data: Any = json.load(f)
+    except FileNotFoundError:
+        return missing
+    except OSError as err:
+        raise cannot_read(path, err) from None
+    except (ValueError, RecursionError) as err:  # not JSON, not UTF-8
+        raise TrainingError(f"{path} is damaged ({err}); {advice}") from None
+    if not isinstance(data, dict):
+        kind = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}.get(type(data), "a number")
+        raise TrainingError(f"{path} is damaged (it holds {kind}, not a JSON object); {advice}")
+    for name, (what, ok) in STATE_FIELDS.items():
+        if name in data and not ok(data[name]):
+            raise TrainingError(f"{path} is damaged ({name} is {data[name]!r}, not {what}); {advice}")
+    return data
 
 
 def check_new_run_folder(out: str) -> None:
@@ -281,13 +325,7 @@ class Run:
         self.tensorboard = os.path.join(out, "tb")
 
     def read_state(self) -> dict[str, Any]:
-        try:
-            with open(self.state, encoding="utf-8") as f:
-                return json.load(f)
-        except FileNotFoundError:
-            return {"snapshots": []}
-        except json.JSONDecodeError as err:
-            raise TrainingError(f"{self.state} is damaged ({err}); remove it to resume without the snapshots") from None
+        return read_state_file(self.state, {"snapshots": []}, "remove it to resume without the snapshots")
 
     def write_state(self, state: dict[str, Any]) -> None:
         with open_atomic(self.state) as f:
@@ -303,6 +341,8 @@ class Run:
                 if not is_whole_number(value) or value < 0:
                     raise ValueError(f"{name} is {value!r}, not a count of 0 or more")
             return steps, updates
+        except PermissionError as err:
+            raise cannot_read(self.checkpoint, err) from None
         except (OSError, KeyError, ValueError, TypeError, RecursionError, zipfile.BadZipFile) as err:
             raise TrainingError(f"{self.checkpoint} is damaged or not a checkpoint of `contack train` ({err}); "
                                 "remove the folder's checkpoint.zip to start the run again") from None

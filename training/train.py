@@ -92,7 +92,7 @@ def make_env(cfg: TrainConfig, rank: int) -> Any:
     return TRAINING_GAMES[cfg.game].environment(cfg, rank)
 
 
-_FOR_GAME = " (TrainConfig.for_game({game!r}, ...) starts from the game's defaults)"
+_FOR_GAME = " (in Python, TrainConfig.for_game({game!r}, ...) starts from the game's defaults)"
 
 
 def check_config(cfg: TrainConfig) -> None:
@@ -358,6 +358,8 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     from .az import command as az_command
     from .az.config import AZConfig
 
+    if not args.out:  # "" is no path: no folder can be made or read there
+        parser.error("--out is empty: name the run folder (default runs/train)")
     az_only = {f.name for f in fields(AZConfig)} - {f.name for f in fields(TrainConfig)} - {"algorithm"}
     if az_command.algorithm_of(args) == "az":
         return az_command.run_from_args(parser, args, {f.name for f in fields(TrainConfig)} - {f.name for f in fields(AZConfig)})

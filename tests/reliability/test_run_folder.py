@@ -203,3 +203,78 @@ def test_an_rllib_checkpoint_marks_a_run_and_only_its_half_written_copies_are_cl
     assert not (out / ".tmp-0badcaferllib_checkpoint_0000000000").exists()
     assert (out / "rllib_checkpoint_mine").is_dir() and (out / ".tmp-notes").read_text() == "mine"
     assert (out / "checkpoint.zip").is_file()
+
+
+def unreadable(monkeypatch, path: Path) -> None:
+    """Reading ``path`` fails with permission denied from now on (the file itself stays whole), as it does for
+    anyone but root when its mode is 000: so that the test says the same as root and as anyone else."""
+    import builtins
+    import io
+    import os
+
+    target = os.path.realpath(path)
+
+    def guarded(real):
+        def open_(file, *args, **kwargs):
+            if isinstance(file, (str, os.PathLike)) and os.path.realpath(file) == target:
+                raise PermissionError(13, "Permission denied", os.fspath(file))
+            return real(file, *args, **kwargs)
+        return open_
+
+    monkeypatch.setattr(builtins, "open", guarded(builtins.open))
+    monkeypatch.setattr(io, "open", guarded(io.open))
+
+
+@pytest.mark.parametrize("name", ["checkpoint.zip", "state.json", MARKER])
+def test_a_run_file_that_cannot_be_read_is_said_so_and_never_called_damaged(tmp_path, capsys, monkeypatch, name):
+    from training.train import main
+
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, **SMALL), str(out), progress=False)
+    before = _snapshot(out)
+    unreadable(monkeypatch, out / name)
+    assert main(["--out", str(out), "--resume", "--total-timesteps", "128", "--progress", "off"]) == 1
+    err = capsys.readouterr().err
+    assert f"{name} cannot be read (Permission denied)" in err, err
+    assert "damaged" not in err and "remove" not in err and "Traceback" not in err
+    assert "changes from" not in err, "a resume that failed says of no change"
+    monkeypatch.undo()
+    assert _snapshot(out) == before, "the folder is left as it was"
+
+
+@pytest.mark.parametrize("state, why", [
+    ("[1, 2]", "it holds an array, not a JSON object"),
+    ("null", "it holds null, not a JSON object"),
+    ('{"snapshots": 5}', "snapshots is 5, not a list of file names"),
+    ('{"snapshots": [5]}', "snapshots is [5], not a list of file names"),
+    ('{"timesteps": "64"}', "timesteps is '64', not a count of 0 or more"),
+    ('{"wall_s": "1"}', "wall_s is '1', not a number of seconds"),
+])
+def test_a_state_of_the_wrong_shape_is_called_damaged_on_resume(tmp_path, cli, state, why):
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, **SMALL), str(out), progress=False)
+    (out / "state.json").write_text(state)
+    before = _snapshot(out)
+    result = cli("train", "--out", out, "--resume", "--total-timesteps", "128")
+    result.assert_clean_failure(1, f"state.json is damaged ({why}); remove it to resume without the snapshots")
+    assert _snapshot(out) == before
+
+
+@pytest.mark.parametrize("name", ["checkpoint.pt", "buffer.npz", "state.json", MARKER, "config.toml"])
+def test_an_az_run_file_that_cannot_be_read_is_said_so_and_never_called_damaged(tmp_path, capsys, monkeypatch, name):
+    from training.train import main
+
+    out = tmp_path / "run"
+    assert main(["--algorithm", "az", "--iterations", "1", "--games-per-iteration", "2", "--sims", "2",
+                 "--play-sims", "2", "--workers", "1", "--net-arch", "16", "--eval-every", "0", "--hands", "1",
+                 "--progress", "off", "--out", str(out)]) == 0
+    before = _snapshot(out)
+    capsys.readouterr()
+    unreadable(monkeypatch, out / name)
+    assert main(["--out", str(out), "--resume", "--iterations", "2", "--progress", "off"]) == 1
+    err = capsys.readouterr().err
+    assert f"{name}: Permission denied" in err if name == "config.toml" else f"{name} cannot be read (Permission denied)" in err, err
+    for wrong in ("damaged", "remove", "Traceback", "cannot write", "change from", "not used by PPO"):
+        assert wrong not in err, err
+    monkeypatch.undo()
+    assert _snapshot(out) == before, "the folder is left as it was"

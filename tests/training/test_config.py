@@ -69,8 +69,10 @@ def test_for_game_starts_from_the_games_defaults_and_the_constructor_points_to_i
             TrainConfig(game=game)
         from training.train import check_config
 
-        with pytest.raises(ValueError, match=rf"got 'margin' \(TrainConfig.for_game\('{game}', ...\)"):
-            check_config(TrainConfig(game=game, players=1))  # and Contack's reward
+        with pytest.raises(ValueError, match=rf"features: .*in Python, TrainConfig.for_game\('{game}', ...\)"):
+            TrainConfig(game=game, players=1)  # and Contack's lookahead inputs, which a solitaire never reads
+        with pytest.raises(ValueError, match=rf"got 'margin' \(in Python, TrainConfig.for_game\('{game}', ...\)"):
+            check_config(TrainConfig(game=game, players=1, features="none"))  # and Contack's reward
 
 
 def test_an_unknown_setting_in_a_file_is_named(tmp_path):
@@ -123,3 +125,97 @@ def test_numpy_integers_are_whole_numbers_kept_as_plain_ints(tmp_path, algorithm
     cfg.save(str(tmp_path / "config.toml"))
     loaded = kind.load(str(tmp_path / "config.toml"))
     assert (loaded.seed, loaded.hands, loaded.net_arch) == (7, 2, [32, 16])
+
+
+T = ["--total-timesteps", "64", "--n-steps", "32", "--n-envs", "1", "--batch-size", "32", "--eval-every", "0",
+     "--progress", "off"]
+Z = ["--algorithm", "az", "--iterations", "1", "--games-per-iteration", "2", "--sims", "2", "--play-sims", "2",
+     "--workers", "1", "--net-arch", "16", "--eval-every", "0", "--progress", "off"]
+
+
+def _refused(tmp_path, capsys, argv):
+    """The usage error ``contack train argv`` ends in (exit 2, no traceback, no run folder made)."""
+    from training.train import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, *(() if "--out" in argv else ("--out", str(tmp_path / "run")))])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "Traceback" not in err, err
+    assert not (tmp_path / "run").exists()
+    return err
+
+
+@pytest.mark.parametrize("argv,message", [
+    # a torch thread count past any machine's makes torch hang or crash; workers as `evaluate --workers`
+    ([*T, "--torch-threads", "257"], "torch_threads must be a whole number 1..256; got 257"),
+    ([*Z, "--torch-threads", "257"], "torch_threads must be a whole number 1..256; got 257"),
+    # a setting the game's training never reads would be written into config.toml for nothing
+    ([*T, "--game", "solitaire1", "--hands", "5"], "hands: not an option of game 'solitaire1'"),
+    ([*T, "--game", "contack", "--board-size", "9"], "board_size: not an option of game 'contack'"),
+    ([*T, "--game", "solitaire2", "--enclosed-end", "never"], "enclosed_end: not an option of game 'solitaire2'"),
+    ([*T, "--game", "contactix", "--hands", "2"], "hands: not an option of game 'contactix'"),
+    ([*T, "--game", "contactix", "--features", "lookahead"], "features: contactix's training does not use it"),
+    ([*T, "--game", "solitaire1", "--opponents", "mcts:5"], "opponents: solitaire1's training does not use it"),
+    # weights past the largest number, or adding up past it
+    ([*T, "--opponents", "greedy*1e308,random*1e308"], "the opponents' weights add up past the largest number"),
+    ([*T, "--opponents", "greedy*inf,random"], "the weight after the name must be a positive number (finite)"),
+    # evaluations asked for against no one
+    ([*T, "--eval-every", "1", "--eval-opponents", ""], "eval_opponents is empty"),
+    ([*Z, "--eval-every", "1", "--eval-opponents", ""], "eval_opponents is empty"),
+    # the seeds a run derives are seeds too: the evaluations' (az), the random streams' seed + timesteps (PPO)
+    ([*Z, "--seed", str(2**63 - 1), "--eval-every", "1", "--eval-games", "2", "--eval-opponents", "random"],
+     f"seed must be a whole number 0..{2**63 - 1 - 1_000_000} with evaluations"),
+    ([*T, "--seed", str(2**31 - 1), "--total-timesteps", "3e9"], "must stay below 2**32"),
+    (["--algorithm", "az", "--out", ""], "--out is empty"),
+    ([*T, "--out", ""], "--out is empty"),
+])
+def test_a_bad_option_is_a_usage_error_before_any_run_folder(tmp_path, capsys, argv, message):
+    assert message in _refused(tmp_path, capsys, argv)
+
+
+@pytest.mark.parametrize("algorithm, values", [
+    ("ppo", {"torch_threads": 100000}), ("az", {"torch_threads": 10000}), ("az", {"workers": 1000}),
+    ("ppo", {"torch_threads": 256}), ("az", {"torch_threads": 256, "workers": 256}),
+])
+def test_torch_threads_and_az_workers_are_capped_at_256(algorithm, values):
+    # checked on the configuration, not by a run: a regression here would start 1000 processes or crash torch
+    from training.az.config import AZConfig
+
+    kind = TrainConfig if algorithm == "ppo" else AZConfig
+    if max(values.values()) <= 256:
+        kind.from_dict(values)
+        return
+    with pytest.raises(ValueError, match=r"must be a whole number 1\.\.256; got"):
+        kind.from_dict(values)
+
+
+def test_a_solitaire_with_players_is_told_its_default_in_words_for_the_command_line_too(tmp_path, capsys):
+    err = _refused(tmp_path, capsys, [*T, "--game", "solitaire1", "--players", "2"])
+    assert "got 2 (solitaire1's default is 1; in Python, TrainConfig.for_game" in err
+
+
+def test_a_solitaires_empty_evaluation_opponents_still_evaluate_its_policy_alone():
+    assert TrainConfig.for_game("solitaire1", eval_every=1, eval_opponents=[]).eval_opponents == []
+
+
+@pytest.mark.parametrize("line,message", [
+    ('learning_rate = "0.1"', "learning_rate must be a finite number; got '0.1' (str)"),
+    ('weight_decay = "x"', "weight_decay must be a finite number; got 'x' (str)"),
+    ('eval_every = "x"', "eval_every must be a whole number; got 'x' (str)"),
+    ('net_arch = "64"', "net_arch must be a list of whole numbers; got '64'"),
+    ("net_arch = [1.5]", "net_arch must be a list of whole numbers; got [1.5]"),
+    ("sample_reuse = inf", "sample_reuse must be a finite number; got inf (float)"),
+    ("learning_rate = inf", "learning_rate must be a finite number; got inf (float)"),
+    ("value_weight = inf", "value_weight must be a finite number; got inf (float)"),
+    ("pretrain_temperature = inf", "pretrain_temperature must be a finite number; got inf (float)"),
+    ("eval_every = 1.5", "eval_every must be a whole number; got 1.5 (float)"),
+    ("weight_decay = nan", "weight_decay must be a finite number; got nan (float)"),
+    ('ray = "yes"', "ray must be true or false; got 'yes' (str)"),
+    ("play_rollout = inf", "play_rollout must be a finite number; got inf (float)"),
+])
+def test_an_az_config_file_of_the_wrong_types_is_refused_naming_the_setting(tmp_path, capsys, line, message):
+    (tmp_path / "f.toml").write_text(f'[train]\nalgorithm = "az"\n{line}\n')
+    # Z less the options that would override the file's line (--net-arch, --eval-every)
+    flags = [a for i, a in enumerate(Z) if not {a, Z[i - 1]} & {"--net-arch", "--eval-every"}]
+    err = _refused(tmp_path, capsys, ["--config", str(tmp_path / "f.toml"), *flags])
+    assert f"f.toml: {message}" in err

@@ -169,9 +169,11 @@ def test_the_command_line_gives_contactix_its_own_defaults_and_checks_the_board_
     with pytest.raises(ValueError, match="reward for contactix must be one of win"):
         check_config(TrainConfig.from_dict({"game": "contactix", "reward": "margin"}))
     with pytest.raises(ValueError, match=r"TrainConfig.for_game\('contactix', ...\) starts from the game's defaults"):
-        check_config(TrainConfig(game="contactix"))  # Contack's field defaults: reward margin
+        TrainConfig(game="contactix")  # Contack's field defaults: the lookahead inputs
+    with pytest.raises(ValueError, match=r"TrainConfig.for_game\('contactix', ...\) starts from the game's defaults"):
+        check_config(TrainConfig(game="contactix", features="none"))  # and reward margin
     with pytest.raises(ValueError, match=r"unknown agent 'greedy'.*TrainConfig.for_game\('contactix', ...\)"):
-        check_config(TrainConfig(game="contactix", reward="win"))  # and Contack's opponents
+        check_config(TrainConfig(game="contactix", reward="win", features="none"))  # and Contack's opponents
     with pytest.raises(ValueError, match="eval_opponents: unknown agent 'greedy' for contactix"):
         check_config(TrainConfig.from_dict({"game": "contactix", "eval_opponents": ["greedy"]}))
 

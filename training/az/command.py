@@ -46,9 +46,16 @@ def add_arguments(parser: argparse.ArgumentParser, taken: set[str]) -> None:
 
 def algorithm_of(args: argparse.Namespace) -> str:
     """The algorithm asked for: ``--algorithm``, else the one of the ``--config`` file or, with ``--resume``, of
-    the run in ``--out`` (an az run's config.toml says ``algorithm = "az"``), else ppo."""
+    the run in ``--out`` (its checkpoint: an az run's is checkpoint.pt; else its config.toml, which says
+    ``algorithm = "az"`` for az), else ppo. A config.toml that cannot be read is then reported by the trainer
+    chosen, naming the file's problem."""
     if args.algorithm:
         return args.algorithm
+    if args.resume:  # the run's checkpoint says whose run it is, whatever became of its config.toml
+        held = [algorithm for name, algorithm in (("checkpoint.zip", "ppo"), ("checkpoint.pt", "az"))
+                if os.path.exists(os.path.join(args.out, name))]
+        if len(held) == 1:
+            return held[0]
     path = os.path.join(args.out, "config.toml") if args.resume else args.config
     if path:
         try:

@@ -12,6 +12,7 @@ import tomli_w
 
 from agents.az.encoding import search_games
 from agents.az.horizon import HORIZONS, STAKES
+from agents.evaluate import MAX_WORKERS
 from agents.features import AZ_FEATURES
 from agents.lookahead import GAMES as LOOKAHEAD_GAMES
 from agents.playout import is_share
@@ -22,9 +23,11 @@ from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HA
 from contack_env.atomic import write_text
 from contack_env.contactix.rules import DEFAULT_SIZE
 from contack_env.games import RuleOptions, get_game
-from contack_env.seeds import MAX_SEED
+from contack_env.seeds import MAX_SEED, largest_first_seed
+from contack_env.wording import plural
 
-from ..config import read_settings
+from ..config import MAX_TORCH_THREADS, check_eval_opponents, check_types, read_settings
+from ..evaluations import EVAL_SEED_OFFSET
 from .pretrain import check_teacher
 
 SOLITAIRE_DEFAULTS: dict[str, Any] = {"players": 1, "eval_opponents": ["greedy", "mcts:200"], "features": "none",
@@ -53,6 +56,11 @@ CONTACK_ONLY = ("features", "rollout", "play_rollout", "leaf_moves", "play_leaf_
                 "pretrain_games")
 """Settings whose aids exist only for the games the ``lookahead`` bot plays: its judgement as inputs, its games
 for pretraining, and the greedy playout (and greedy leaf moves) that scores tiles on a figure."""
+
+
+_DEFAULT_VALUES: dict[str, Any] = {}
+"""Each field's default, for the type checks (``training.config.check_types``): the settings whose default
+follows another's (None in the class) take that one's type. Filled below the class."""
 
 
 def game_defaults(game: Any) -> dict[str, Any]:
@@ -172,6 +180,7 @@ class AZConfig:
         """Raise ``ValueError`` naming the first bad field and what it allows."""
         if self.algorithm != "az":
             raise ValueError(f"algorithm: this configuration is az's; got {self.algorithm!r}")
+        check_types(self, _DEFAULT_VALUES)
         games = search_games()
         if self.game not in games:
             raise ValueError(f"game must be one of {', '.join(games)} for --algorithm az; got {self.game!r}")
@@ -199,6 +208,9 @@ class AZConfig:
             value = getattr(self, name)
             if not is_whole_number(value) or value < 1:
                 raise ValueError(f"{name} must be a whole number, at least 1; got {value!r}")
+        for name, most in (("workers", MAX_WORKERS), ("torch_threads", MAX_TORCH_THREADS)):
+            if getattr(self, name) > most:  # the evaluations' workers are processes on this machine even with ray
+                raise ValueError(f"{name} must be a whole number 1..{most}; got {getattr(self, name)}")
         check_num_hands(self.hands, "hands: ")
         # each message names its option (board_size, swap; an option the game lacks: "not an option of game ...")
         get_game(self.game).check_options(self.rule_options())
@@ -208,6 +220,7 @@ class AZConfig:
                 raise ValueError(f"{name} must be a whole number, 0 or more; got {value!r}")
         if self.eval_every < 0:
             raise ValueError(f"eval_every must be 0 (no evaluation) or more; got {self.eval_every}")
+        check_eval_opponents(self)
         for name in ("learning_rate", "sample_reuse", "value_weight", "pretrain_learning_rate", "pretrain_temperature"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0; got {getattr(self, name)}")
@@ -236,6 +249,10 @@ class AZConfig:
                                  f"to the end already")
         if not is_whole_number(self.seed) or not 0 <= self.seed <= MAX_SEED:
             raise ValueError(f"seed must be a whole number 0..{MAX_SEED}; got {self.seed!r}")
+        if self.seed > self.max_seed:
+            raise ValueError(f"seed must be a whole number 0..{self.max_seed} with evaluations: they play "
+                             f"{plural(self.eval_deals, 'deal')} from seed + {EVAL_SEED_OFFSET}, and every seed is at "
+                             f"most {MAX_SEED}; got {self.seed} (or give eval_every 0)")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be 0 or more; got {self.weight_decay}")
         if not self.net_arch or any(w < 1 for w in self.net_arch):
@@ -247,6 +264,21 @@ class AZConfig:
                 setattr(self, f.name, int(value))
             elif isinstance(value, list):
                 setattr(self, f.name, [int(v) if is_whole_number(v) else v for v in value])
+
+    @property
+    def eval_deals(self) -> int:
+        """The deals of one evaluation: ``eval_games`` in a solitaire, else the games over every seat rotation."""
+        if get_game(self.game).report == "solitaire":
+            return self.eval_games
+        return -(-self.eval_games // self.players)
+
+    @property
+    def max_seed(self) -> int:
+        """The largest seed of this run: every seed it derives must be one the suite takes (``MAX_SEED``), and the
+        evaluations play deal ``i`` from ``seed + EVAL_SEED_OFFSET + i``."""
+        if not self.eval_every:
+            return MAX_SEED
+        return largest_first_seed(self.eval_deals) - EVAL_SEED_OFFSET
 
     def rule_options(self) -> RuleOptions:
         """The rule options of the games the run plays."""
@@ -268,7 +300,16 @@ class AZConfig:
         values = read_settings(path)
         if written_by_a_run:
             values = {**LATER_SETTINGS, **values}
-        return cls.from_dict({**values, **overrides}, source=path)
+        try:
+            return cls.from_dict({**values, **overrides}, source=path)
+        except ValueError as err:
+            if str(err).startswith(f"{path}: ") or not overrides:
+                raise ValueError(str(err) if str(err).startswith(f"{path}: ") else f"{path}: {err}") from None
+            try:
+                cls.from_dict(values, source=path)
+            except ValueError:
+                raise ValueError(f"{path}: {err}") from None  # the file's own value is at fault
+            raise  # an override is: its name says so, not the file's
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], source: str = "the configuration") -> AZConfig:
@@ -279,3 +320,8 @@ class AZConfig:
                              f"{', '.join(sorted(known))}")
         defaults = game_defaults(values.get("game", "contack"))
         return cls(**{**defaults, **values})
+
+
+_DEFAULT_VALUES.update({f.name: f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
+                        for f in fields(AZConfig)})
+_DEFAULT_VALUES.update(play_rollout=_DEFAULT_VALUES["rollout"], play_leaf_moves=_DEFAULT_VALUES["leaf_moves"])

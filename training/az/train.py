@@ -35,18 +35,21 @@ checkpoint.
 
 from __future__ import annotations
 
-import json
 import math
 import os
+import pickle
 import sys
 import time
+import zipfile
+import zlib
 from typing import Any
 
 import numpy as np
 
 from contack_env.atomic import open_atomic
 from contack_env.games import get_game
-from ..run_folder import Run, TrainingError, check_new_run_folder, claim_folder, new_run_id, read_marker, write_marker
+from ..run_folder import (Run, TrainingError, cannot_read, check_new_run_folder, claim_folder, new_run_id, read_marker,
+                          read_state_file, write_marker)
 from ..evaluations import EVAL_SEED_OFFSET
 from . import report
 from .config import AZConfig
@@ -74,13 +77,7 @@ class AZRun(Run):
         return (*super().own_files, self.buffer)
 
     def read_state(self) -> dict[str, Any]:
-        try:
-            with open(self.state, encoding="utf-8") as f:
-                return json.load(f)
-        except FileNotFoundError:
-            return {}
-        except json.JSONDecodeError as err:
-            raise AZTrainingError(f"{self.state} is damaged ({err}); remove it to resume") from None
+        return read_state_file(self.state, {}, "remove it to resume")
 
     def write_state(self, state: dict[str, Any]) -> None:
         # whose state it is: --resume checks it with the marker
@@ -206,7 +203,9 @@ class Learner:
                 return True
         except FileNotFoundError:
             return False
-        except (OSError, KeyError, ValueError) as err:
+        except PermissionError as err:
+            raise cannot_read(path, err, AZTrainingError) from None
+        except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as err:
             raise AZTrainingError(f"{path} is damaged ({err}); remove it to resume with a refilled buffer") from None
 
     def load(self, path: str) -> tuple[int, int]:
@@ -214,10 +213,20 @@ class Learner:
 
         try:
             data = torch.load(path, weights_only=True, map_location="cpu")
+        except PermissionError as err:
+            raise cannot_read(path, err, AZTrainingError) from None
+        except (pickle.UnpicklingError, RuntimeError, ValueError, TypeError, EOFError, OSError) as err:
+            # weights_only refused what is not a checkpoint's tensors: never retried without it (that would run
+            # whatever the file holds), and torch's advice to do so is not repeated
+            why = ("not a file of tensors: torch.load(weights_only=True) refused it"
+                   if isinstance(err, pickle.UnpicklingError) else err)
+            raise AZTrainingError(f"{path} is damaged or not a checkpoint of `contack train --algorithm az` ({why}); "
+                                  "remove it to start the run again") from None
+        try:
             self.model.load_state_dict(data["model"])
             self.optimizer.load_state_dict(data["optimizer"])
             return int(data["iteration"]), int(data["games"])
-        except (RuntimeError, KeyError, ValueError, TypeError, OSError) as err:
+        except (RuntimeError, KeyError, ValueError, TypeError, IndexError) as err:
             raise AZTrainingError(f"{path} is damaged or does not fit the network of the run's config.toml ({err}); "
                                   "remove it to start the run again") from None
 
@@ -259,13 +268,15 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
         if cfg.iterations < start:
             raise AZTrainingError(f"--iterations {cfg.iterations} is below the {start} iterations this run has done; "
                                   f"give {start} or more (the run's total is {before})")
-        if cfg.iterations != before:  # said once the checkpoint has loaded: a resume that fails changes nothing
+        refill = not learner.load_buffer(run.buffer, start)
+        state = run.read_state()
+        # said once every file has loaded: a resume that fails changes nothing, and says of no change
+        if cfg.iterations != before:
             print(f"contack train: the run's iterations change from {before} to {cfg.iterations} (config.toml)",
                   file=sys.stderr)
-        if not learner.load_buffer(run.buffer, start):
+        if refill:
             print(f"contack train: {out} holds no sample buffer of iteration {start}; it refills from fresh self-play "
                   "(the run goes on reproducibly, but not exactly as an uninterrupted run)", file=sys.stderr)
-        state = run.read_state()
         if run_id is None:  # a run from before markers (or whose marker was lost): its files are ours; mark it,
             write_marker(out, state.get("run_id") or new_run_id())  # with its own id when its state has one
         run.remove_temporaries()

@@ -391,3 +391,80 @@ def test_what_a_stopped_run_kept_names_the_checkpoints_iteration_in_one_sentence
     for damaged in (b"\xff\xfe not a checkpoint", b"", b"PK\x03\x04 half a zip"):  # said after Ctrl-C: no second error
         (out / "checkpoint.pt").write_bytes(damaged)
         assert kept(str(out)) == f"its checkpoint.pt cannot be read; `contack train --resume --out {out}` says what to do"
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    """A finished one-iteration run, copied by each test that spoils one of its files."""
+    out = tmp_path_factory.mktemp("az") / "run"
+    assert main([*TINY, "--iterations", "1", "--eval-every", "0", "--out", str(out)]) == 0
+    return out
+
+
+def _files(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _spoiled_resume(finished_run, tmp_path, capsys, spoil) -> str:
+    """Copy the run, ``spoil(folder)`` it, resume it with more iterations: the one line it fails with (exit 1, no
+    traceback, the folder left as it was)."""
+    import shutil
+
+    out = tmp_path / "run"
+    shutil.copytree(finished_run, out)
+    spoil(out)
+    before = _files(out)
+    capsys.readouterr()
+    assert main(["--resume", "--out", str(out), "--iterations", "2", "--progress", "off"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert "change from" not in err, "a resume that failed says of no change"
+    assert _files(out) == before, "the folder is left as it was"
+    return err
+
+
+def test_a_garbage_checkpoint_is_called_damaged_without_torchs_advice_to_unpickle_it(finished_run, tmp_path, capsys):
+    err = _spoiled_resume(finished_run, tmp_path, capsys, lambda out: (out / "checkpoint.pt").write_text("garbage\n"))
+    assert "checkpoint.pt is damaged or not a checkpoint of `contack train --algorithm az`" in err
+    assert "weights_only` set to `False`" not in err and "arbitrary code" not in err
+
+
+def test_a_truncated_buffer_is_called_damaged(finished_run, tmp_path, capsys):
+    def spoil(out):
+        (out / "buffer.npz").write_bytes((out / "buffer.npz").read_bytes()[:100])
+
+    err = _spoiled_resume(finished_run, tmp_path, capsys, spoil)
+    assert "buffer.npz is damaged (" in err and "remove it to resume with a refilled buffer" in err
+
+
+@pytest.mark.parametrize("state, why", [
+    ("[1]", "it holds an array, not a JSON object"),
+    ("null", "it holds null, not a JSON object"),
+    ('{"iteration": "1"}', "iteration is '1', not a count of 0 or more"),
+    ('{"run_id": 5}', "run_id is 5, not a string"),
+])
+def test_a_state_of_the_wrong_shape_is_called_damaged(finished_run, tmp_path, capsys, state, why):
+    err = _spoiled_resume(finished_run, tmp_path, capsys, lambda out: (out / "state.json").write_text(state))
+    assert f"state.json is damaged ({why}); remove it to resume" in err
+
+
+@pytest.mark.parametrize("text, message", [
+    ("garbage = =\n", "config.toml is not valid TOML"),
+    ('[train]\nalgorithm = "az"\nsims = "x"\n', "config.toml: sims must be a whole number; got 'x' (str)"),
+])
+def test_a_damaged_config_of_an_az_run_is_named_on_resume(finished_run, tmp_path, capsys, text, message):
+    # the run's checkpoint.pt says it is az's: the file's own problem is named, not "--iterations: not used by PPO"
+    err = _spoiled_resume(finished_run, tmp_path, capsys, lambda out: (out / "config.toml").write_text(text))
+    assert message in err and "not used by PPO" not in err
+
+
+def test_an_az_run_whose_config_lost_its_algorithm_line_still_resumes_as_az(finished_run, tmp_path, capsys):
+    import shutil
+
+    out = tmp_path / "run"
+    shutil.copytree(finished_run, out)
+    config = out / "config.toml"
+    config.write_text("".join(line for line in config.read_text().splitlines(True) if not line.startswith("algorithm")))
+    assert main(["--resume", "--out", str(out), "--iterations", "2", "--progress", "off"]) == 0
+    assert "the run's iterations change from 1 to 2" in capsys.readouterr().err
+    assert AZConfig.load(str(config)).iterations == 2 and 'algorithm = "az"' in config.read_text()
