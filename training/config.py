@@ -375,7 +375,11 @@ def option_value(name: str, text: str, default: Any) -> Any:
     option = f"--{name.replace('_', '-')}"
     try:
         if isinstance(default, list):
-            items = [s.strip() for s in str(text).split(",") if s.strip()]
+            if not str(text).strip():
+                return []  # --eval-opponents '': none
+            items = [s.strip() for s in str(text).split(",")]
+            if not all(items):  # "16,,16": a slip of the keyboard, not a shorter list
+                raise ValueError
             return [int(s) for s in items] if name == "net_arch" else items
         if is_whole_number(default):
             if str(text).strip().lstrip("+-").isdigit():

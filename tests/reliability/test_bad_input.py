@@ -191,6 +191,8 @@ def test_a_bad_training_option_is_refused_naming_it(tmp_path, cli):
     (["--seed", "1.5e0"], "--seed: '1.5e0' is not a valid whole number"),  # never cut down to 1
     (["--learning-rate", "1e400"], "--learning-rate: '1e400' is not a valid number"),
     (["--algorithm", "az", "--iterations", "1e400"], "--iterations: '1e400' is not a valid whole number"),
+    (["--net-arch", "16,,16"], "--net-arch: '16,,16' is not a valid list of whole numbers"),  # not 16,16
+    (["--eval-opponents", "random,,greedy"], "--eval-opponents: 'random,,greedy' is not a valid list"),
     (["--hands", "101"], "hands: a game has 1 to 100 hands (the rules play 3); got 101"),
     (["--algorithm", "az", "--hands", "1000000"], "hands: a game has 1 to 100 hands (the rules play 3); got 1000000"),
     # PPO normalizes the advantages of each minibatch: a last one of a single sample would be NaN
