@@ -158,6 +158,10 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
         if not os.access(path, os.W_OK):
             raise OutputPathError(f"{path} cannot be written: permission denied")
         return path
+    if os.path.dirname(os.path.abspath(path)) in ("/dev", "/proc"):
+        # a new name there would be a plain file among the devices (as root, who may write there): a slip
+        raise OutputPathError(f"{path} does not exist: in {os.path.dirname(os.path.abspath(path))} only a device "
+                              "or a stream that is there can be written (/dev/stdout, /dev/null)")
     blocker = _file_in_the_way(os.path.dirname(os.path.abspath(path)))
     if blocker is not None:
         raise OutputPathError(f"{path} lies under a file ({blocker}), where no folder can be made")

@@ -127,6 +127,14 @@ def test_a_device_is_checked_for_writing_not_its_folder(tmp_path, monkeypatch):
         check_output(tmp_path / "x.json")
 
 
+def test_a_new_name_among_the_devices_is_refused_not_made_a_plain_file_there():
+    # `render --out /dev/null.gif` as root made a 123 KB file /dev/null.gif
+    for path in ("/dev/null.gif", "/dev/no-such-device.json"):
+        with pytest.raises(OutputPathError, match=f"{path} does not exist: in /dev only a device or a stream"):
+            check_output(path)
+        assert not os.path.exists(path)
+
+
 def test_a_link_into_a_missing_folder_is_an_error_that_makes_no_folder(tmp_path):
     link = tmp_path / "link.json"
     link.symlink_to(tmp_path / "nowhere" / "deep" / "x.json")
