@@ -3,7 +3,7 @@
 ``atomic_path(path)`` hands out a temporary name beside ``path``; whatever is written there replaces ``path``
 in one step (``os.replace``) once it is whole and flushed to disk, with the permissions of the file it replaces
 (a new file gets those a plain ``open`` gives). A ``path`` that is a link has the file it leads to replaced (the
-link stays); a device, a pipe or a name under ``/dev`` (``/dev/null``, ``/dev/stdout``) is
+link stays); a device, a pipe or a stream's name (``/dev/null``, ``/dev/stdout``, ``/dev/fd/1``) is
 written in place, never replaced by a file. A failed write (a full disk, a file size
 limit, an exception, a kill) leaves ``path`` as it was, old content and all, and removes the temporary file
 (``kill -9`` cannot: its leftover is named ``.tmp-<random><name>``, which ``contack train --resume`` clears in
@@ -247,15 +247,23 @@ def _own_stream(path: str) -> int | None:
 
 def written_in_place(path: str) -> bool:
     """Whether ``path`` is to be written as it is rather than replaced: something that exists and is neither a
-    file nor a folder (a device, a pipe), or a name under ``/dev`` or ``/proc`` (``/dev/stdout`` leads to
-    whatever standard output is, a terminal, a pipe or a file the shell opened, which a replace would cut off)."""
+    file nor a folder (a device, a pipe), a name under ``/proc``, or a name in ``/dev`` itself or reached
+    through one of its links (``/dev/stdout``, ``/dev/fd/1``: they lead to whatever standard output is, a
+    terminal, a pipe or a file the shell opened, which a replace would cut off). A file in a real folder under
+    ``/dev`` (``/dev/shm``, a memory file system) is replaced as any other."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         mode = None
     if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         return True
-    return os.path.abspath(path).startswith(("/dev/", "/proc/"))
+    absolute = os.path.abspath(path)
+    if absolute.startswith("/proc/"):
+        return True
+    if not absolute.startswith("/dev/"):
+        return False
+    folder = os.path.dirname(absolute)
+    return folder == "/dev" or os.path.realpath(folder) != folder  # /dev/fd leads into /proc
 
 
 def flush_tree(folder: str) -> None:

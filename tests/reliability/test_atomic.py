@@ -39,6 +39,32 @@ def test_a_write_that_fails_midway_leaves_the_old_file_and_no_temporary(tmp_path
     assert target.read_text() == "new\n" and _leftovers(tmp_path) == []
 
 
+@pytest.mark.skipif(not os.path.isdir("/dev/shm") or not os.access("/dev/shm", os.W_OK), reason="no /dev/shm")
+def test_a_file_in_a_real_folder_under_dev_is_replaced_atomically_not_written_in_place():
+    # /dev/shm is a memory file system, an ordinary folder: a failed write there must leave the old file as it
+    # was, as anywhere else (only the streams' names, /dev/stdout and /dev/fd/N, are written in place).
+    import uuid
+
+    target = Path("/dev/shm") / f"contack-test-{uuid.uuid4().hex}.json"
+    try:
+        target.write_bytes(OLD)
+        with pytest.raises(OSError, match="disk full"):
+            with open_atomic(target) as f:
+                f.write("half of the new")
+                raise OSError(errno.ENOSPC, "disk full")
+        assert target.read_bytes() == OLD
+        assert not list(Path("/dev/shm").glob(f"{atomic.TEMPORARY_PREFIX}*{target.name}"))
+        write_text(target, "new\n")
+        assert target.read_text() == "new\n"
+    finally:
+        target.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("name", ["/dev/stdout", "/dev/fd/1", "/dev/null", "/proc/self/fd/1", "/dev/new-name"])
+def test_the_streams_names_and_new_names_in_dev_are_written_in_place(name):
+    assert atomic.written_in_place(name)
+
+
 def test_the_written_file_has_the_mode_a_plain_open_gives(tmp_path):
     write_text(tmp_path / "f.txt", "x")
     umask = os.umask(0)
