@@ -31,8 +31,9 @@ import select
 import signal
 import sys
 import threading
+from contextlib import contextmanager
 from types import ModuleType
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from contack_env.cli_support import interrupted
 from contack_env.cli import demo, evaluate, play, ratings, render, replay, serve, simulate, solve, train
@@ -79,9 +80,10 @@ BROKEN_PIPE = 128 + 13
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        code = _run(argv)
-        if sys.stdout is not None:  # None when standard output was closed at start
-            sys.stdout.flush()  # here, where a reader gone away is caught, not at the interpreter's exit
+        with _guarded_stdout():
+            code = _run(argv)
+            if sys.stdout is not None:  # None when standard output was closed at start
+                sys.stdout.flush()  # here, where a reader gone away is caught, not at the interpreter's exit
         return code
     except BrokenPipeError:  # the output's reader is gone (`contack replay --check F | head -1`): stop, quietly
         if not _reader_gone():
@@ -89,9 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _stdout_to_nowhere()
         return BROKEN_PIPE
     except OSError as err:
-        # A printed line that could not be written (`> file` on a full disk, /dev/full): the commands report a
-        # failed write of a file of theirs themselves, naming it; what reaches here without a name is the output.
-        if err.errno not in FULL or err.filename is not None:
+        # A printed line that could not be written (`> file` on a full disk, /dev/full, a device that fails): the
+        # commands report a failed write of a file of theirs themselves, naming it. A full disk without a name
+        # is the output too when written past the guard (through ``sys.stdout.buffer``).
+        if not isinstance(err, StandardOutputError) and (err.errno not in FULL or err.filename is not None):
             raise
         given = list(sys.argv[1:] if argv is None else argv)
         command = " ".join(["contack", *[word for word in given if word in COMMANDS][:1]])
@@ -102,6 +105,48 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
 """The errors of a write that found no room (or a failing device)."""
+
+
+class StandardOutputError(OSError):
+    """A write to standard output failed (other than its reader going away, which is ``BrokenPipeError``)."""
+
+
+class _GuardedOutput:
+    """Standard output as the commands see it while they run: a failed write or flush says it was the output's,
+    so that ``main`` reports it in one line, whatever its error, and no other error is taken for it."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._guard(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._guard(self._stream.flush)
+
+    @staticmethod
+    def _guard(call: Any, *args: Any) -> Any:
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise  # the reader went away: main's quiet case
+        except OSError as err:
+            raise StandardOutputError(err.errno, err.strerror or str(err)) from err
+
+    def __getattr__(self, name: str) -> Any:  # fileno, isatty, encoding, buffer...: the stream's own
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def _guarded_stdout() -> Iterator[None]:
+    original = sys.stdout
+    if original is not None:  # None when standard output was closed at start
+        sys.stdout = _GuardedOutput(original)
+    try:
+        yield
+    finally:
+        if original is not None:
+            sys.stdout = original
 
 
 def _stdout_to_nowhere() -> None:

@@ -1,4 +1,6 @@
+import errno
 import json
+import sys
 
 import pytest
 
@@ -154,6 +156,38 @@ def test_an_output_with_no_room_is_one_line_not_a_traceback(tmp_path):
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr == "contack simulate: cannot write the standard output: No space left on device\n"
     assert len(records.read_text().splitlines()) == 2
+
+
+@pytest.mark.parametrize("code, words", [(errno.EINVAL, "Invalid argument"), (errno.EAGAIN, "Resource temporarily unavailable"),
+                                          (errno.EBADF, "Bad file descriptor")])
+def test_any_failing_write_of_the_output_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys, code, words):
+    # Standard output that fails otherwise than by filling up (a device's error, a non-blocking pipe that is
+    # full, a descriptor closed under the process): one line naming the error, exit status 1.
+    class Failing:
+        def write(self, text):
+            raise OSError(code, words)
+
+        def flush(self):
+            pass
+
+    monkeypatch.setattr(sys, "stdout", Failing())
+    records = tmp_path / "games.jsonl"
+    assert main(["simulate", "--agents", "random", "--games", "1", "--seed", "1", "--hands", "1", "--out", str(records)]) == 1
+    assert capsys.readouterr().err == f"contack simulate: cannot write the standard output: {words}\n"
+    assert len(records.read_text().splitlines()) == 1  # the command's own file was written before
+
+
+def test_an_error_without_a_file_name_elsewhere_is_not_taken_for_the_output(tmp_path, monkeypatch):
+    # Only a write to standard output is reported as the output's: another OSError keeps its traceback, where
+    # "cannot write the standard output" would send the reader after the wrong thing.
+    import contack_env.cli.simulate as simulate
+
+    def broken(*args, **kwargs):
+        raise OSError(errno.EINVAL, "Invalid argument")
+
+    monkeypatch.setattr(simulate, "run", broken)
+    with pytest.raises(OSError, match="Invalid argument"):
+        main(["simulate", "--agents", "random", "--games", "1", "--seed", "1", "--out", str(tmp_path / "g.jsonl")])
 
 
 def test_an_output_naming_a_model_the_agents_read_is_refused(tmp_path, capsys):
