@@ -75,6 +75,7 @@ class TrainConfig:
     n_steps: int = 512
     """Steps per environment between updates (rollout length)."""
     batch_size: int = 512
+    """Samples per minibatch (PPO draws them from one rollout: at most n_steps x n_envs)."""
     n_epochs: int = 4
     gamma: float = 0.995
     gae_lambda: float = 0.95
@@ -142,6 +143,12 @@ class TrainConfig:
             raise ValueError(f"enclosed_end must be one of {', '.join(ENCLOSED_END_OPTIONS)}; got {self.enclosed_end!r}")
         if self.batch_size < 2:  # PPO normalizes advantages over a minibatch: one sample has no spread
             raise ValueError(f"batch_size must be at least 2; got {self.batch_size}")
+        if self.batch_size > self.n_steps * self.n_envs:  # a minibatch is drawn from one rollout
+            raise ValueError(
+                f"batch_size ({self.batch_size}) is larger than a rollout, n_steps x n_envs "
+                f"({self.n_steps * self.n_envs}), from which each minibatch is drawn; give a batch_size of at most "
+                f"{self.n_steps * self.n_envs}, or a longer rollout"
+            )
         if self.n_steps * self.n_envs % self.batch_size == 1:  # the rollout's last minibatch: the same
             raise ValueError(
                 f"n_steps x n_envs ({self.n_steps * self.n_envs}) leaves a last minibatch of one sample with "

@@ -3,15 +3,17 @@ what the run kept, and the exit status (1, or 130 for Ctrl-C)."""
 
 from __future__ import annotations
 
+import re
 import sys
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from agents.worker_pool import WorkerLost
 from contack_env.cli_support import quiet_exit_after_interrupt
 
 from .run_folder import TrainingError
 
-STOPS = (TrainingError, ValueError, OSError, WorkerLost, KeyboardInterrupt)
+STOPS = (TrainingError, ValueError, OSError, WorkerLost, KeyboardInterrupt, MemoryError)
 """What a run can stop with and ``report_stop`` reports (anything else is a bug: its traceback shows)."""
 
 
@@ -24,9 +26,28 @@ def report_stop(err: BaseException, out: str, kept: Callable[[str], str], cannot
         return 130
     if isinstance(err, WorkerLost):
         line = f"{err}; {kept(out)}"
+    elif isinstance(err, MemoryError):
+        line = f"not enough memory: {err or 'an allocation failed'}. {MEMORY_HINT}"
     elif isinstance(err, OSError):
         line = cannot_write(err)
     else:  # a run refused or a setting it cannot use (TrainingError, ValueError): the error says why
         line = str(err)
     print(f"contack train: {line}", file=sys.stderr)
     return 1
+
+
+MEMORY_HINT = ("The sizes a run holds in memory are its network's (--net-arch), PPO's rollout (--n-steps x --n-envs) "
+               "and az's buffer and games at once (--buffer-size, --parallel-games): give smaller ones")
+
+
+@contextmanager
+def allocation_failures_as_memory_errors() -> Iterator[None]:
+    """Turn torch's failed allocation (a ``RuntimeError`` naming its allocator) into the ``MemoryError`` numpy
+    raises for the same cause, so that a too-large setting stops the run with one line, not a traceback."""
+    try:
+        yield
+    except RuntimeError as err:
+        asked = re.search(r"can't allocate memory: you tried to allocate (\d+) bytes", str(err))
+        if asked is None:
+            raise
+        raise MemoryError(f"Unable to allocate {int(asked.group(1)) / 2**30:.1f} GiB") from None

@@ -197,10 +197,21 @@ def test_a_bad_training_option_is_refused_naming_it(tmp_path, cli):
     (["--algorithm", "az", "--hands", "1000000"], "hands: a game has 1 to 100 hands (the rules play 3); got 1000000"),
     # PPO normalizes the advantages of each minibatch: a last one of a single sample would be NaN
     (["--n-steps", "5", "--n-envs", "1", "--batch-size", "2"], "leaves a last minibatch of one sample"),
+    # a minibatch is drawn from one rollout: a larger one would be stored and silently never used
+    (["--n-steps", "32", "--n-envs", "1"], "batch_size (512) is larger than a rollout, n_steps x n_envs (32)"),
 ])
 def test_a_training_option_out_of_range_is_refused_before_any_work(tmp_path, cli, argv, message):
     cli("train", *argv, "--out", tmp_path / "run").assert_clean_failure(2, message)
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("algorithm", [[], ["--algorithm", "az"]])
+def test_a_network_too_large_for_memory_stops_the_run_with_one_line(tmp_path, cli, algorithm):
+    # 2**40 units a layer is more than any address space holds: torch's allocator fails at once (a traceback
+    # advising nothing, before); the line says which settings take memory.
+    result = cli("train", *algorithm, "--net-arch", str(2**40), "--eval-every", "0", "--out", tmp_path / "run")
+    result.assert_clean_failure(1, "contack train: not enough memory: Unable to allocate")
+    assert "(--net-arch)" in result.err
 
 
 @pytest.mark.parametrize("argv", [

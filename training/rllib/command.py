@@ -61,7 +61,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
             check_rllib_config(cfg)
         except ValueError as err:
             parser.error(str(err))
-    from ..stopped import STOPS, report_stop
+    from ..stopped import STOPS, allocation_failures_as_memory_errors, report_stop
     from .train import RLlibRun, train
 
     try:
@@ -76,8 +76,9 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         ignored_on_resume(args)
     progress = {"auto": None, "on": True, "off": False}[args.progress]
     try:
-        path = train(cfg, args.out, env_runners=env_runners, progress=progress, resume=args.resume,
-                     total_timesteps=total)
+        with allocation_failures_as_memory_errors():
+            path = train(cfg, args.out, env_runners=env_runners, progress=progress, resume=args.resume,
+                         total_timesteps=total)
     except STOPS as err:
         return report_stop(err, args.out, kept, lambda e: f"cannot write the run in {args.out}: {e}")
     print(f"wrote {path}")
