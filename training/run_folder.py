@@ -92,20 +92,31 @@ def write_marker(folder: str, run_id: str) -> None:
 def read_marker(folder: str) -> str | None:
     """The run id in ``folder``'s marker; None without a marker. A marker that is not ours raises."""
     path = marker_path(folder)
-    try:
-        with open(path, encoding="utf-8") as f:
-            data: Any = json.load(f)
-    except FileNotFoundError:
+    data = _read_json(path, f"it marks {folder} as a run folder of `contack train`: remove it only if you know "
+                            "the folder's files are the run's", RunFolderError)
+    if data is _MISSING:
         return None
-    except PermissionError as err:
-        raise cannot_read(path, err, RunFolderError) from None
-    except (OSError, UnicodeDecodeError, ValueError) as err:
-        raise RunFolderError(f"{path} is damaged ({err}); it marks {folder} as a run folder of `contack train`: "
-                             "remove it only if you know the folder's files are the run's") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("run_id"), str):
         raise RunFolderError(f"{path} is not a run marker of `contack train` (format {FORMAT!r}); "
                              f"choose another --out")
     return data["run_id"]
+
+
+_MISSING = object()
+
+
+def _read_json(path: str, advice: str, kind: type[TrainingError] = TrainingError) -> Any:
+    """The JSON a run wrote at ``path``, ``_MISSING`` if there is none; a file that cannot be read or is not
+    JSON raises ``kind`` saying so (a damaged one with ``advice``: what to do about it)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return _MISSING
+    except OSError as err:
+        raise cannot_read(path, err, kind) from None
+    except (ValueError, RecursionError) as err:  # not JSON, not UTF-8 (UnicodeDecodeError is a ValueError)
+        raise kind(f"{path} is damaged ({err}); {advice}") from None
 
 
 def cannot_read(path: str, err: OSError, kind: type[TrainingError] = TrainingError) -> TrainingError:
@@ -130,15 +141,9 @@ STATE_FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
 def read_state_file(path: str, missing: dict[str, Any], advice: str) -> dict[str, Any]:
     """The state a run wrote at ``path`` (``missing`` if there is none), or ``TrainingError``: it cannot be read,
     or it is damaged (not JSON, not an object, a field of the wrong type: ``STATE_FIELDS``), with ``advice``."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data: Any = json.load(f)
-    except FileNotFoundError:
+    data = _read_json(path, advice)
+    if data is _MISSING:
         return missing
-    except OSError as err:
-        raise cannot_read(path, err) from None
-    except (ValueError, RecursionError) as err:  # not JSON, not UTF-8
-        raise TrainingError(f"{path} is damaged ({err}); {advice}") from None
     if not isinstance(data, dict):
         kind = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}.get(type(data), "a number")
         raise TrainingError(f"{path} is damaged (it holds {kind}, not a JSON object); {advice}")
