@@ -87,7 +87,7 @@ def check_bound_options(path: str, trained: RuleOptions, options: RuleOptions, g
         then, now = getattr(trained, name), getattr(options, name)
         if then != now:
             raise PolicyFileError(f"{path} was trained {_setting(name, then)}; it cannot play {_setting(name, now)} "
-                                  f"(play {_setting(name, then)}, or train one {_setting(name, now)})")
+                                  f"(use it {_setting(name, then)}, or a file trained {_setting(name, now)})")
 
 
 def _setting(name: str, value: Any) -> str:

@@ -230,8 +230,8 @@ def test_ppo_path_errors_say_what_was_wrong(tmp_path):
         make_agent(f"ppo:{contack}", 0, game="contactix")
     five = _random_policy(tmp_path / "five.npz", 5)
     agent = make_agent(f"ppo:{five}", 0, game="contactix")
-    with pytest.raises(ValueError, match=r"trained with --board-size 5; it cannot play with --board-size 7 \(play "
-                       r"with --board-size 5, or train one with --board-size 7\)"):
+    with pytest.raises(ValueError, match=r"trained with --board-size 5; it cannot play with --board-size 7 \(use "
+                       r"it with --board-size 5, or a file trained with --board-size 7\)"):
         agent.check_options(RuleOptions(board_size=7))
     with pytest.raises(ValueError, match="trained without --swap; it cannot play with --swap"):
         agent.check_options(RuleOptions(board_size=5, swap=True))
