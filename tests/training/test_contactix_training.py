@@ -265,12 +265,12 @@ def test_evaluate_and_play_take_a_contactix_policy_on_the_command_line(tmp_path,
     assert "trained with --board-size 5; it cannot play with --board-size 7" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         contack_main(["play", "--game", "contactix", "--agents", f"ppo:{five}"])  # the default board is 11x11
-    assert "play with --board-size 5" in capsys.readouterr().err
+    assert "(use it with --board-size 5, or a file trained with --board-size 11)" in capsys.readouterr().err
     records = tmp_path / "games.jsonl"
     with pytest.raises(SystemExit):
         contack_main(["simulate", "--game", "contactix", "--agents", f"random,ppo:{five}", "--games", "1", "--seed", "0",
                       "--out", str(records)])
-    assert "play with --board-size 5" in capsys.readouterr().err
+    assert "(use it with --board-size 5, or a file trained with --board-size 11)" in capsys.readouterr().err
     assert not records.exists()
     assert contack_main(["simulate", "--game", "contactix", "--board-size", "5", "--agents", f"random,ppo:{five}",
                          "--games", "2", "--seed", "0", "--out", str(records)]) == 0

@@ -107,7 +107,7 @@ def test_the_network_refuses_another_board_or_swap_rule_before_a_game(trained, c
 
     with pytest.raises(SystemExit):
         contack_main(["evaluate", "--game", "contactix", "--agents", f"az:{path},random", "--games", "2", "--seed", "0"])
-    assert "--agents: " in (err := capsys.readouterr().err) and "play with --board-size 4" in err
+    assert "--agents: " in (err := capsys.readouterr().err) and "(use it with --board-size 4, or a file trained with --board-size 11)" in err
 
 
 def test_the_search_takes_a_winning_peg(trained):
