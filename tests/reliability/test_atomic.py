@@ -26,13 +26,17 @@ def _leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.startswith(atomic.TEMPORARY_PREFIX))
 
 
-def test_a_write_that_fails_midway_leaves_the_old_file_and_no_temporary(tmp_path):
-    target = tmp_path / "f.txt"
-    target.write_bytes(OLD)
+def _write_failing_midway(target: Path) -> None:
     with pytest.raises(OSError, match="disk full"):
         with open_atomic(target) as f:
             f.write("half of the new")
             raise OSError(errno.ENOSPC, "disk full")
+
+
+def test_a_write_that_fails_midway_leaves_the_old_file_and_no_temporary(tmp_path):
+    target = tmp_path / "f.txt"
+    target.write_bytes(OLD)
+    _write_failing_midway(target)
     assert target.read_bytes() == OLD
     assert _leftovers(tmp_path) == []
     write_text(target, "new\n")
@@ -48,10 +52,7 @@ def test_a_file_in_a_real_folder_under_dev_is_replaced_atomically_not_written_in
     target = Path("/dev/shm") / f"contack-test-{uuid.uuid4().hex}.json"
     try:
         target.write_bytes(OLD)
-        with pytest.raises(OSError, match="disk full"):
-            with open_atomic(target) as f:
-                f.write("half of the new")
-                raise OSError(errno.ENOSPC, "disk full")
+        _write_failing_midway(target)
         assert target.read_bytes() == OLD
         assert not list(Path("/dev/shm").glob(f"{atomic.TEMPORARY_PREFIX}*{target.name}"))
         write_text(target, "new\n")
