@@ -7,7 +7,8 @@ A *simulation* is one descent of the tree with its evaluation: for ``az`` a netw
 (or a finished game's result), for ``mcts`` and OpenSpiel a random rollout. Both suite searches run on the same
 heads-up Contack positions (met in random play, each with at least two legal moves), ``az`` with
 ``models/contack_2p_az.npz`` (an untrained network of the same shape if the file is absent); OpenSpiel's bot
-(``pyspiel.MCTSBot``, random-rollout evaluator, UCT constant 2) plays connect four from its opening.
+(``pyspiel.MCTSBot``, random-rollout evaluator, UCT constant 2) searches connect four positions met in random
+play in the same way.
 
 Then, for every shipped ``models/*_az.npz``, on positions of its game met in games that ``mcts:200`` plays (so the
 ends of games, where the Solitaire No. 2 agent searches exactly, come as often as in play): the mean time per
@@ -109,26 +110,36 @@ def mcts_sims_per_s(views: list[GameState], seconds: float, seed: int) -> float:
                 return done / elapsed
 
 
-def openspiel_mcts_sims_per_s(seconds: float, seed: int) -> float | None:
-    """Simulations/s of OpenSpiel's C++ MCTSBot on connect four (None without pyspiel)."""
+def openspiel_mcts_sims_per_s(seconds: float, seed: int, count: int = 100) -> float | None:
+    """Simulations/s of OpenSpiel's C++ MCTSBot on ``count`` connect four positions met in random play, each with
+    at least two legal moves, searched in turn as the suite's searches search theirs (None without pyspiel). A
+    fixed set, not games played from the opening: how far into a game the measure gets would change the
+    rollouts' lengths, and with them the rate, from run to run."""
     try:
         import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("connect_four")
+    rng = np.random.default_rng(seed)
+    states: list = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(states) < count:
+            legal = state.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.3:
+                states.append(state.clone())
+            state.apply_action(legal[int(rng.integers(len(legal)))])
     sims = 1000
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, sims, 1000, False, seed, False)
     done = 0
     start = time.perf_counter()
     while True:
-        bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, sims, 1000, False, seed, False)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            state.apply_action(bot.step(state))
+        for state in states:
+            bot.step(state)
             done += sims
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:
                 return done / elapsed
-        seed += 1
 
 
 def decision_times(path: str, count: int, seed: int) -> tuple[str, int, float, float]:
