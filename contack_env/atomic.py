@@ -263,7 +263,10 @@ def written_in_place(path: str) -> bool:
     if not absolute.startswith("/dev/"):
         return False
     folder = os.path.dirname(absolute)
-    return folder == "/dev" or os.path.realpath(folder) != folder  # /dev/fd leads into /proc
+    if folder == "/dev":
+        return True
+    real = os.path.realpath(folder)  # /dev/fd leads into /proc; /dev/shm may lead to /run/shm, a plain folder
+    return real != folder and real.startswith(("/dev/", "/proc/"))
 
 
 def flush_tree(folder: str) -> None:
