@@ -57,13 +57,25 @@ def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
         parser.error(f"{option}: {err}")
 
 
+class StandardOutputError(OSError):
+    """A write to standard output failed (other than its reader going away, which is ``BrokenPipeError``):
+    raised by the guard ``contack_env.cli.main`` puts on ``sys.stdout`` while a command runs. A command's own
+    ``except OSError`` for its files lets it through (``OUTPUT_ERRORS``), so that it is never reported as a
+    file's."""
+
+
+OUTPUT_ERRORS = (BrokenPipeError, StandardOutputError)
+"""What a command's ``except OSError`` around its writes re-raises: the output's own failures, which
+``contack_env.cli.main`` reports (a reader gone away: quietly)."""
+
+
 def write_output(command: str, path: str, text: str) -> bool:
     """Write ``text`` to ``path`` atomically and say ``wrote PATH``; False after saying on standard error why it
     could not be written (``contack COMMAND: cannot write PATH: ...``: a full disk, a permission). A reader of
     ``/dev/stdout`` gone away is not caught here: ``contack_env.cli.main`` ends quietly."""
     try:
         write_text(path, text)
-    except BrokenPipeError:
+    except OUTPUT_ERRORS:
         raise
     except OSError as err:
         print(f"contack {command}: cannot write {path}: {err}", file=sys.stderr)

@@ -30,7 +30,7 @@ import time
 from typing import Sequence
 
 from contack_env.atomic import OutputPathError, check_folder, write_text
-from contack_env.cli_support import check_seed_range, seed_arg
+from contack_env.cli_support import OUTPUT_ERRORS, check_seed_range, seed_arg
 
 # (model file, players, its agent spec with {path} for the file's path, the opponents it meets)
 MATCHES = (
@@ -175,7 +175,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     except WorkerLost as err:
         print(f"contack demo: {err}; {INTERRUPTED['demo']}", file=sys.stderr)
         return 1
-    except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
+    except OUTPUT_ERRORS:  # the output's own failure (a reader gone away): contack_env.cli.main says so
         raise
     except OSError as err:
         print(f"contack demo: cannot write in {args.out}: {err}", file=sys.stderr)

@@ -25,7 +25,6 @@ the terminal interface ``contack play`` draws.
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import select
 import signal
@@ -35,7 +34,7 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, Iterator, Sequence
 
-from contack_env.cli_support import interrupted
+from contack_env.cli_support import StandardOutputError, interrupted
 from contack_env.cli import demo, evaluate, play, ratings, render, replay, serve, simulate, solve, train
 
 COMMANDS: dict[str, ModuleType] = {
@@ -90,25 +89,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise  # another pipe (a worker's): not the quiet case
         _stdout_to_nowhere()
         return BROKEN_PIPE
-    except OSError as err:
+    except StandardOutputError as err:
         # A printed line that could not be written (`> file` on a full disk, /dev/full, a device that fails): the
-        # commands report a failed write of a file of theirs themselves, naming it. A full disk without a name
-        # is the output too when written past the guard (through ``sys.stdout.buffer``).
-        if not isinstance(err, StandardOutputError) and (err.errno not in FULL or err.filename is not None):
-            raise
+        # commands report a failed write of a file of theirs themselves, naming it; this is the output's.
         given = list(sys.argv[1:] if argv is None else argv)
         command = " ".join(["contack", *[word for word in given if word in COMMANDS][:1]])
         print(f"{command}: cannot write the standard output: {err.strerror}", file=sys.stderr)
         _stdout_to_nowhere()
         return 1
-
-
-FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
-"""The errors of a write that found no room (or a failing device)."""
-
-
-class StandardOutputError(OSError):
-    """A write to standard output failed (other than its reader going away, which is ``BrokenPipeError``)."""
 
 
 class _GuardedOutput:
@@ -120,6 +108,9 @@ class _GuardedOutput:
 
     def write(self, text: str) -> int:
         return self._guard(self._stream.write, text)
+
+    def writelines(self, lines: Any) -> None:
+        self._guard(self._stream.writelines, lines)
 
     def flush(self) -> None:
         self._guard(self._stream.flush)
@@ -134,6 +125,8 @@ class _GuardedOutput:
             raise StandardOutputError(err.errno, err.strerror or str(err)) from err
 
     def __getattr__(self, name: str) -> Any:  # fileno, isatty, encoding, buffer...: the stream's own
+        if name == "_stream":  # not set yet (a copy being made): no endless lookup through itself
+            raise AttributeError(name)
         return getattr(self._stream, name)
 
 

@@ -10,7 +10,7 @@ from dataclasses import asdict
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.atomic import written_in_place
 from contack_env.cli.rule_options import add_rule_options, rule_options
-from contack_env.cli_support import INTERRUPTED, check_seed_range, not_an_input, output_arg, seed_arg
+from contack_env.cli_support import INTERRUPTED, OUTPUT_ERRORS, check_seed_range, not_an_input, output_arg, seed_arg
 from contack_env.games import GAMES, get_game
 from contack_env.wording import plural
 
@@ -109,7 +109,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
             count = write_records(args.records, records_of(ev.results))
             print(f"wrote {plural(count, 'record')} to {args.records}")
-    except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
+    except OUTPUT_ERRORS:  # the output's own failure (a reader gone away): contack_env.cli.main says so
         raise
     except OSError as err:
         print(f"contack evaluate: cannot write: {err}", file=sys.stderr)

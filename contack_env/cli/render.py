@@ -19,7 +19,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from contack_env.cli_support import not_an_input, output_arg
+    from contack_env.cli_support import OUTPUT_ERRORS, not_an_input, output_arg
     from contack_env.records import RecordError, read_records, replay
     from contack_env.render.pictures import MAX_FPS, MIN_FPS, save_gif, save_strip
 
@@ -72,7 +72,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 1
     except ValueError as err:
         parser.error(str(err))
-    except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
+    except OUTPUT_ERRORS:  # the output's own failure (a reader gone away): contack_env.cli.main says so
         raise
     except OSError as err:
         print(f"contack render: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)

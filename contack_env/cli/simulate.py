@@ -10,7 +10,7 @@ from typing import Sequence
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
 from contack_env.cli.rule_options import add_rule_options, rule_options
-from contack_env.cli_support import check_seed_range, not_an_input, output_arg, seed_arg
+from contack_env.cli_support import OUTPUT_ERRORS, check_seed_range, not_an_input, output_arg, seed_arg
 from contack_env.games import GAMES, get_game
 from contack_env.protocol import State
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
@@ -69,7 +69,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         records.append(record)
     try:
         write_records(args.out, records)
-    except BrokenPipeError:  # the reader of /dev/stdout went away: contack_env.cli.main ends quietly
+    except OUTPUT_ERRORS:  # the output's own failure (a reader gone away): contack_env.cli.main says so
         raise
     except OSError as err:
         print(f"contack simulate: cannot write {args.out}: {err}", file=sys.stderr)

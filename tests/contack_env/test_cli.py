@@ -178,16 +178,37 @@ def test_any_failing_write_of_the_output_is_one_line_not_a_traceback(tmp_path, m
 
 
 def test_an_error_without_a_file_name_elsewhere_is_not_taken_for_the_output(tmp_path, monkeypatch):
-    # Only a write to standard output is reported as the output's: another OSError keeps its traceback, where
-    # "cannot write the standard output" would send the reader after the wrong thing.
+    # Only a write to standard output is reported as the output's: another OSError, even a full disk's without
+    # a file name, keeps its traceback, where "cannot write the standard output" would send the reader after
+    # the wrong thing.
     import contack_env.cli.simulate as simulate
 
     def broken(*args, **kwargs):
-        raise OSError(errno.EINVAL, "Invalid argument")
+        raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(simulate, "run", broken)
-    with pytest.raises(OSError, match="Invalid argument"):
+    with pytest.raises(OSError, match="No space left on device"):
         main(["simulate", "--agents", "random", "--games", "1", "--seed", "1", "--out", str(tmp_path / "g.jsonl")])
+
+
+def test_a_failing_output_after_a_file_is_written_is_not_blamed_on_the_file(tmp_path, monkeypatch, capsys):
+    # `contack evaluate --json F`: the JSON is written, then "wrote F" cannot be printed. The command's own
+    # `except OSError` for its files must not report that as F's failure.
+    class FailingOnWrote:
+        def write(self, text):
+            if text.startswith("wrote"):
+                raise OSError(errno.EIO, "Input/output error")
+            return len(text)
+
+        def flush(self):
+            pass
+
+    monkeypatch.setattr(sys, "stdout", FailingOnWrote())
+    target = tmp_path / "ev.json"
+    assert main(["evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", "--hands", "1",
+                 "--json", str(target)]) == 1
+    assert capsys.readouterr().err == "contack evaluate: cannot write the standard output: Input/output error\n"
+    assert json.loads(target.read_text())["games"] == 2
 
 
 def test_an_output_naming_a_model_the_agents_read_is_refused(tmp_path, capsys):
