@@ -143,12 +143,6 @@ class TrainConfig:
             raise ValueError(f"enclosed_end must be one of {', '.join(ENCLOSED_END_OPTIONS)}; got {self.enclosed_end!r}")
         if self.batch_size < 2:  # PPO normalizes advantages over a minibatch: one sample has no spread
             raise ValueError(f"batch_size must be at least 2; got {self.batch_size}")
-        if self.batch_size > self.n_steps * self.n_envs:  # a minibatch is drawn from one rollout
-            raise ValueError(
-                f"batch_size ({self.batch_size}) is larger than a rollout, n_steps x n_envs "
-                f"({self.n_steps * self.n_envs}), from which each minibatch is drawn; give a batch_size of at most "
-                f"{self.n_steps * self.n_envs}, or a longer rollout"
-            )
         if self.n_steps * self.n_envs % self.batch_size == 1:  # the rollout's last minibatch: the same
             raise ValueError(
                 f"n_steps x n_envs ({self.n_steps * self.n_envs}) leaves a last minibatch of one sample with "
@@ -406,3 +400,14 @@ def option_value(name: str, text: str, default: Any) -> Any:
                 else "number" if isinstance(default, float) else type(default).__name__)
         raise ValueError(f"{option}: {text!r} is not a valid {what}") from None
 
+
+
+def check_minibatch(cfg: TrainConfig) -> None:
+    """``ValueError`` for a new run whose ``batch_size`` is larger than a rollout (``n_steps x n_envs``): a
+    minibatch is drawn from one rollout, and SB3 (RLlib alike) would train on the whole rollout instead of the
+    size asked for. Checked for new runs only: a run saved with such a setting resumes as it trained."""
+    rollout = cfg.n_steps * cfg.n_envs
+    if cfg.batch_size > rollout:
+        raise ValueError(f"batch_size ({cfg.batch_size}) is larger than a rollout, n_steps x n_envs ({rollout}), "
+                         f"from which each minibatch is drawn; give a batch_size of at most {rollout}, or a "
+                         "longer rollout")

@@ -27,7 +27,7 @@ def report_stop(err: BaseException, out: str, kept: Callable[[str], str], cannot
     if isinstance(err, WorkerLost):
         line = f"{err}; {kept(out)}"
     elif isinstance(err, MemoryError):
-        line = f"not enough memory: {err or 'an allocation failed'}. {MEMORY_HINT}"
+        line = f"not enough memory: {str(err) or 'an allocation failed'}; {kept(out)}. {MEMORY_HINT}"
     elif isinstance(err, OSError):
         line = cannot_write(err)
     else:  # a run refused or a setting it cannot use (TrainingError, ValueError): the error says why
@@ -36,8 +36,9 @@ def report_stop(err: BaseException, out: str, kept: Callable[[str], str], cannot
     return 1
 
 
-MEMORY_HINT = ("The sizes a run holds in memory are its network's (--net-arch), PPO's rollout (--n-steps x --n-envs) "
-               "and az's buffer and games at once (--buffer-size, --parallel-games): give smaller ones")
+MEMORY_HINT = ("A run holds in memory its network (--net-arch), PPO's rollout (--n-steps x --n-envs) and az's buffer "
+               "and games at once (--buffer-size, --parallel-games): smaller ones need less (a run being resumed "
+               "has them in its config.toml)")
 
 
 @contextmanager

@@ -70,7 +70,7 @@ from typing import Any, Sequence
 from agents.policy_file import PolicyNet
 from agents.worker_pool import LOST, WorkerLost
 
-from .config import TrainConfig, field_help, option_value
+from .config import TrainConfig, check_minibatch, field_help, option_value
 from .games import TRAINING_GAMES
 from .learner import final_timesteps, new_model, restart_streams
 from .run_folder import Run, TrainingError, cannot_write, check_new_run_folder, claim_folder, new_run_id, write_marker
@@ -170,6 +170,7 @@ def train(
         raise TrainingError("a new run needs a configuration")
     else:
         check_new_run_folder(out)
+        check_minibatch(cfg)
         extended = None
     check_config(cfg)
     torch.set_num_threads(cfg.torch_threads)
@@ -337,6 +338,7 @@ def config_or_total(parser: argparse.ArgumentParser, args: argparse.Namespace) -
             total = args.total_timesteps
             return None, None if total is None else parse_option("total_timesteps", total)
         cfg = config_from_args(args)
+        check_minibatch(cfg)
         check_config(cfg)
         return cfg, None
     except ValueError as err:

@@ -212,6 +212,16 @@ def test_a_network_too_large_for_memory_stops_the_run_with_one_line(tmp_path, cl
     result = cli("train", *algorithm, "--net-arch", str(2**40), "--eval-every", "0", "--out", tmp_path / "run")
     result.assert_clean_failure(1, "contack train: not enough memory: Unable to allocate")
     assert "(--net-arch)" in result.err
+    assert "no checkpoint was written yet" in result.err  # what the run kept, as for any other stop
+
+
+def test_a_memory_error_without_a_message_still_says_what_ran_out(capsys):
+    # Python's own MemoryError (bytearray(huge)) carries no message: the line must not read "memory: ."
+    from training.stopped import report_stop
+
+    assert report_stop(MemoryError(), "runs/x", lambda out: f"{out} keeps its last checkpoint", str) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("contack train: not enough memory: an allocation failed; runs/x keeps its last checkpoint. ")
 
 
 @pytest.mark.parametrize("argv", [

@@ -371,3 +371,18 @@ def test_a_worker_that_ended_is_told_apart_killed_from_outside_or_failed_on_its_
         assert code == -signal.SIGKILL if how == "killed" else code > 0
     finally:
         _close_after_failure(venv)
+
+
+def test_a_run_saved_with_a_batch_larger_than_its_rollout_still_resumes(tmp_path, capsys):
+    # A new run with --batch-size above n_steps x n_envs is refused (a minibatch is drawn from one rollout), but
+    # a run saved before that check, whose config.toml holds such a setting, resumes as it trained.
+    out = tmp_path / "run"
+    assert main(["--out", str(out), "--total-timesteps", "64", "--n-envs", "1", "--n-steps", "64", "--batch-size", "64",
+                 "--n-epochs", "1", "--net-arch", "16", "--eval-every", "0", "--progress", "off"]) == 0
+    config = out / "config.toml"
+    config.write_text(config.read_text().replace("batch_size = 64", "batch_size = 512"))
+    assert main(["--resume", "--out", str(out), "--total-timesteps", "128", "--progress", "off"]) == 0
+    assert json.loads((out / "state.json").read_text())["timesteps"] == 128
+    with pytest.raises(SystemExit):  # the same settings for a new run: a usage error
+        main(["--config", str(config), "--out", str(tmp_path / "new")])
+    assert "batch_size (512) is larger than a rollout, n_steps x n_envs (64)" in capsys.readouterr().err

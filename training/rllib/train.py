@@ -51,7 +51,7 @@ from agents.progress import reporter
 from contack_env.atomic import TEMPORARY_PREFIX, flush_tree, fsync_directory, write_text
 from contack_env.checks import is_whole_number
 
-from ..config import TrainConfig
+from ..config import TrainConfig, check_minibatch
 from ..evaluations import (draw_learning_curve, evaluate_policy_file, evaluation_scalars, next_due, next_evaluation,
                            read_csv, trim_evaluations)
 from ..run_folder import (CHECKPOINTS, RLLIB_CHECKPOINT, RLLIB_TEMPORARY, Run, TrainingError, check_new_run_folder,
@@ -276,6 +276,7 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
         raise TrainingError("a new run needs a configuration")
     else:
         check_new_run_folder(out)  # a run of this backend (a checkpoint, or an older run's progress.csv) too
+        check_minibatch(cfg)
         state = {"timesteps": 0, "snapshots": []}
         extended = None
     check_rllib_config(cfg)
