@@ -247,26 +247,36 @@ def _own_stream(path: str) -> int | None:
 
 def written_in_place(path: str) -> bool:
     """Whether ``path`` is to be written as it is rather than replaced: something that exists and is neither a
-    file nor a folder (a device, a pipe), a name under ``/proc``, or a name in ``/dev`` itself or reached
-    through one of its links (``/dev/stdout``, ``/dev/fd/1``: they lead to whatever standard output is, a
-    terminal, a pipe or a file the shell opened, which a replace would cut off). A file in a real folder under
-    ``/dev`` (``/dev/shm``, a memory file system) is replaced as any other."""
+    file nor a folder (a device, a pipe), or a name that is or leads to a stream's (``/dev/stdout``,
+    ``/dev/fd/1``, a name under ``/proc``, a new name in ``/dev`` itself, or a link to one of them): those lead to
+    whatever standard output is, a terminal, a pipe or a file the shell opened, which a replace would cut off. A
+    file in a real folder under ``/dev`` (``/dev/shm``, a memory file system) is replaced as any other."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         mode = None
     if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         return True
-    absolute = os.path.abspath(path)
-    if absolute.startswith("/proc/"):
-        return True
-    if not absolute.startswith("/dev/"):
-        return False
-    folder = os.path.dirname(absolute)
-    if folder == "/dev":
-        return True
-    real = os.path.realpath(folder)  # /dev/fd leads into /proc; /dev/shm may lead to /run/shm, a plain folder
-    return real != folder and real.startswith(("/dev/", "/proc/"))
+    return _leads_to_a_stream(os.path.abspath(path))
+
+
+def _leads_to_a_stream(path: str, hops: int = 40) -> bool:
+    """Whether ``path`` (absolute), or where its links lead, one link at a time, is a name under ``/proc``, in
+    ``/dev`` itself or under ``/dev/fd``. Not ``os.path.realpath``: it would follow ``/proc/self/fd/1`` on to
+    the file standard output was sent to, and take it for a plain file."""
+    for _ in range(hops):
+        path = "/" + path.lstrip("/")  # "//dev/stdout" is /dev/stdout
+        if path.startswith(("/proc/", "/dev/fd/")) or os.path.dirname(path) == "/dev":
+            return True
+        parts = path.split("/")
+        for end in range(2, len(parts) + 1):
+            here = "/".join(parts[:end])
+            if os.path.islink(here):
+                path = os.path.normpath(os.path.join(os.path.dirname(here), os.readlink(here), *parts[end:]))
+                break
+        else:
+            return False  # no link left on the way: a plain name
+    return False  # a loop of links: opening it fails whichever way it is written
 
 
 def flush_tree(folder: str) -> None:

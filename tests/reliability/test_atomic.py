@@ -61,9 +61,24 @@ def test_a_file_in_a_real_folder_under_dev_is_replaced_atomically_not_written_in
         target.unlink(missing_ok=True)
 
 
-@pytest.mark.parametrize("name", ["/dev/stdout", "/dev/fd/1", "/dev/null", "/proc/self/fd/1", "/dev/new-name"])
+@pytest.mark.parametrize("name", ["/dev/stdout", "/dev/fd/1", "/dev/null", "/proc/self/fd/1", "/dev/new-name",
+                                  "//dev/stdout"])
 def test_the_streams_names_and_new_names_in_dev_are_written_in_place(name):
     assert atomic.written_in_place(name)
+
+
+def test_a_link_to_a_stream_is_written_in_place_a_link_to_a_file_is_not(tmp_path):
+    # With standard output sent to a file, /dev/stdout leads (through /proc/self/fd/1) to that file: a link to
+    # it, followed to the end, would look like a plain file and be replaced, cutting off the shell's file.
+    (tmp_path / "out.json").symlink_to("/dev/stdout")
+    (tmp_path / "via").symlink_to(tmp_path / "fd")
+    (tmp_path / "fd").symlink_to("/dev/fd")
+    (tmp_path / "plain.json").write_text("{}")
+    (tmp_path / "to-plain.json").symlink_to(tmp_path / "plain.json")
+    assert atomic.written_in_place(str(tmp_path / "out.json"))
+    assert atomic.written_in_place(str(tmp_path / "via" / "1"))
+    assert not atomic.written_in_place(str(tmp_path / "to-plain.json"))
+    assert not atomic.written_in_place(str(tmp_path / "plain.json"))
 
 
 def test_the_written_file_has_the_mode_a_plain_open_gives(tmp_path):
