@@ -80,9 +80,11 @@ BROKEN_PIPE = 128 + 13
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         with _guarded_stdout():
-            code = _run(argv)
-            if sys.stdout is not None:  # None when standard output was closed at start
-                sys.stdout.flush()  # here, where a reader gone away is caught, not at the interpreter's exit
+            try:
+                code = _run(argv)
+            finally:  # a SystemExit too (--help): what it printed must reach the output, or be reported
+                if sys.stdout is not None:  # None when standard output was closed at start
+                    sys.stdout.flush()  # here, where a reader gone away is caught, not at the interpreter's exit
         return code
     except BrokenPipeError:  # the output's reader is gone (`contack replay --check F | head -1`): stop, quietly
         if not _reader_gone():
@@ -105,6 +107,7 @@ class _GuardedOutput:
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
+        self._failed: StandardOutputError | None = None
 
     def write(self, text: str) -> int:
         return self._guard(self._stream.write, text)
@@ -114,15 +117,17 @@ class _GuardedOutput:
 
     def flush(self) -> None:
         self._guard(self._stream.flush)
+        if self._failed is not None:  # a failed write that its caller swallowed (argparse's --help does)
+            raise self._failed
 
-    @staticmethod
-    def _guard(call: Any, *args: Any) -> Any:
+    def _guard(self, call: Any, *args: Any) -> Any:
         try:
             return call(*args)
         except BrokenPipeError:
             raise  # the reader went away: main's quiet case
         except OSError as err:
-            raise StandardOutputError(err.errno, err.strerror or str(err)) from err
+            self._failed = StandardOutputError(err.errno, err.strerror or str(err))
+            raise self._failed from err
 
     def __getattr__(self, name: str) -> Any:  # fileno, isatty, encoding, buffer...: the stream's own
         if name == "_stream":  # not set yet (a copy being made): no endless lookup through itself

@@ -158,6 +158,21 @@ def test_an_output_with_no_room_is_one_line_not_a_traceback(tmp_path):
     assert len(records.read_text().splitlines()) == 2
 
 
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_help_that_cannot_be_written_is_reported_not_lost(tmp_path):
+    # argparse's --help swallows a failed write of its text: the command must not then exit 0 having shown nothing.
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "contack_env.cli", "train", "--help"], cwd=root, stdout=full,
+                              stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr == "contack train: cannot write the standard output: No space left on device\n"
+
+
 @pytest.mark.parametrize("code, words", [(errno.EINVAL, "Invalid argument"), (errno.EAGAIN, "Resource temporarily unavailable"),
                                           (errno.EBADF, "Bad file descriptor")])
 def test_any_failing_write_of_the_output_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys, code, words):
