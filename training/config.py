@@ -401,7 +401,6 @@ def option_value(name: str, text: str, default: Any) -> Any:
         raise ValueError(f"{option}: {text!r} is not a valid {what}") from None
 
 
-
 def check_minibatch(cfg: TrainConfig) -> None:
     """``ValueError`` for a new run whose ``batch_size`` is larger than a rollout (``n_steps x n_envs``): a
     minibatch is drawn from one rollout, and SB3 (RLlib alike) would train on the whole rollout instead of the
