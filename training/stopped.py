@@ -13,13 +13,20 @@ from contack_env.cli_support import quiet_exit_after_interrupt
 
 from .run_folder import TrainingError
 
+_RESUMED = "smaller ones need less (a run being resumed has them in its config.toml)"
+PPO_MEMORY = f"A PPO run holds in memory its network (--net-arch) and its rollout (--n-steps x --n-envs): {_RESUMED}"
+AZ_MEMORY = (f"An az run holds in memory its network (--net-arch), its replay buffer (--buffer-size) and the games "
+             f"it plays at once (--parallel-games): {_RESUMED}")
+
 STOPS = (TrainingError, ValueError, OSError, WorkerLost, KeyboardInterrupt, MemoryError)
 """What a run can stop with and ``report_stop`` reports (anything else is a bug: its traceback shows)."""
 
 
-def report_stop(err: BaseException, out: str, kept: Callable[[str], str], cannot_write: Callable[[OSError], str]) -> int:
+def report_stop(err: BaseException, out: str, kept: Callable[[str], str], cannot_write: Callable[[OSError], str],
+                memory_hint: str) -> int:
     """Say why the run in ``out`` stopped with ``err`` (one of ``STOPS``); ``kept(out)``: what the run kept and
-    how to go on; ``cannot_write(err)``: the line for a file that could not be written. The exit status."""
+    how to go on; ``cannot_write(err)``: the line for a file that could not be written; ``memory_hint``: which of
+    the trainer's settings take memory (``PPO_MEMORY``, ``AZ_MEMORY``). The exit status."""
     if isinstance(err, KeyboardInterrupt):
         quiet_exit_after_interrupt()
         print(f"\ncontack train: interrupted; {kept(out)}", file=sys.stderr)
@@ -27,18 +34,13 @@ def report_stop(err: BaseException, out: str, kept: Callable[[str], str], cannot
     if isinstance(err, WorkerLost):
         line = f"{err}; {kept(out)}"
     elif isinstance(err, MemoryError):
-        line = f"not enough memory: {str(err) or 'an allocation failed'}; {kept(out)}. {MEMORY_HINT}"
+        line = f"not enough memory: {str(err) or 'an allocation failed'}; {kept(out)}. {memory_hint}"
     elif isinstance(err, OSError):
         line = cannot_write(err)
     else:  # a run refused or a setting it cannot use (TrainingError, ValueError): the error says why
         line = str(err)
     print(f"contack train: {line}", file=sys.stderr)
     return 1
-
-
-MEMORY_HINT = ("A run holds in memory its network (--net-arch), PPO's rollout (--n-steps x --n-envs) and az's buffer "
-               "and games at once (--buffer-size, --parallel-games): smaller ones need less (a run being resumed "
-               "has them in its config.toml)")
 
 
 @contextmanager
@@ -51,4 +53,14 @@ def allocation_failures_as_memory_errors() -> Iterator[None]:
         asked = re.search(r"can't allocate memory: you tried to allocate (\d+) bytes", str(err))
         if asked is None:
             raise
-        raise MemoryError(f"Unable to allocate {int(asked.group(1)) / 2**30:.1f} GiB") from None
+        raise MemoryError(f"Unable to allocate {size_in_words(int(asked.group(1)))}") from None
+
+
+def size_in_words(size: int) -> str:
+    """``size`` bytes in the largest binary unit that leaves at least 1 (``3.5 PiB``, not ``3653632.0 GiB``), as
+    numpy words its own failed allocations."""
+    units = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
+    power = 0
+    while power < len(units) - 1 and size >= 1024 ** (power + 1):
+        power += 1
+    return f"{size} bytes" if power == 0 else f"{size / 1024 ** power:.1f} {units[power]}"

@@ -74,7 +74,7 @@ from .config import TrainConfig, check_minibatch, field_help, option_value
 from .games import TRAINING_GAMES
 from .learner import final_timesteps, new_model, restart_streams
 from .run_folder import Run, TrainingError, cannot_write, check_new_run_folder, claim_folder, new_run_id, write_marker
-from .stopped import STOPS, allocation_failures_as_memory_errors, report_stop
+from .stopped import PPO_MEMORY, STOPS, allocation_failures_as_memory_errors, report_stop
 
 
 
@@ -384,7 +384,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         with allocation_failures_as_memory_errors():
             path = train(cfg, args.out, resume=args.resume, progress=progress, total_timesteps=total)
     except STOPS as err:
-        return report_stop(err, args.out, _kept, lambda e: cannot_write(args.out, e, "checkpoint.zip"))
+        return report_stop(err, args.out, _kept, lambda e: cannot_write(args.out, e, "checkpoint.zip"), PPO_MEMORY)
     print(f"wrote {path}")
     from .evaluations import print_last_evaluation
 

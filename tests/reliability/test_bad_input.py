@@ -4,6 +4,7 @@ status, and never a traceback; output paths are checked before any game is playe
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -205,23 +206,39 @@ def test_a_training_option_out_of_range_is_refused_before_any_work(tmp_path, cli
     assert not (tmp_path / "run").exists()
 
 
-@pytest.mark.parametrize("algorithm", [[], ["--algorithm", "az"]])
-def test_a_network_too_large_for_memory_stops_the_run_with_one_line(tmp_path, cli, algorithm):
+@pytest.mark.parametrize("algorithm, its_settings, not_its", [
+    ([], "(--n-steps x --n-envs)", "--buffer-size"),
+    (["--algorithm", "az"], "(--buffer-size)", "--n-steps"),
+])
+def test_a_network_too_large_for_memory_stops_the_run_with_one_line(tmp_path, cli, algorithm, its_settings, not_its):
     # 2**40 units a layer is more than any address space holds: torch's allocator fails at once (a traceback
-    # advising nothing, before); the line says which settings take memory.
+    # advising nothing, before); the line says which of this trainer's settings take memory.
     result = cli("train", *algorithm, "--net-arch", str(2**40), "--eval-every", "0", "--out", tmp_path / "run")
     result.assert_clean_failure(1, "contack train: not enough memory: Unable to allocate")
-    assert "(--net-arch)" in result.err
+    assert "(--net-arch)" in result.err and its_settings in result.err and not_its not in result.err
     assert "no checkpoint was written yet" in result.err  # what the run kept, as for any other stop
+    # the size in a unit that reads at a glance (it was "3653632.0 GiB")
+    amount = re.search(r"Unable to allocate ([0-9.]+) ([KMGTPE]iB|bytes)", result.err)
+    assert amount is not None and float(amount.group(1)) < 1024, result.err
+
+
+@pytest.mark.parametrize("size, words", [
+    (0, "0 bytes"), (1023, "1023 bytes"), (1024, "1.0 KiB"), (3 * 2**20 // 2, "1.5 MiB"),
+    (3653632 * 2**30, "3.5 PiB"), (2**60, "1.0 EiB"), (2**70, "1024.0 EiB"),
+])
+def test_an_allocation_is_sized_in_the_largest_unit_that_leaves_at_least_one(size, words):
+    from training.stopped import size_in_words
+
+    assert size_in_words(size) == words
 
 
 def test_a_memory_error_without_a_message_still_says_what_ran_out(capsys):
     # Python's own MemoryError (bytearray(huge)) carries no message: the line must not read "memory: ."
     from training.stopped import report_stop
 
-    assert report_stop(MemoryError(), "runs/x", lambda out: f"{out} keeps its last checkpoint", str) == 1
+    assert report_stop(MemoryError(), "runs/x", lambda out: f"{out} keeps its last checkpoint", str, "HINT") == 1
     err = capsys.readouterr().err
-    assert err.startswith("contack train: not enough memory: an allocation failed; runs/x keeps its last checkpoint. ")
+    assert err == "contack train: not enough memory: an allocation failed; runs/x keeps its last checkpoint. HINT\n"
 
 
 @pytest.mark.parametrize("argv", [

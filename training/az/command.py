@@ -86,7 +86,7 @@ def _resumed_with_ray(out: str) -> bool:
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo_only: set[str]) -> int:
     """Run (or resume) the az training the options describe; ``ppo_only``: settings refused here."""
     from ..run_folder import cannot_write
-    from ..stopped import STOPS, allocation_failures_as_memory_errors, report_stop
+    from ..stopped import AZ_MEMORY, STOPS, allocation_failures_as_memory_errors, report_stop
     from .train import check_config, train
 
     cfg: AZConfig | None = None
@@ -124,7 +124,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace, ppo
         with allocation_failures_as_memory_errors():
             path = train(cfg, args.out, resume=args.resume, progress=progress, iterations=iterations)
     except STOPS as err:
-        return report_stop(err, args.out, kept, lambda e: cannot_write(args.out, e, "checkpoint.pt"))
+        return report_stop(err, args.out, kept, lambda e: cannot_write(args.out, e, "checkpoint.pt"), AZ_MEMORY)
     print(f"wrote {path}")
     from .report import read_rows
 

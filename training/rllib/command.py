@@ -61,7 +61,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
             check_rllib_config(cfg)
         except ValueError as err:
             parser.error(str(err))
-    from ..stopped import STOPS, allocation_failures_as_memory_errors, report_stop
+    from ..stopped import PPO_MEMORY, STOPS, allocation_failures_as_memory_errors, report_stop
     from .train import RLlibRun, train
 
     try:
@@ -80,7 +80,7 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
             path = train(cfg, args.out, env_runners=env_runners, progress=progress, resume=args.resume,
                          total_timesteps=total)
     except STOPS as err:
-        return report_stop(err, args.out, kept, lambda e: f"cannot write the run in {args.out}: {e}")
+        return report_stop(err, args.out, kept, lambda e: f"cannot write the run in {args.out}: {e}", PPO_MEMORY)
     print(f"wrote {path}")
     from ..evaluations import print_last_evaluation
 
