@@ -57,10 +57,10 @@ def allocation_failures_as_memory_errors() -> Iterator[None]:
 
 
 def size_in_words(size: int) -> str:
-    """``size`` bytes in the largest binary unit that leaves at least 1 (``3.5 PiB``, not ``3653632.0 GiB``), as
-    numpy words its own failed allocations."""
+    """``size`` bytes in the largest binary unit that leaves at least 1 once rounded to a tenth (``3.5 PiB``, not
+    ``3653632.0 GiB``; ``1.0 MiB``, not ``1024.0 KiB``)."""
     units = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
     power = 0
-    while power < len(units) - 1 and size >= 1024 ** (power + 1):
+    while power < len(units) - 1 and round(size / 1024 ** (power + 1), 1) >= 1:
         power += 1
     return f"{size} bytes" if power == 0 else f"{size / 1024 ** power:.1f} {units[power]}"

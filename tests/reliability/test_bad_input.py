@@ -223,7 +223,8 @@ def test_a_network_too_large_for_memory_stops_the_run_with_one_line(tmp_path, cl
 
 
 @pytest.mark.parametrize("size, words", [
-    (0, "0 bytes"), (1023, "1023 bytes"), (1024, "1.0 KiB"), (3 * 2**20 // 2, "1.5 MiB"),
+    (0, "0 bytes"), (972, "972 bytes"), (1023, "1.0 KiB"), (1024, "1.0 KiB"), (3 * 2**20 // 2, "1.5 MiB"),
+    (2**20 - 1, "1.0 MiB"),  # not "1024.0 KiB": the unit is chosen after rounding
     (3653632 * 2**30, "3.5 PiB"), (2**60, "1.0 EiB"), (2**70, "1024.0 EiB"),
 ])
 def test_an_allocation_is_sized_in_the_largest_unit_that_leaves_at_least_one(size, words):

@@ -67,28 +67,35 @@ class HandEnds:
 
 def count(records: Sequence[dict[str, Any]], agent: str) -> HandEnds:
     """The sums over ``records`` (Contack games, each checked by replaying it), seats counted from the one seat
-    where ``agent`` played. ``ValueError`` naming the game for a record that is not a Contack game of several
-    seats, that does not hold ``agent`` at exactly one seat, or that has another table size than the first;
-    ``RecordError`` for one the engine does not reproduce."""
+    where ``agent`` played. ``RecordError`` (naming the game) for a record the engine does not reproduce;
+    ``ValueError`` naming the game for one that is not a Contack game of several seats, has another table size
+    than the first, names no agents, or does not hold ``agent`` at exactly one seat."""
     if not records:
         raise ValueError("no records to count")
-    players = records[0].get("players")
-    seats = [SeatTotals() for _ in range(players if isinstance(players, int) and players > 1 else 0)]
+    seats: list[SeatTotals] = []
     ends: dict[str, int] = {}
     hands = 0
     for n, record in enumerate(records, 1):
         where = f"game {n}"
-        if record.get("game") != "contack" or record.get("players") != len(seats) or not seats:
-            raise ValueError(f"{where}: a Contack game of {len(seats) or 'several'} seats is needed; got "
-                             f"{record.get('game')!r} with {record.get('players')!r} seats")
-        names = record.get("agents") or []
+        try:
+            replay(record)  # checks the record's every key and event first: what follows reads a sound record
+        except RecordError as err:
+            raise RecordError(str(err), where) from None
+        if record.get("game") != "contack" or record["players"] < 2:
+            kind = record.get("game", "CON-TAC-TIX")  # a record of the other format (contactix-record/1) has none
+            raise ValueError(f"{where} is a {kind} record; hand_ends counts Contack games of 2 to 7 seats")
+        if not seats:
+            seats = [SeatTotals() for _ in range(record["players"])]
+        elif record["players"] != len(seats):
+            raise ValueError(f"{where} has {record['players']} seats where game 1 has {len(seats)}: the games "
+                             "counted together must have one table size")
+        names = record.get("agents")
+        if names is None:
+            raise ValueError(f"{where} does not name its agents (\"agents\": null); `contack evaluate --records` "
+                             "and `contack simulate` write records that do")
         at = [seat for seat, name in enumerate(names) if name == agent]
         if len(at) != 1:
             raise ValueError(f"{where}: {agent!r} must play exactly one seat; its agents are {names!r}")
-        try:
-            replay(record)
-        except RecordError as err:
-            raise RecordError(f"{err}", where) from None
         n_seats = len(seats)
 
         def rel(seat: int) -> int:
@@ -141,9 +148,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "(e.g. az:models/contack_4p_az.npz)")
     args = parser.parse_args(argv)
     try:
-        totals = count(read_records(args.records), args.agent)
-    except (ValueError, RecordError, OSError) as err:
-        print(f"hand_ends: {args.records}: {err}", file=sys.stderr)
+        records = read_records(args.records)
+    except OSError as err:
+        print(f"hand_ends: cannot read {args.records}: {err.strerror or err}", file=sys.stderr)
+        return 1
+    except RecordError as err:  # it names the file and the line
+        print(f"hand_ends: {err}", file=sys.stderr)
+        return 1
+    if not records:
+        print(f"hand_ends: {args.records} holds no records", file=sys.stderr)
+        return 1
+    try:
+        totals = count(records, args.agent)
+    except ValueError as err:  # RecordError included: it names the game
+        print(f"hand_ends: {args.records}, {err}", file=sys.stderr)
         return 1
     print(format_table(totals, args.agent))
     return 0

@@ -43,46 +43,83 @@ def test_the_documented_example_reads_as_the_docs_tell_it():
     assert totals.row(1) == (1.0, 15.0, -50.0, 0.0, 2.0, 1.0)
 
 
-def test_points_and_penalties_make_the_final_scores_and_every_out_has_one_seat():
-    agents = ["greedy", "random", "lookahead"]
-    records = _games(agents, 12, seed=7)
-    totals = count(records, "lookahead")  # at seat 2: +1 is seat 0, +2 seat 1
-    assert [s.names for s in totals.seats] == [{"lookahead"}, {"greedy"}, {"random"}]
-    for k, seat in enumerate((2, 0, 1)):
-        scored = sum(r["scores"][seat] for r in records)
-        assert totals.seats[k].points + totals.seats[k].penalties == scored
-    assert sum(s.outs for s in totals.seats) == totals.ends.get("out", 0) > 0
-    assert totals.hands == 36 and sum(totals.ends.values()) == 36
-    # a seat that went out holds no tile: each of its outs is a hand where its penalty was 0
-    for k, seat in enumerate((2, 0, 1)):
-        clean = sum(h["events"][-1]["penalties"][seat] == 0 for r in records for h in r["hands"])
-        assert totals.seats[k].outs <= clean
+def _wins_from_scores(records: list[dict], seat: int) -> float:
+    """The seat's wins read from the final scores alone (the highest total wins, a tie shares it)."""
+    total = 0.0
+    for r in records:
+        best = max(r["scores"])
+        if r["scores"][seat] == best:
+            total += 1 / r["scores"].count(best)
+    return total
+
+
+@pytest.mark.parametrize("agents, at", [
+    (["greedy", "random", "lookahead"], 2),
+    (["random", "greedy", "random", "random"], 1),
+    (["random"] * 4 + ["greedy"] + ["random"] * 2, 4),
+])
+def test_points_penalties_outs_and_wins_add_up_to_what_the_games_record(agents, at):
+    records = _games(agents, 60, seed=0)
+    totals = count(records, agents[at])
+    players = len(agents)
+    assert totals.games == 60 and totals.hands == 180 == sum(totals.ends.values())
+    assert [s.names for s in totals.seats] == [{agents[(at + k) % players]} for k in range(players)]
+    for k in range(players):
+        seat = (at + k) % players  # +k plays k turns after the agent
+        assert totals.seats[k].points + totals.seats[k].penalties == sum(r["scores"][seat] for r in records)
+        # a seat that went out holds no tile, and only the seat that went out holds none
+        clean = sum(h["events"][-1]["reason"] == "out" and h["events"][-1]["penalties"][seat] == 0
+                    for r in records for h in r["hands"])
+        assert totals.seats[k].outs == clean
+        assert totals.seats[k].wins == pytest.approx(_wins_from_scores(records, seat))
+    assert sum(s.outs for s in totals.seats) == totals.ends["out"] > 0
+    assert sum(s.wins for s in totals.seats) == pytest.approx(60)
 
 
 def test_shared_wins_are_split():
-    # game 11 ends in a tie between seats 0 and 2 (the engine says so: a record claiming another winner is refused
-    # below)
-    records = _games(["greedy", "random", "random"], 3, seed=10)
-    assert [r["winners"] for r in records][1] == [0, 2]
+    records = _games(["greedy", "random", "random"], 60, seed=0)
+    shared = [r for r in records if len(r["winners"]) > 1]
+    assert shared, "these 60 games hold ties (about one game in thirty does)"
     totals = count(records, "greedy")
-    assert [s.wins for s in totals.seats] == [sum(1 / len(r["winners"]) for r in records if seat in r["winners"])
-                                              for seat in range(3)]
-    assert totals.seats[0].wins % 1 == 0.5 and totals.seats[2].wins % 1 == 0.5
-    records[1]["winners"] = [0]
-    with pytest.raises(RecordError):
-        count(records, "greedy")
+    assert [s.wins for s in totals.seats] == pytest.approx([_wins_from_scores(records, seat) for seat in range(3)])
+    assert any(s.wins % 1 for s in totals.seats)  # a half (or a third) of a game somewhere
+    shared[0]["winners"] = shared[0]["winners"][:1]
+    with pytest.raises(RecordError, match=f"game {records.index(shared[0]) + 1}"):
+        count(records, "greedy")  # the engine says who won: a record that says otherwise is refused
+
+
+def _contactix_record() -> dict:
+    from contack_env.records.contactix import game_record as contactix_record
+
+    streams = seed_streams(1, 3)
+    state = play_game(new_state("contactix", 2, streams[0]), [make_agent("random", streams[k]) for k in (1, 2)])
+    return contactix_record(state, seed=1, agents=["random", "random"])
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda r: r.update(agents=["greedy", "greedy"]), "must play exactly one seat"),
-    (lambda r: r.update(agents=["lookahead", "random"]), "must play exactly one seat"),
-    (lambda r: r.update(game="solitaire1"), "a Contack game of 2 seats is needed"),
+    (lambda rs: rs[1].update(agents=["greedy", "greedy"]), "game 2: 'greedy' must play exactly one seat"),
+    (lambda rs: rs[1].update(agents=["lookahead", "random"]), "game 2: 'greedy' must play exactly one seat"),
+    (lambda rs: rs[1].update(agents=None), "game 2 does not name its agents"),
+    (lambda rs: rs[1].update(agents=7), "game 2: "),  # the record's own check says what agents may be
+    (lambda rs: rs.__setitem__(1, _games(["greedy", "random", "random"], 1, seed=3)[0]),
+     "game 2 has 3 seats where game 1 has 2"),
+    (lambda rs: rs.__setitem__(2, _contactix_record()), "game 3 is a CON-TAC-TIX record; hand_ends counts Contack"),
 ])
 def test_records_it_cannot_count_are_refused_naming_the_game(change, message):
     records = _games(["greedy", "random"], 3, seed=5)
-    change(records[1])
-    with pytest.raises(ValueError, match=f"game 2: .*{message}"):
+    change(records)
+    with pytest.raises(ValueError) as refused:
         count(records, "greedy")
+    assert str(refused.value).startswith(message)
+
+
+def test_a_solitaire_record_is_refused():
+    from contack_env.records.contack import game_record as record_of
+
+    streams = seed_streams(2, 2)
+    state = play_game(new_state("solitaire1", 1, streams[0]), [make_agent("greedy", streams[1])])
+    with pytest.raises(ValueError, match="game 1 is a solitaire1 record; hand_ends counts Contack games"):
+        count([record_of(state, seed=2, agents=["greedy"])], "greedy")
 
 
 def test_a_record_the_engine_does_not_reproduce_is_refused():
@@ -96,14 +133,26 @@ def test_the_command_prints_the_table_and_refuses_bad_input_with_one_line(tmp_pa
     path = tmp_path / "games.jsonl"
     write_records(path, _games(["greedy", "random", "random"], 3, seed=2))
     assert main(["--records", str(path), "--agent", "greedy"]) == 0
-    out = capsys.readouterr().out
-    lines = out.splitlines()
+    lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("3 games, 9 hands (") and lines[0].endswith("seats counted on from greedy's")
     assert lines[1].split() == ["seat", "win", "rate", "points/hand", "penalties/hand", "out/hand", "draws/hand",
                                 "passes/hand"]
     assert [line.split()[0] for line in lines[2:]] == ["+0", "+1", "+2"]
-    for argv, message in ((["--records", str(path), "--agent", "mcts:200"], "'mcts:200' must play exactly one seat"),
-                          (["--records", str(tmp_path / "none.jsonl"), "--agent", "greedy"], "No such file")):
+    (tmp_path / "bad.json").write_text("[1]")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "empty.jsonl").write_text("")
+    for argv, expected in (
+        (["--records", str(path), "--agent", "mcts:200"],
+         f"hand_ends: {path}, game 1: 'mcts:200' must play exactly one seat"),
+        (["--records", str(tmp_path / "none.jsonl"), "--agent", "greedy"],
+         f"hand_ends: cannot read {tmp_path / 'none.jsonl'}: No such file or directory"),
+        (["--records", str(tmp_path / "folder"), "--agent", "greedy"],
+         f"hand_ends: cannot read {tmp_path / 'folder'}: Is a directory"),
+        (["--records", str(tmp_path / "bad.json"), "--agent", "greedy"],
+         f"hand_ends: {tmp_path / 'bad.json'}: item 1 of the array is a number"),  # the file named once
+        (["--records", str(tmp_path / "empty.jsonl"), "--agent", "greedy"],
+         f"hand_ends: {tmp_path / 'empty.jsonl'} holds no records"),
+    ):
         assert main(argv) == 1
         err = capsys.readouterr().err
-        assert err.startswith("hand_ends: ") and message in err and "Traceback" not in err
+        assert err.startswith(expected) and err.count("\n") == 1, err
