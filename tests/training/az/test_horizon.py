@@ -76,7 +76,7 @@ def test_the_game_horizon_and_a_solitaire_value_the_end_of_the_game():
 
 def test_a_hand_horizon_search_never_asks_for_a_state_of_the_next_hand():
     evaluate = NetEvaluator(random_net())
-    searched = 0
+    searched = crossed = 0
     for seed in range(40):
         game = _near_hand_end(seed)
         if game is None:
@@ -93,9 +93,10 @@ def test_a_hand_horizon_search_never_asks_for_a_state_of_the_next_hand():
         # The same search to the end of the game goes on into the next hand.
         asked.clear()
         drive(Search(40, np.random.default_rng(seed), horizon=horizon_for("game")).run(public_view(game)), answer)
-        if 1 in asked:
-            searched += 1
-    assert searched >= 10
+        crossed += 1 in asked
+    # the positions are close enough to the hand's end for a search to the game's end to reach the next hand
+    # from most of them: the hand horizon's {0} above is its own doing, not the positions'
+    assert searched >= 10 and crossed >= searched // 2, (searched, crossed)
 
 
 class _WatchedSetup(GameSetup):

@@ -15,9 +15,8 @@ MODEL = "models/contack_2p_az.npz"
 
 def test_the_playouts_never_read_the_hidden_order():
     judge, horizon = LookaheadAgent(), horizon_for("hand")
-    game = sample_position(np.random.default_rng(4), 2, 0.15, judge)
-    while game.pile_size < 5:  # a position with a pile to reorder
-        game = sample_position(np.random.default_rng(game.pile_size + 100), 2, 0.15, judge)
+    positions = (sample_position(np.random.default_rng(seed), 2, 0.15, judge) for seed in range(4, 104))
+    game = next(p for p in positions if p.pile_size >= 5)  # a position with a pile to reorder
     other = reordered(game, np.random.default_rng(1))
     assert other.decks != game.decks
     base = horizon.start(public_view(game))
@@ -77,7 +76,7 @@ def test_networks_of_other_horizons_or_games_are_refused(tmp_path, capsys):
     net.save(other)
     assert main(["--models", f"{MODEL},{other}", "--positions", "2", "--progress", "off"]) == 1
     err = capsys.readouterr().err
-    assert "different horizons" in err and "Traceback" not in err
+    assert "different horizons" in err and err.count("\n") == 1, err
     assert main(["--models", "models/solitaire1_az.npz", "--positions", "2", "--progress", "off"]) == 1
     assert "cannot play 'contack'" in capsys.readouterr().err
 
