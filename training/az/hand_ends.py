@@ -4,15 +4,16 @@ A win rate says who is ahead; this says where. For every seat of every game, cou
 agent (``+0`` is the agent, ``+1`` the seat that plays after it, and so on round the table), the records give:
 
 - ``win rate``: the share of the games the seat won (a shared win counts 1/k);
+- ``margin/hand``: its points and penalties less the mean of the other seats', per hand (``contack evaluate``'s
+  margin is the same over a whole game);
 - ``points/hand``: the points its placements scored, per hand;
 - ``penalties/hand``: the penalties of the tiles it held when the hand ended (10 a tile, ``docs/rules.md``
   section 5), per hand;
 - ``out/hand``: the share of the hands it ended by placing its last tile;
 - ``draws/hand`` and ``passes/hand``: the tiles it drew from the pile and the turns it passed, per hand.
 
-A game's margin is the seat's points plus its penalties, against the others'. Seats are counted from the agent,
-not by seat number, because ``contack evaluate`` plays every deal in all seat rotations: entry ``e`` of its
-``--agents`` always sits ``e`` seats after the first. So::
+Seats are counted from the agent, not by seat number, because ``contack evaluate`` plays every deal in all seat
+rotations: entry ``e`` of its ``--agents`` always sits ``e`` seats after the first. So::
 
     contack evaluate --players 4 --agents az:models/contack_4p_az.npz,mcts:200,mcts:200,mcts:200 \\
         --games 800 --seed 1001 --workers 2 --records games.jsonl
@@ -31,7 +32,7 @@ from typing import Any, Sequence
 
 from contack_env.records import RecordError, read_records, replay
 
-COLUMNS = ("win rate", "points/hand", "penalties/hand", "out/hand", "draws/hand", "passes/hand")
+COLUMNS = ("win rate", "margin/hand", "points/hand", "penalties/hand", "out/hand", "draws/hand", "passes/hand")
 SHARES = ("win rate", "out/hand")
 """The columns that are shares (three decimals); the others are counts or points per hand (two)."""
 
@@ -62,7 +63,10 @@ class HandEnds:
     def row(self, k: int) -> tuple[float, ...]:
         """Seat ``k``'s figures, in the order of ``COLUMNS``."""
         s, h = self.seats[k], self.hands
-        return (s.wins / self.games, s.points / h, s.penalties / h, s.outs / h, s.draws / h, s.passes / h)
+        made = [t.points + t.penalties for t in self.seats]
+        margin = made[k] - (sum(made) - made[k]) / (len(made) - 1)
+        return (s.wins / self.games, margin / h, s.points / h, s.penalties / h, s.outs / h, s.draws / h,
+                s.passes / h)
 
 
 def count(records: Sequence[dict[str, Any]], agent: str) -> HandEnds:

@@ -39,8 +39,8 @@ def test_the_documented_example_reads_as_the_docs_tell_it():
     assert (totals.games, totals.hands, totals.ends) == (1, 1, {"blocked": 1})
     random_seat, greedy_seat = totals.seats  # counted from random's seat, 1: +1 is seat 0
     assert random_seat.names == {"random"} and greedy_seat.names == {"greedy"}
-    assert totals.row(0) == (0.0, 10.0, -50.0, 0.0, 1.0, 1.0)
-    assert totals.row(1) == (1.0, 15.0, -50.0, 0.0, 2.0, 1.0)
+    assert totals.row(0) == (0.0, -5.0, 10.0, -50.0, 0.0, 1.0, 1.0)
+    assert totals.row(1) == (1.0, 5.0, 15.0, -50.0, 0.0, 2.0, 1.0)
 
 
 def _wins_from_scores(records: list[dict], seat: int) -> float:
@@ -72,6 +72,9 @@ def test_points_penalties_outs_and_wins_add_up_to_what_the_games_record(agents, 
                     for r in records for h in r["hands"])
         assert totals.seats[k].outs == clean
         assert totals.seats[k].wins == pytest.approx(_wins_from_scores(records, seat))
+        # the margin per hand, over the 3 hands of a game, is contack evaluate's: the score less the others' mean
+        margins = [r["scores"][seat] - (sum(r["scores"]) - r["scores"][seat]) / (players - 1) for r in records]
+        assert totals.row(k)[1] * 3 == pytest.approx(sum(margins) / len(records))
     assert sum(s.outs for s in totals.seats) == totals.ends["out"] > 0
     assert sum(s.wins for s in totals.seats) == pytest.approx(60)
 
@@ -135,7 +138,7 @@ def test_the_command_prints_the_table_and_refuses_bad_input_with_one_line(tmp_pa
     assert main(["--records", str(path), "--agent", "greedy"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("3 games, 9 hands (") and lines[0].endswith("seats counted on from greedy's")
-    assert lines[1].split() == ["seat", "win", "rate", "points/hand", "penalties/hand", "out/hand", "draws/hand",
+    assert lines[1].split() == ["seat", "win", "rate", "margin/hand", "points/hand", "penalties/hand", "out/hand", "draws/hand",
                                 "passes/hand"]
     assert [line.split()[0] for line in lines[2:]] == ["+0", "+1", "+2"]
     (tmp_path / "bad.json").write_text("[1]")
