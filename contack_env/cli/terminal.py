@@ -18,6 +18,7 @@ Everything goes through the ``input`` and ``output`` streams, so a script can pl
 
 from __future__ import annotations
 
+import io
 import sys
 from typing import Sequence, TextIO
 
@@ -145,7 +146,7 @@ def play_terminal(
 ) -> int:
     """Play one game: the person at ``seat``, bots (``agents``: one spec for every bot, or one per bot seat in
     seat order) elsewhere. Returns 0 when the game was played out or the person quit."""
-    inp = sys.stdin if input is None else input
+    inp = _standard_input() if input is None else input
     out = sys.stdout if output is None else output
     bot_seats = [s for s in range(players) if s != seat]
     specs = list(agents) * len(bot_seats) if len(agents) == 1 else list(agents)
@@ -185,6 +186,12 @@ def play_terminal(
     )
     print(f"Final scores {state.scores}; won by {won}. {verdict}", file=out)
     return 0
+
+
+def _standard_input() -> TextIO:
+    # A closed standard input (``<&-``) leaves sys.stdin None: read it as an empty one, whose end stops the game
+    # at the first question as the end of any input does.
+    return io.StringIO("") if sys.stdin is None else sys.stdin
 
 
 def _answer(inp: TextIO, out: TextIO, prompt: str, help_text: str) -> str:
@@ -276,7 +283,7 @@ def play_contactix_terminal(
 ) -> int:
     """Play one game of CON-TAC-TIX: the person is Black (``seat`` 0, moves first) or White (1), the bot
     ``agent`` the other colour. Returns 0 when the game was played out or the person quit."""
-    inp = sys.stdin if input is None else input
+    inp = _standard_input() if input is None else input
     out = sys.stdout if output is None else output
     if seat not in (0, 1):
         raise ValueError(f"--seat is 0 (black, moves first) or 1 (white); got {seat}")

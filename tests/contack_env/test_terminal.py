@@ -1,4 +1,7 @@
 import io
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -84,3 +87,13 @@ def test_contactix_refuses_a_policy_of_another_board_before_the_game_starts():
     with pytest.raises(ValueError, match="trained with --board-size 5; it cannot play with --board-size 11"):
         play_contactix_terminal(11, "ppo:models/contactix_5x5.npz", input=io.StringIO(""), output=out)
     assert out.getvalue() == ""  # nothing printed: no game was begun
+
+
+@pytest.mark.parametrize("game", ["contack", "contactix"])
+def test_a_closed_standard_input_stops_the_game_as_its_end_does(game):
+    # `contack play <&-`: Python starts with sys.stdin None, which the first question used to read from
+    done = subprocess.run([sys.executable, "-m", "contack_env.cli", "play", "--game", game, "--seed", "1"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: os.close(0))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("(end of input)\nGame stopped.") and done.stderr == ""
