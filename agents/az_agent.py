@@ -30,12 +30,11 @@ from agents.az.endgame import ENDGAME_POSITIONS, EndgameTable, has_exact_endgame
 from agents.az.evaluator import NetEvaluator
 from agents.az.horizon import horizon_for
 from agents.az.network import AZNet
-from agents.az.search import MAX_CONSIDERED, LeafPlayout, Search, SearchResult, check_rollout, drive
+from agents.az.search import MAX_CONSIDERED, MAX_SIMS, LeafPlayout, Search, SearchResult, check_rollout, drive
 from agents.policy_file import PolicyFileError, check_bound_options
 
 from .base import Agent
 
-MAX_SIMS = 100_000
 MAX_ENDGAME = 10_000_000
 DEFAULT_SIMS = 32
 
@@ -54,7 +53,10 @@ class AZAgent(Agent):
         self.path = path
         self.net = AZNet.load(path, game=game)
         if sims is None:
-            sims = int(self.net.meta.get("sims", DEFAULT_SIMS))
+            sims = self.net.meta.get("sims", DEFAULT_SIMS)
+            if not is_whole_number(sims) or not 0 <= sims <= MAX_SIMS:  # a file edited, or from a later version
+                raise PolicyFileError(f"{path}: its simulations a decision (meta 'sims') are {sims!r}, not a whole "
+                                      f"number 0..{MAX_SIMS}: give them in the spec, az:PATH:SIMS")
         if not is_whole_number(sims) or not 0 <= sims <= MAX_SIMS:
             raise ValueError(f"az: the simulations are a whole number 0..{MAX_SIMS}; got {sims!r}")
         self.sims = sims

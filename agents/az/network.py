@@ -36,10 +36,12 @@ import numpy as np
 
 from agents.az.horizon import HORIZONS, STAKES
 from agents.features import AZ_FEATURES
-from agents.az.search import check_leaf_moves
+from agents.az.search import MAX_CONSIDERED, MODES, check_leaf_moves
 from agents.playout import is_share
 from agents.policy_file import PolicyFileError, check_archive, check_finite, game_of
 from contack_env.atomic import open_atomic
+from contack_env.checks import is_whole_number
+from contack_env.contack.multiplayer import MAX_PLAYERS as MAX_SEATS
 
 FORMAT = "contack-az/1"
 ACTIVATIONS = ("relu", "tanh")
@@ -196,6 +198,14 @@ class AZNet:
             check_leaf_moves(meta.get("leaf_moves", 0), rollout)
         except ValueError as err:
             raise PolicyFileError(f"{path}: {err}") from None
+        players = meta.get("players", 2)
+        if not is_whole_number(players) or not 1 <= players <= MAX_SEATS:
+            raise PolicyFileError(f"{path}: players is {players!r}; a table has 1 to {MAX_SEATS} seats")
+        if meta.get("mode", "gumbel") not in MODES:
+            raise PolicyFileError(f"{path}: mode is {meta.get('mode')!r}; this version reads {', '.join(MODES)}")
+        considered = meta.get("max_considered", MAX_CONSIDERED)
+        if not is_whole_number(considered) or considered < 1:
+            raise PolicyFileError(f"{path}: max_considered is {considered!r}; it is a whole number of moves, at least 1")
         if game is not None and game_of(meta) != game:
             raise PolicyFileError(f"{path} is a network for {game_of(meta)!r}; it cannot play {game!r}")
         check_finite(arrays, path)
@@ -210,7 +220,10 @@ class AZNet:
             raise PolicyFileError(f"{path}: the weights lack {err.args[0]}") from None
         if not trunk or not value:
             raise PolicyFileError(f"{path}: the weights lack the trunk or the value head")
-        net = cls(trunk, head, value, meta.get("activation", "relu"), meta, scorer)
+        try:
+            net = cls(trunk, head, value, meta.get("activation", "relu"), meta, scorer)
+        except PolicyFileError as err:  # a setting of the file (its activation): name the file
+            raise PolicyFileError(f"{path}: {err}") from None
         _check_shapes(net, path)
         return net
 

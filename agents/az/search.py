@@ -82,6 +82,9 @@ hidden tiles drawn by the simulation; it may be played on in place), the horizon
 and the search's generator; returns every seat's value (table order)."""
 
 MODES = ("gumbel", "visits")
+MAX_SIMS = 100_000
+"""The most simulations a decision: a search past it would take minutes a move (``az:PATH:SIMS``, ``--sims``,
+``--play-sims``)."""
 C_VISIT = 50.0
 C_SCALE = 0.1
 C_PUCT = 1.25

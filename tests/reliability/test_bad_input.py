@@ -196,6 +196,9 @@ def test_a_bad_training_option_is_refused_naming_it(tmp_path, cli):
     (["--eval-opponents", "random,,greedy"], "--eval-opponents: 'random,,greedy' is not a valid list"),
     (["--hands", "101"], "hands: a game has 1 to 100 hands (the rules play 3); got 101"),
     (["--algorithm", "az", "--hands", "1000000"], "hands: a game has 1 to 100 hands (the rules play 3); got 1000000"),
+    # a network whose default search no az:PATH could play (az:PATH:SIMS takes at most 100,000)
+    (["--algorithm", "az", "--play-sims", "200000"], "play_sims must be at most 100,000 simulations a decision"),
+    (["--algorithm", "az", "--sims", str(10**30)], "sims must be at most 100,000 simulations a decision"),
     # PPO normalizes the advantages of each minibatch: a last one of a single sample would be NaN
     (["--n-steps", "5", "--n-envs", "1", "--batch-size", "2"], "leaves a last minibatch of one sample"),
     # a minibatch is drawn from one rollout: a larger one would be stored and silently never used

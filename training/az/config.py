@@ -16,7 +16,7 @@ from agents.evaluate import MAX_WORKERS
 from agents.features import AZ_FEATURES
 from agents.lookahead import GAMES as LOOKAHEAD_GAMES
 from agents.playout import is_share
-from agents.az.search import MODES
+from agents.az.search import MAX_SIMS, MODES
 from contack_env import ENCLOSED_END_OPTIONS
 from contack_env.checks import is_whole_number
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, check_num_hands
@@ -218,6 +218,9 @@ class AZConfig:
             value = getattr(self, name)
             if not is_whole_number(value) or value < 0:
                 raise ValueError(f"{name} must be a whole number, 0 or more; got {value!r}")
+        for name in ("sims", "play_sims"):  # a network file whose play_sims no az:PATH could play is refused
+            if getattr(self, name) > MAX_SIMS:
+                raise ValueError(f"{name} must be at most {MAX_SIMS:,} simulations a decision; got {getattr(self, name)}")
         if self.eval_every < 0:
             raise ValueError(f"eval_every must be 0 (no evaluation) or more; got {self.eval_every}")
         check_eval_opponents(self)

@@ -1,5 +1,7 @@
 """``az:PATH[:SIMS[:ENDGAME]]`` agents and their ``contack-az/1`` files."""
 
+import re
+
 import numpy as np
 import pytest
 from az_nets import random_net
@@ -147,12 +149,29 @@ def test_bad_files_and_games_are_refused_clearly(nets, tmp_path):
     for key, value, message in (("features", "hints", "features is 'hints'; this version reads none, lookahead"),
                                 ("horizon", "turn", "horizon is 'turn'; this version reads game, hand"),
                                 ("rollout", 1.5, "rollout is 1.5; it is a share from 0 to 1"),
-                                ("leaf_moves", -2, "leaf_moves is a whole number of greedy moves")):
+                                ("leaf_moves", -2, "leaf_moves is a whole number of greedy moves"),
+                                # settings the search reads only once it plays: refused at load, not mid-game
+                                ("mode", "zzz", "mode is 'zzz'; this version reads gumbel, visits"),
+                                ("max_considered", 0, "max_considered is 0; it is a whole number of moves"),
+                                ("players", 10**30, f"players is {10**30}; a table has 1 to 7 seats")):
         net = AZNet.load(nets["contack"])
         net.meta[key] = value
         net.save(tmp_path / "later.npz")
-        with pytest.raises(PolicyFileError, match=message):
+        with pytest.raises(PolicyFileError, match=f"^{re.escape(str(tmp_path / 'later.npz'))}: {message}"):
             make_agent(f"az:{tmp_path / 'later.npz'}")
+    net = AZNet.load(nets["contack"])
+    net.activation = "zzz"
+    net.save(tmp_path / "later.npz")
+    with pytest.raises(PolicyFileError, match=f"^{re.escape(str(tmp_path / 'later.npz'))}: activation must be one of relu, tanh"):
+        make_agent(f"az:{tmp_path / 'later.npz'}")
+    # a default no az:PATH can play (--play-sims is capped now; an edited file): the file and the way out named
+    net = AZNet.load(nets["contack"])
+    net.meta["sims"] = 200_000
+    net.save(tmp_path / "later.npz")
+    with pytest.raises(PolicyFileError, match=r"later.npz: its simulations a decision \(meta 'sims'\) are 200000, "
+                                              r"not a whole number 0..100000: give them in the spec, az:PATH:SIMS"):
+        make_agent(f"az:{tmp_path / 'later.npz'}")
+    assert make_agent(f"az:{tmp_path / 'later.npz'}:3").sims == 3
     net = AZNet.load(nets["contack"])
     net.head[0][0, 0] = np.nan  # a diverged run: its search would follow garbage priors, silently
     net.save(tmp_path / "diverged.npz")
