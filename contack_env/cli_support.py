@@ -42,8 +42,11 @@ def check_seed_range(parser: argparse.ArgumentParser, option: str, seed: int | N
                      what: str = "games") -> None:
     """A usage error unless ``count`` games (or deals, ``what``) may start from ``seed`` (None: not given)."""
     if seed is not None and seed > largest_first_seed(count):
+        fewer = f"at most {MAX_SEED - seed + 1} {what} from {option} {seed}"
+        if largest_first_seed(count) < 0:  # more than there are seeds: no first seed would do
+            parser.error(f"{count} {what} would play from more seeds than there are (0..{MAX_SEED}); play {fewer}")
         parser.error(f"{option} {seed} with {count} {what} would play from seeds up to {seed + count - 1}, past the "
-                     f"largest, {MAX_SEED}; give at most {largest_first_seed(count)}")
+                     f"largest, {MAX_SEED}; give at most {largest_first_seed(count)}, or play {fewer}")
 
 
 def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,

@@ -255,7 +255,19 @@ def test_seeds_past_the_largest_are_refused_with_the_largest_first_seed(tmp_path
     # game i is played from seed S+i, and its record says so: every such seed must be one the commands take
     result = cli(*[a.format(tmp_path) for a in argv])
     result.assert_clean_failure(2, "past the largest, 9223372036854775807; give at most")
+    assert ", or play at most " in result.err
     assert not (tmp_path / "g.jsonl").exists()
+
+
+@pytest.mark.parametrize("argv, what, seed", [
+    (["solve", "--game", "solitaire1", "--games", str(10**30), "--seed", "1"], "deals", 1),
+    (["simulate", "--games", str(10**30), "--seed", "5", "--out", "{}/g.jsonl"], "games", 5),
+])
+def test_more_games_than_there_are_seeds_are_refused_with_how_many_fit(tmp_path, cli, argv, what, seed):
+    # no first seed would do: the way out is fewer games (it used to advise a negative seed)
+    result = cli(*[a.format(tmp_path) for a in argv])
+    result.assert_clean_failure(2, f"{10**30} {what} would play from more seeds than there are "
+                                   f"(0..9223372036854775807); play at most {2**63 - seed} {what} from --seed {seed}")
 
 
 def test_the_largest_seeds_are_taken_where_every_deal_fits(cli):
