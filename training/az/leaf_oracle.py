@@ -27,10 +27,10 @@ import numpy as np
 
 from agents.az.horizon import Horizon
 from agents.az_agent import AZAgent
-from agents.evaluate import evaluate, format_table
+from agents.evaluate import check_request, evaluate, format_table
 from agents.lookahead import LookaheadAgent
 from agents.policy_file import PolicyFileError
-from agents.registry import register, unregister
+from agents.registry import check_spec, register, unregister
 from contack_env.cli_support import seed_arg
 from contack_env.protocol import State
 
@@ -64,9 +64,13 @@ def make(arg: str | None, rng: np.random.Generator, game: str) -> Any:
     return AZAgent(path, seed=rng, game=game, rollout=1.0, leaf_playout=ContinuationMean(k))
 
 
+MAX_CONTINUATIONS = 10_000
+"""The most continuations a leaf: each leaf's value would take minutes past it."""
+
+
 def _count(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"a whole number, 0 or more; got {text!r}")
+    if not text.isdigit() or int(text) > MAX_CONTINUATIONS:
+        raise argparse.ArgumentTypeError(f"a whole number 0..{MAX_CONTINUATIONS:,}; got {text!r}")
     return int(text)
 
 
@@ -84,12 +88,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     register(NAME, leaf_oracle.make, games="contack")
     try:
-        players = int(AZAgent(args.model, game="contack").net.meta.get("players", 2))
+        try:
+            players = int(AZAgent(args.model, game="contack").net.meta.get("players", 2))
+        except (PolicyFileError, ValueError, OSError) as err:  # the file: a failure, not a usage error
+            print(f"leaf_oracle: {err}", file=sys.stderr)
+            return 1
         agents = [f"{NAME}:{args.model}:{args.continuations}"] + [args.opponent] * (players - 1)
-        ev = evaluate(agents, args.games, args.seed, players=players, workers=args.workers)
-    except (PolicyFileError, ValueError, OSError) as err:
-        print(f"leaf_oracle: {err}", file=sys.stderr)
-        return 1
+        try:  # what the command line asks for: usage errors
+            check_spec(args.opponent, "contack")
+        except ValueError as err:
+            parser.error(f"--opponent: {err}")
+        try:
+            check_request("contack", players, agents, args.games, args.workers)
+        except ValueError as err:
+            parser.error(str(err))
+        try:
+            ev = evaluate(agents, args.games, args.seed, players=players, workers=args.workers)
+        except (PolicyFileError, ValueError, OSError) as err:
+            print(f"leaf_oracle: {err}", file=sys.stderr)
+            return 1
     finally:  # the agent exists for this command only: the process's other users do not see it
         unregister(NAME)
     print(format_table(ev))

@@ -30,7 +30,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -199,14 +199,23 @@ def _cell(value: float, width: int) -> str:
     return f"{'-':>{width}}" if np.isnan(value) else f"{value:{width}.3f}"
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number, 1 or more; got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"a whole number, 1 or more; got {text!r}")
-    return value
+MAX_POSITIONS = 1_000_000
+"""The most positions a measure: it keeps every one in memory, with its playouts' results."""
+MAX_PLAYOUTS = 10_000
+"""The most continuations a position: past it one position takes minutes."""
+
+
+def _whole(most: int) -> Callable[[str], int]:
+    """An argparse type: a whole number 1..``most``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if not 1 <= value <= most:
+            raise argparse.ArgumentTypeError(f"a whole number 1..{most:,}; got {text!r}")
+        return value
+    return parse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -216,8 +225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="comma-separated az network files (contack, one horizon), measured on the same positions")
     parser.add_argument("--players", type=int, default=2, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
                         metavar=f"{MIN_PLAYERS}..{MAX_PLAYERS}", help="table size (default 2)")
-    parser.add_argument("--positions", type=_positive, default=2000, help="positions sampled (default 2000)")
-    parser.add_argument("--playouts", type=_positive, default=64,
+    parser.add_argument("--positions", type=_whole(MAX_POSITIONS), default=2000,
+                        help="positions sampled (default 2000)")
+    parser.add_argument("--playouts", type=_whole(MAX_PLAYOUTS), default=64,
                         help="the bot's continuations per position whose mean estimates its value (default 64)")
     parser.add_argument("--seed", type=seed_arg, default=1,
                         help="seeds the games, the positions and the draws (default 1)")

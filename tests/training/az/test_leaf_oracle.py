@@ -64,9 +64,17 @@ def test_the_command_plays_the_search_against_the_opponent_and_refuses_bad_input
     assert err.startswith("leaf_oracle: ") and "missing.npz" in err and err.count("\n") == 1, err
     with pytest.raises(SystemExit) as exit_:
         main(["--model", MODEL, "--continuations", "many"])
-    assert exit_.value.code == 2 and "a whole number, 0 or more; got 'many'" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exit_:
-        main(["--model", MODEL, "--continuations", "2", "--seed", "-3"])
-    assert exit_.value.code == 2 and "--seed" in capsys.readouterr().err
+    assert exit_.value.code == 2 and "a whole number 0..10,000; got 'many'" in capsys.readouterr().err
+    # what the command line asks for is a usage error (exit status 2, the usage shown), before any game
+    for argv, message in ((["--seed", "-3"], "--seed"),
+                          (["--continuations", "100000"], "a whole number 0..10,000; got '100000'"),
+                          (["--games", "3"], "a positive multiple of 2; got 3"),
+                          (["--workers", "0"], "workers is at least 1; got 0"),
+                          (["--opponent", "foo"], "--opponent: unknown agent 'foo'")):
+        with pytest.raises(SystemExit) as exit_:
+            main(["--model", MODEL, "--continuations", "2", *argv])
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and message in err and err.startswith("usage: "), err
+        assert "az-continuations" not in registered_names("contack")
     with pytest.raises(ValueError, match="takes PATH:K"):
         make(MODEL, np.random.default_rng(0), "contack")

@@ -81,7 +81,9 @@ def test_networks_of_other_horizons_or_games_are_refused(tmp_path, capsys):
     assert "cannot play 'contack'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("flag,value", [("--positions", "0"), ("--playouts", "x"), ("--players", "8")])
+@pytest.mark.parametrize("flag,value", [("--positions", "0"), ("--playouts", "x"), ("--players", "8"),
+                                        # it keeps every position and playout in memory: no end without a limit
+                                        ("--positions", str(10**30)), ("--playouts", "10001")])
 def test_bad_numbers_get_a_usage_error(flag, value, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--models", MODEL, flag, value])
