@@ -145,8 +145,9 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     from agents.worker_pool import WorkerLost
     from contack_env.cli_support import INTERRUPTED
 
-    if args.games < 1 or args.workers < 1:
-        parser.error("--games and --workers are at least 1")
+    for option, value in (("--games", args.games), ("--workers", args.workers)):
+        if value < 1:
+            parser.error(f"{option} is at least 1; got {value}")
     if args.workers > MAX_WORKERS:
         parser.error(f"--workers is at most {MAX_WORKERS}; got {args.workers}")
     if not args.out:
@@ -159,6 +160,8 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     except ValueError as err:
         parser.error(str(err))
     models = args.models or shipped_models_folder()
+    if os.path.exists(models) and not os.path.isdir(models):
+        parser.error(f"--models names the folder of the shipped models; {models} is a file")
     try:
         check_models(models)  # before --out is made
         check_folder(args.out)  # before the games: a folder that cannot be written is refused at once
