@@ -36,12 +36,12 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         sources = [read_records(path) for path in args.files]
         table = league(sources, args.files)
-    except RecordError as err:
+    except RecordError as err:  # a file's contents, as replay and render report them: exit status 1
         print(f"contack ratings: {err}", file=sys.stderr)
-        return 2
+        return 1
     except OSError as err:
         print(f"contack ratings: cannot read {err.filename}: {err.strerror}", file=sys.stderr)
-        return 2
+        return 1
     print(format_league(table))
     if args.json and not write_output("ratings", args.json, json.dumps(league_json(table), indent=1) + "\n"):
         return 1

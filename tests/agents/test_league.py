@@ -106,8 +106,12 @@ def test_the_command_prints_the_table_and_writes_json_and_refuses_bad_input(tmp_
     assert printed.startswith("40 games of contack, 2 players, 10 deals, from 2 files")
     data = json.loads(out.read_text())
     assert [e["agent"] for e in data["entries"]] == [line.split()[1] for line in printed.splitlines()[2:5]]
-    assert main(["ratings", str(tmp_path / "missing.jsonl")]) == 2
+    # a file that cannot be read, or read as records, fails as in replay and render (1); usage errors are 2
+    assert main(["ratings", str(tmp_path / "missing.jsonl")]) == 1
     assert "cannot read" in capsys.readouterr().err
+    (tmp_path / "picture.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    assert main(["ratings", str(tmp_path / "picture.png")]) == 1
+    assert "not UTF-8 text" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:
         main(["ratings", str(tmp_path / "a.jsonl"), "--json", str(tmp_path / "r.txt")])
     assert exit_.value.code == 2
