@@ -66,16 +66,21 @@ def check_archive(path: str, kind: str, what: str) -> None:
     """``PolicyFileError`` unless ``path`` is a readable zip archive (a ``.npz``), saying which of these it is
     not: missing ("no ``kind`` at ..."), a folder, a file that cannot be read (permission), not an archive at all
     (``what`` says what it should be)."""
+    if not path:
+        raise PolicyFileError(f"the path of the {kind} is empty")
     if not os.path.exists(path):
         raise PolicyFileError(f"no {kind} at {path}")
     if os.path.isdir(path):
         raise PolicyFileError(f"{path} is a folder, not {what}")
     try:
-        with open(path, "rb"):
-            pass
+        with open(path, "rb") as f:
+            start = f.read(4)
     except OSError as err:
         raise PolicyFileError(f"{path} cannot be read: {err.strerror or err}") from None
     if not zipfile.is_zipfile(path):
+        if start == b"PK\x03\x04":  # an archive's first entry, and no directory at its end: a copy cut short
+            raise PolicyFileError(f"{path} is a .npz archive cut short or damaged (its end is missing): copy or "
+                                  "write it again")
         # Said here: numpy's own message for such a file suggests loading it with allow_pickle=True.
         raise PolicyFileError(f"{path} is not {what}: it is not a .npz archive at all")
 

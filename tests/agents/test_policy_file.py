@@ -103,6 +103,22 @@ def test_a_file_of_another_kind_says_so_without_suggesting_unsafe_loading(tmp_pa
     assert "allow_pickle" not in str(err.value) and "unsafe" not in str(err.value)
 
 
+@pytest.mark.parametrize("loader", ["ppo", "az"])
+def test_a_file_cut_short_or_an_empty_path_says_so(tmp_path, loader):
+    from agents.az.network import AZNet
+
+    load = PolicyNet.load if loader == "ppo" else AZNet.load
+    whole = tmp_path / "whole.npz"
+    _net(np.random.default_rng(0)).save(whole)
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])  # a copy or a download stopped halfway
+    with pytest.raises(PolicyFileError) as err:
+        load(cut)
+    assert str(err.value) == f"{cut} is a .npz archive cut short or damaged (its end is missing): copy or write it again"
+    with pytest.raises(PolicyFileError, match=r"^the path of the (policy|network) file is empty$"):
+        load("")
+
+
 def test_a_pickled_array_is_refused_not_unpickled(tmp_path):
     path = tmp_path / "evil.npz"
     np.savez(path, meta=np.array([{"format": "contack-policy/1"}], dtype=object))
