@@ -259,8 +259,11 @@ class PolicyNet:
             missing = {"gather", "wf", "wc", "bc", "wo", "bo"} - set(scorer)
             if missing:
                 raise PolicyFileError(f"{path}: the factored head lacks {', '.join(sorted(missing))}")
-        net = cls(layers, (arrays["wa"].astype(np.float32), arrays["ba"].astype(np.float32)),
-                  meta.get("activation", "tanh"), meta, scorer)
+        try:
+            net = cls(layers, (arrays["wa"].astype(np.float32), arrays["ba"].astype(np.float32)),
+                      meta.get("activation", "tanh"), meta, scorer)
+        except PolicyFileError as err:  # a setting of the file (its activation): name the file
+            raise PolicyFileError(f"{path}: {err}") from None
         _check_shapes(net, path)
         return net
 

@@ -119,6 +119,15 @@ def test_a_file_cut_short_or_an_empty_path_says_so(tmp_path, loader):
         load("")
 
 
+def test_an_activation_this_version_lacks_is_refused_naming_the_file(tmp_path):
+    net = _net(np.random.default_rng(0))
+    net.activation = "gelu"
+    net.save(tmp_path / "later.npz")
+    with pytest.raises(PolicyFileError) as err:
+        PolicyNet.load(tmp_path / "later.npz")
+    assert str(err.value) == f"{tmp_path / 'later.npz'}: activation must be one of tanh, relu; got 'gelu'"
+
+
 def test_a_pickled_array_is_refused_not_unpickled(tmp_path):
     path = tmp_path / "evil.npz"
     np.savez(path, meta=np.array([{"format": "contack-policy/1"}], dtype=object))

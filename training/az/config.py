@@ -218,7 +218,8 @@ class AZConfig:
             value = getattr(self, name)
             if not is_whole_number(value) or value < 0:
                 raise ValueError(f"{name} must be a whole number, 0 or more; got {value!r}")
-        for name in ("sims", "play_sims"):  # a network file whose play_sims no az:PATH could play is refused
+        # the searches of self-play and of play take what an az:PATH:SIMS spec does (the file's default is play_sims)
+        for name in ("sims", "play_sims"):
             if getattr(self, name) > MAX_SIMS:
                 raise ValueError(f"{name} must be at most {MAX_SIMS:,} simulations a decision; got {getattr(self, name)}")
         if self.eval_every < 0:

@@ -26,12 +26,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from agents.az.horizon import Horizon
+from agents.az.network import AZNet
 from agents.az_agent import AZAgent
 from agents.evaluate import check_request, evaluate, format_table
 from agents.lookahead import LookaheadAgent
 from agents.policy_file import PolicyFileError
 from agents.registry import check_spec, register, unregister
-from contack_env.cli_support import seed_arg
+from contack_env.cli_support import check_seed_range, seed_arg
 from contack_env.protocol import State
 
 from .value_ceiling import continuations
@@ -89,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     register(NAME, leaf_oracle.make, games="contack")
     try:
         try:
-            players = int(AZAgent(args.model, game="contack").net.meta.get("players", 2))
+            players = int(AZNet.load(args.model, game="contack").meta.get("players", 2))
         except (PolicyFileError, ValueError, OSError) as err:  # the file: a failure, not a usage error
             print(f"leaf_oracle: {err}", file=sys.stderr)
             return 1
@@ -102,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_request("contack", players, agents, args.games, args.workers)
         except ValueError as err:
             parser.error(str(err))
+        check_seed_range(parser, "--seed", args.seed, args.games // players, "deals")
         try:
             ev = evaluate(agents, args.games, args.seed, players=players, workers=args.workers)
         except (PolicyFileError, ValueError, OSError) as err:

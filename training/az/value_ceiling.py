@@ -200,7 +200,7 @@ def _cell(value: float, width: int) -> str:
 
 
 MAX_POSITIONS = 1_000_000
-"""The most positions a measure: it keeps every one in memory, with its playouts' results."""
+"""The most positions a measure: it keeps every one in memory (its view, and its playouts' mean and variance)."""
 MAX_PLAYOUTS = 10_000
 """The most continuations a position: past it one position takes minutes."""
 

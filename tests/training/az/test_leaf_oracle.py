@@ -70,7 +70,8 @@ def test_the_command_plays_the_search_against_the_opponent_and_refuses_bad_input
                           (["--continuations", "100000"], "a whole number 0..10,000; got '100000'"),
                           (["--games", "3"], "a positive multiple of 2; got 3"),
                           (["--workers", "0"], "workers is at least 1; got 0"),
-                          (["--opponent", "foo"], "--opponent: unknown agent 'foo'")):
+                          (["--opponent", "foo"], "--opponent: unknown agent 'foo'"),
+                          (["--seed", str(2**63 - 1)], "past the largest, 9223372036854775807")):
         with pytest.raises(SystemExit) as exit_:
             main(["--model", MODEL, "--continuations", "2", *argv])
         err = capsys.readouterr().err
