@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Sequence
+from typing import Callable, Sequence
 
 from contack_env.atomic import OutputPathError, check_output, write_text
 from contack_env.seeds import MAX_SEED, largest_first_seed
@@ -25,6 +25,19 @@ INTERRUPTED = {
     "replay": "the records checked so far are listed above",
     "demo": "each file written so far is whole (files are written atomically); the others were not written",
 }
+
+
+def whole_arg(least: int, most: int) -> Callable[[str], int]:
+    """An argparse type: a whole number ``least``..``most`` (a count kept in memory or paid in time needs a most)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = least - 1
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(f"a whole number {least:,}..{most:,}; got {text!r}")
+        return value
+    return parse
 
 
 def seed_arg(text: str) -> int:

@@ -32,7 +32,7 @@ from agents.evaluate import check_request, evaluate, format_table
 from agents.lookahead import LookaheadAgent
 from agents.policy_file import PolicyFileError
 from agents.registry import check_spec, register, unregister
-from contack_env.cli_support import check_seed_range, seed_arg
+from contack_env.cli_support import check_seed_range, seed_arg, whole_arg
 from contack_env.protocol import State
 
 from .value_ceiling import continuations
@@ -69,16 +69,11 @@ MAX_CONTINUATIONS = 10_000
 """The most continuations a leaf: each leaf's value would take minutes past it."""
 
 
-def _count(text: str) -> int:
-    if not text.isdigit() or int(text) > MAX_CONTINUATIONS:
-        raise argparse.ArgumentTypeError(f"a whole number 0..{MAX_CONTINUATIONS:,}; got {text!r}")
-    return int(text)
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.az.leaf_oracle", description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, help="an az network file for Contack (its players set the table)")
-    parser.add_argument("--continuations", type=_count, required=True,
+    parser.add_argument("--continuations", type=whole_arg(0, MAX_CONTINUATIONS), required=True,
                         help="the bot's continuations whose mean values a leaf (0: the network's values)")
     parser.add_argument("--opponent", default="mcts:200", help="the agent in every other seat (default mcts:200)")
     parser.add_argument("--games", type=int, default=200, help="games, in whole deals of every seat rotation")

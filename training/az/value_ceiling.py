@@ -30,7 +30,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -41,7 +41,7 @@ from agents.lookahead import LookaheadAgent
 from agents.policy_file import PolicyFileError
 from agents.progress import MODES, reporter
 from agents.view import determinize, public_view
-from contack_env.cli_support import seed_arg
+from contack_env.cli_support import seed_arg, whole_arg
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contack.state import GameState
 from contack_env.games import RuleOptions, get_game
@@ -205,19 +205,6 @@ MAX_PLAYOUTS = 10_000
 """The most continuations a position: past it one position takes minutes."""
 
 
-def _whole(most: int) -> Callable[[str], int]:
-    """An argparse type: a whole number 1..``most``."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = 0
-        if not 1 <= value <= most:
-            raise argparse.ArgumentTypeError(f"a whole number 1..{most:,}; got {text!r}")
-        return value
-    return parse
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.az.value_ceiling",
                                      description=__doc__.split("\n\n")[0])
@@ -225,9 +212,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="comma-separated az network files (contack, one horizon), measured on the same positions")
     parser.add_argument("--players", type=int, default=2, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
                         metavar=f"{MIN_PLAYERS}..{MAX_PLAYERS}", help="table size (default 2)")
-    parser.add_argument("--positions", type=_whole(MAX_POSITIONS), default=2000,
+    parser.add_argument("--positions", type=whole_arg(1, MAX_POSITIONS), default=2000,
                         help="positions sampled (default 2000)")
-    parser.add_argument("--playouts", type=_whole(MAX_PLAYOUTS), default=64,
+    parser.add_argument("--playouts", type=whole_arg(1, MAX_PLAYOUTS), default=64,
                         help="the bot's continuations per position whose mean estimates its value (default 64)")
     parser.add_argument("--seed", type=seed_arg, default=1,
                         help="seeds the games, the positions and the draws (default 1)")
