@@ -1,8 +1,8 @@
 """What every ``contack`` subcommand shares for bad input and interruptions: seeds, output paths, Ctrl-C.
 
 - ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are).
-- ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``); ``write_output``
-  writes it at the end, or says why it could not.
+- ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``; a JSON output
+  replaces only a JSON file, ``not_json``); ``write_output`` writes it at the end, or says why it could not.
 - ``interrupted``: the one line a subcommand prints when Ctrl-C stops it, saying what was kept.
 """
 
@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Callable, Sequence
 
-from contack_env.atomic import OutputPathError, check_output, write_text
+from contack_env.atomic import OutputPathError, check_output, write_text, written_in_place
 from contack_env.seeds import MAX_SEED, largest_first_seed
 
 
@@ -63,14 +63,53 @@ def check_seed_range(parser: argparse.ArgumentParser, option: str, seed: int | N
 
 
 def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
-               suffixes: tuple[str, ...] = ()) -> None:
-    """Check the output path of ``option`` (None: not given) before any work; a bad one is a usage error."""
+               suffixes: tuple[str, ...] = (), json: bool = False) -> None:
+    """Check the output path of ``option`` (None: not given) before any work; a bad one is a usage error.
+    ``json``: the option writes JSON (or JSON lines), and replaces only a file that is JSON already (``not_json``),
+    so that a slip of the name (``--json models/contack_2p_az.npz``) cannot lose a model, a script or a picture."""
     if path is None:
         return
     try:
         check_output(path, suffixes)
     except OutputPathError as err:
         parser.error(f"{option}: {err}")
+    why = not_json(path) if json else None
+    if why is not None:
+        parser.error(f"{option}: {path} is there and {why}; {option} writes JSON and replaces only a file that is "
+                     "JSON already, such as its own earlier output: name another file, or move that one away first")
+
+
+JSON_SNIFF_BYTES = 4096
+"""How much of an existing file ``not_json`` reads: enough to tell JSON text from anything else."""
+
+
+def not_json(path: str) -> str | None:
+    """Why the file at ``path`` is not one that a JSON output may replace, or None: no file is there (or a device,
+    a pipe: written in place), it is empty, or it begins as JSON text does (``{`` or ``[``, after white space).
+    Only the beginning is read: what an earlier output of ``--json`` or ``--records`` begins with."""
+    if written_in_place(path) or not os.path.isfile(path):
+        return None  # (standard output sent to a file: what the command printed is there, and stays)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(JSON_SNIFF_BYTES)
+    except OSError:
+        return None  # writing it will say what is wrong
+    if head.startswith(b"PK\x03\x04"):
+        return "is a zip archive (as a model file, .npz, is)"
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as err:
+        # a character cut in two by the read's end is not a fault of the file; any other undecodable byte is
+        if len(head) < JSON_SNIFF_BYTES or err.start < len(head) - 3:
+            return "holds binary data, not text"
+        text = head[:err.start].decode("utf-8", errors="replace")
+    if "\x00" in text:
+        return "holds binary data, not text"
+    start = text.lstrip("\ufeff \t\r\n")
+    if start and start[0] not in "{[":
+        return f"is text that does not begin as JSON does (it begins {start[:20]!r})"
+    return None
+
 
 
 class StandardOutputError(OSError):

@@ -32,7 +32,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.error(f"{path} is given twice{'' if same == path else f' (as {same})'}: each file is one match, "
                          "whose games count once")
     not_an_input(parser, "--json", args.json, args.files)
-    output_arg(parser, "--json", args.json, (".json",))
+    output_arg(parser, "--json", args.json, (".json",), json=True)
     try:
         sources = [read_records(path) for path in args.files]
         table = league(sources, args.files)

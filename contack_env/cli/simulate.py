@@ -57,7 +57,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except ValueError as err:
         parser.error(f"--agents: {err}")
     not_an_input(parser, "--out", args.out, [path for spec in agent_names for path in spec_files(spec)])
-    output_arg(parser, "--out", args.out)
+    output_arg(parser, "--out", args.out, json=True)
 
     from tqdm import tqdm
 

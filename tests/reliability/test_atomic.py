@@ -20,6 +20,7 @@ from reliability_helpers import ENTRY
 
 ROOT = Path(__file__).resolve().parents[2]
 OLD = b"the old content, which must survive\n"
+OLD_JSON = b'{"old": "an earlier output, which must survive"}\n'  # what the JSON outputs replace
 
 
 def _leftovers(folder: Path) -> list[str]:
@@ -341,10 +342,10 @@ def test_every_writer_keeps_the_old_file_when_the_write_fails(tmp_path, monkeypa
 def test_a_command_that_hits_the_file_size_limit_keeps_the_old_file(tmp_path, cli, args, name):
     # `ulimit -f 1`: files of more than 1 KiB cannot be written (Python ignores SIGXFSZ, so the write fails).
     target = tmp_path / name
-    target.write_bytes(OLD)
+    target.write_bytes(OLD_JSON)
     result = cli(*[a.format(target) for a in args], prefix="ulimit -f 1", cwd=tmp_path)
     result.assert_clean_failure(1, "cannot write")
-    assert target.read_bytes() == OLD
+    assert target.read_bytes() == OLD_JSON
     assert _leftovers(tmp_path) == []
 
 

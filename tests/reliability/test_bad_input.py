@@ -7,6 +7,7 @@ import json
 import re
 import time
 
+import numpy as np
 import pytest
 
 
@@ -69,6 +70,58 @@ def test_simulate_out_is_checked_before_the_games(tmp_path, cli):
     (tmp_path / "file").write_text("")
     cli("simulate", "--games", "1", "--seed", "1", "--agents", "mcts:100000", "--out", "file/x.jsonl", cwd=tmp_path,
         timeout=120).assert_clean_failure(2, "--out: file/x.jsonl lies under a file")
+
+
+JSON_OUTPUTS = {  # every option that writes JSON, with the rest of its command
+    "evaluate --json": ["evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "{seed}", "--json"],
+    "evaluate --records": ["evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "{seed}", "--records"],
+    "simulate --out": ["simulate", "--games", "1", "--seed", "{seed}", "--out"],
+    "solve --json": ["solve", "--game", "solitaire1", "--games", "1", "--seed", "{seed}", "--json"],
+    "ratings --json": ["ratings", "{records}", "--json"],
+}
+
+
+def _json_output(tmp_path, cli, name, seed, path):
+    if name == "ratings --json" and not (tmp_path / "m.jsonl").exists():
+        assert cli("evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", "--records", "m.jsonl",
+                   cwd=tmp_path).code == 0
+    argv = [a.format(seed=seed, records=tmp_path / "m.jsonl") for a in JSON_OUTPUTS[name]]
+    return cli(*argv, path, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("name", list(JSON_OUTPUTS))
+@pytest.mark.parametrize("kind, content, why", [
+    ("model", None, "is a zip archive (as a model file, .npz, is)"),
+    ("text", b"# my notes\n{not json}\n", "is text that does not begin as JSON does (it begins '# my notes\\n"),
+    ("binary", b"\x89PNG\r\n\x1a\n\x00\x00", "holds binary data, not text"),
+])
+def test_a_json_output_never_replaces_a_file_that_is_not_json(tmp_path, cli, name, kind, content, why):
+    # A slip of the name (--json models/contack_2p_az.npz) must not lose a model, a script or a picture.
+    target = tmp_path / ("out.json" if name == "ratings --json" else "target")
+    if content is None:
+        np.savez(target.with_suffix(".npz"), w=np.arange(3))
+        content = target.with_suffix(".npz").read_bytes()
+    target.write_bytes(content)
+    option = name.split()[1]
+    _json_output(tmp_path, cli, name, 1, target).assert_clean_failure(
+        2, f"{option}: {target} is there and {why}")
+    assert target.read_bytes() == content
+
+
+@pytest.mark.parametrize("name", list(JSON_OUTPUTS))
+def test_a_json_output_replaces_its_own_earlier_output_or_an_empty_file(tmp_path, cli, name):
+    target = tmp_path / "out.json"
+    target.write_bytes(b"")
+    assert _json_output(tmp_path, cli, name, 1, target).code == 0
+    first = target.read_text()
+    assert first.lstrip()[0] in "{["
+    second = _json_output(tmp_path, cli, name, 7, target)
+    assert second.code == 0, second.err
+    if name != "ratings --json":  # the same records: the same table
+        assert target.read_text() != first  # replaced by the other seed's output
+    # only the beginning decides: a file whose first character is cut in two at the read's end still passes
+    target.write_bytes(b"[" + b" " * 4094 + "é".encode())
+    assert _json_output(tmp_path, cli, name, 1, target).code == 0
 
 
 def test_demo_out_under_a_file_is_refused_at_once(tmp_path, cli):
