@@ -40,6 +40,13 @@ def whole_arg(least: int, most: int) -> Callable[[str], int]:
     return parse
 
 
+def printable(text: str) -> str:
+    """``text`` for one cell of a printed table: a character that would break the line or the columns (a
+    newline, a tab, an escape) shown as Python writes it in a string (``\\n``, ``\\t``, ``\\x1b``). Names read from
+    records can hold anything."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def seed_arg(text: str) -> int:
     """``--seed``: a whole number 0..2**63-1 (argparse shows the message with the option's name)."""
     try:

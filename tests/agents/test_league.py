@@ -135,3 +135,17 @@ def test_the_command_prints_the_table_and_writes_json_and_refuses_bad_input(tmp_
             main(["ratings", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--json", str(tmp_path / out)])
         assert exit_.value.code == 2 and "is a file this command reads" in capsys.readouterr().err
     assert (tmp_path / "b.jsonl").read_bytes() == kept
+
+
+def test_names_read_from_records_cannot_break_the_printed_table(tmp_path, capsys):
+    # Records may come from anywhere: a newline or an escape in an agent's name must not start a new row.
+    _, records = _match(tmp_path, "a.jsonl", ["greedy", "random"], 4)
+    odd = "bot\nwith a\tnewline\x1b[2J"
+    for record in records:
+        record["agents"] = [odd if name == "random" else name for name in record["agents"]]
+    write_records(tmp_path / "odd.jsonl", records)
+    assert main(["ratings", str(tmp_path / "odd.jsonl")]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    rows = [line for line in printed if line[:3].strip().isdigit()]
+    assert len(rows) == 2 and "\x1b" not in "".join(printed)
+    assert any(r"bot\nwith a\tnewline\x1b[2J" in row for row in rows)

@@ -30,6 +30,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from contack_env.cli_support import printable
 from contack_env.records import RecordError, read_records, replay
 
 COLUMNS = ("win rate", "margin/hand", "points/hand", "penalties/hand", "out/hand", "draws/hand", "passes/hand")
@@ -133,8 +134,8 @@ def count(records: Sequence[dict[str, Any]], agent: str) -> HandEnds:
 def format_table(totals: HandEnds, agent: str) -> str:
     """The table ``python -m training.az.hand_ends`` prints: a line of totals, then a row a seat."""
     how = ", ".join(f"{reason} {k}" for reason, k in sorted(totals.ends.items()))
-    lines = [f"{totals.games} games, {totals.hands} hands ({how}); seats counted on from {agent}'s"]
-    labels = [f"+{k} {' or '.join(sorted(s.names))}" for k, s in enumerate(totals.seats)]
+    lines = [f"{totals.games} games, {totals.hands} hands ({how}); seats counted on from {printable(agent)}'s"]
+    labels = [f"+{k} {' or '.join(printable(name) for name in sorted(s.names))}" for k, s in enumerate(totals.seats)]
     width = max(len(label) for label in labels + ["seat"])
     lines.append(f"{'seat':<{width}}  " + "  ".join(f"{c:>{len(c)}}" for c in COLUMNS))
     for k, label in enumerate(labels):

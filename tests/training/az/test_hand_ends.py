@@ -10,7 +10,7 @@ from agents.arena import new_state, play_game, seed_streams
 from agents.registry import make_agent
 from contack_env.records import RecordError, write_records
 from contack_env.records.contack import game_record
-from training.az.hand_ends import count, main
+from training.az.hand_ends import count, format_table, main
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "records.md"
 
@@ -159,3 +159,12 @@ def test_the_command_prints_the_table_and_refuses_bad_input_with_one_line(tmp_pa
         assert main(argv) == 1
         err = capsys.readouterr().err
         assert err.startswith(expected) and err.count("\n") == 1, err
+
+
+def test_names_read_from_records_cannot_break_the_printed_table():
+    odd = "greedy\nnext line"
+    record = _docs_example()
+    record["agents"] = [odd if name == "greedy" else name for name in record["agents"]]
+    lines = format_table(count([record], "random"), "random").splitlines()
+    assert len(lines) == 4  # the title, the header and one line a seat
+    assert lines[3].startswith(r"+1 greedy\nnext line ")
