@@ -82,6 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from training.az import leaf_oracle  # the factory under its module's name, which worker processes import
 
+    try:  # before NAME is registered: a list of the agents in its message must not offer it
+        check_spec(args.opponent, "contack")
+    except ValueError as err:
+        parser.error(f"--opponent: {err}")
     register(NAME, leaf_oracle.make, games="contack")
     try:
         try:
@@ -91,10 +95,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         agents = [f"{NAME}:{args.model}:{args.continuations}"] + [args.opponent] * (players - 1)
         try:  # what the command line asks for: usage errors
-            check_spec(args.opponent, "contack")
-        except ValueError as err:
-            parser.error(f"--opponent: {err}")
-        try:
             check_request("contack", players, agents, args.games, args.workers)
         except ValueError as err:
             parser.error(str(err))

@@ -77,5 +77,6 @@ def test_the_command_plays_the_search_against_the_opponent_and_refuses_bad_input
         err = capsys.readouterr().err
         assert exit_.value.code == 2 and message in err and err.startswith("usage: "), err
         assert "az-continuations" not in registered_names("contack")
+        assert "az-continuations" not in err  # the agents it lists are those a user can name
     with pytest.raises(ValueError, match="takes PATH:K"):
         make(MODEL, np.random.default_rng(0), "contack")
