@@ -87,7 +87,7 @@ def _evaluator(path: str | None):
 
         from agents.az.encoding import Encoder
         from training.az.model import AZModel
-        from training.networks import action_feature_index
+        from contack_env.envs.observation import action_feature_index
 
         torch.manual_seed(0)
         enc = Encoder("contack")

@@ -3,7 +3,7 @@
 A plain MLP policy maps the observation to 105 logits through 105 separate output weights, so what it learns
 about one action (say, that scoring 20 is good) does not carry over to another. Here each action ``a``
 (tile slot ``a // 21``, cell slot ``a % 21``) gets its own feature vector gathered from the observation, the
-same for every action (``action_feature_index``):
+same for every action (``contack_env.envs.observation.action_feature_index``):
 
     the tile's 5 hand-slot values (present, blue, red, gold, forced), the cell's 9 cell-slot values
     (present, position, up, placed neighbours, the three facing values, beside the last tile), and the points
@@ -26,22 +26,9 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
-from contack_env.envs.actions import NUM_CELL_SLOTS
-from contack_env.envs.observation import LAYOUT, NUM_ACTIONS, OBS_SIZE
+from contack_env.envs.observation import NUM_ACTIONS, OBS_SIZE, action_feature_index
 
 SCORER_WIDTH = 64
-
-
-def action_feature_index(extra: bool = False) -> np.ndarray:
-    """``(105, 15)`` observation indices: row ``a`` gathers action ``a``'s features (module docstring) from the
-    pieces of ``observation.LAYOUT``; with ``extra``, a 16th: the action's value among the 105 appended to the
-    observation (``agents.features``)."""
-    hand, cells, points = (LAYOUT.indices(name) for name in ("hand", "cells", "points"))
-    rows = []
-    for a in range(NUM_ACTIONS):
-        slot, cell = divmod(a, NUM_CELL_SLOTS)
-        rows.append([*hand[slot], *cells[cell], points[a], *([OBS_SIZE + a] if extra else [])])
-    return np.array(rows, dtype=np.int64)
 
 
 class _Extractor(nn.Module):

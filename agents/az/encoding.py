@@ -55,7 +55,8 @@ class Encoder:
         spec = get_game(game)
         self._observer = spec.make_observer(options)
         # Contack's observation lays out a row per action (hand slot x candidate cell): the network can score
-        # every action from its own row (``training.networks.action_feature_index``); a solitaire's cannot.
+        # every action from its own row (``contack_env.envs.observation.action_feature_index``); a solitaire's
+        # cannot.
         self.factored = bool(self._observer.factored)
         self.observation_size = int(self._observer.obs_size)
         self.num_actions = int(self._observer.num_actions)

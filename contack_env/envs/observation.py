@@ -100,6 +100,20 @@ OBS_LOW = LAYOUT.low
 """The bounds of every component, for the Box space: -1 for the score components, else 0."""
 OBS_HIGH = LAYOUT.high
 
+def action_feature_index(extra: bool = False) -> np.ndarray:
+    """``(NUM_ACTIONS, 15)`` indices into the observation: row ``a`` gathers action ``a``'s own features, the
+    tile's 5 ``hand`` values (its slot ``a // NUM_CELL_SLOTS``), the cell's 9 ``cells`` values (its cell slot
+    ``a % NUM_CELL_SLOTS``) and the ``points`` the placement scores; with ``extra``, a 16th: the action's value
+    among the ``NUM_ACTIONS`` appended to the observation (``agents.features``). The networks that score every
+    action alike read their input through it (``training.networks``, ``agents.az``)."""
+    hand, cells, points = (LAYOUT.indices(name) for name in ("hand", "cells", "points"))
+    rows = []
+    for a in range(NUM_ACTIONS):
+        slot, cell = divmod(a, NUM_CELL_SLOTS)
+        rows.append([*hand[slot], *cells[cell], points[a], *([OBS_SIZE + a] if extra else [])])
+    return np.array(rows, dtype=np.int64)
+
+
 _ENCLOSED_INDEX = {option: i for i, option in enumerate(ENCLOSED_END_OPTIONS)}
 
 

@@ -175,7 +175,7 @@ def test_the_factored_policy_is_exported_exactly_and_survives_a_file(tmp_path):
 
 
 def test_the_factored_features_of_an_action_are_its_tile_its_cell_and_its_points():
-    from training.networks import action_feature_index
+    from contack_env.envs.observation import action_feature_index
 
     # The hand rows start at 621 (5 values each), the cell rows at 432 (9 each), the points at 646 (the contack_v0
     # card's table).

@@ -21,7 +21,7 @@ def random_model(game: str = "contack", seed: int = 0, features: str = "none",
     enc = Encoder(game, features)
     gather = None
     if enc.factored:
-        from training.networks import action_feature_index
+        from contack_env.envs.observation import action_feature_index
 
         gather = np.concatenate([action_feature_index(), enc.extra_index()], axis=1)
     model = AZModel(enc.obs_size, enc.num_actions, enc.seats, list(arch), gather=gather)

@@ -106,7 +106,7 @@ class Learner:
         self.encoder = enc = Encoder(cfg.game, cfg.features, cfg.rule_options())
         gather = None
         if enc.factored:
-            from training.networks import action_feature_index
+            from contack_env.envs.observation import action_feature_index
 
             # Each action's row: what it places where, then its extra inputs (the lookahead judgement).
             gather = np.concatenate([action_feature_index(), enc.extra_index()], axis=1)
