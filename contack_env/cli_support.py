@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+import unicodedata
 from typing import Callable, Sequence
 
 from contack_env.atomic import OutputPathError, check_output, write_text, written_in_place
@@ -41,10 +43,13 @@ def whole_arg(least: int, most: int) -> Callable[[str], int]:
 
 
 def printable(text: str) -> str:
-    """``text`` for one cell of a printed table: a character that would break the line or the columns (a
-    newline, a tab, an escape) shown as Python writes it in a string (``\\n``, ``\\t``, ``\\x1b``). Names read from
-    records can hold anything."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    """``text`` for one cell of a printed table or one line of a message: a name holding a character that would
+    break the line or the columns (a newline, a tab, an escape: control characters, line and paragraph
+    separators) is shown whole as Python writes it (``'bot\\nname'``), quotes included, so that it cannot be
+    taken for another name; any other text is shown as it is. Names read from records can hold anything."""
+    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text):
+        return repr(text)
+    return text
 
 
 def seed_arg(text: str) -> int:
@@ -92,31 +97,33 @@ JSON_SNIFF_BYTES = 4096
 
 def not_json(path: str) -> str | None:
     """Why the file at ``path`` is not one that a JSON output may replace, or None: no file is there (or a device,
-    a pipe: written in place), it is empty, or it begins as JSON text does (``{`` or ``[``, after white space).
-    Only the beginning is read: what an earlier output of ``--json`` or ``--records`` begins with."""
+    a pipe: written in place), it is empty or white space, or it begins as a JSON object does: ``{`` and then a
+    quoted key or ``}``, as every JSON output and JSON-lines record of the commands begins. (Not ``[``, which
+    begins TOML and INI files too.) Only the beginning is read."""
     if written_in_place(path) or not os.path.isfile(path):
         return None  # (standard output sent to a file: what the command printed is there, and stays)
     try:
         with open(path, "rb") as f:
             head = f.read(JSON_SNIFF_BYTES)
-    except OSError:
-        return None  # writing it will say what is wrong
+    except OSError as err:
+        return f"cannot be read to tell whether it is JSON ({err.strerror or err})"
     if head.startswith(b"PK\x03\x04"):
-        return "is a zip archive (as a model file, .npz, is)"
+        return "is a zip archive, as a model file (.npz) is"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "is UTF-16 text, not UTF-8"
+    if b"\x00" in head:
+        return "holds binary data, not text"
     try:
         text = head.decode("utf-8")
     except UnicodeDecodeError as err:
         # a character cut in two by the read's end is not a fault of the file; any other undecodable byte is
-        if len(head) < JSON_SNIFF_BYTES or err.start < len(head) - 3:
-            return "holds binary data, not text"
-        text = head[:err.start].decode("utf-8", errors="replace")
-    if "\x00" in text:
-        return "holds binary data, not text"
+        if not (len(head) == JSON_SNIFF_BYTES and err.reason == "unexpected end of data"):
+            return "is not UTF-8 text"
+        text = head[:err.start].decode("utf-8")
     start = text.lstrip("\ufeff \t\r\n")
-    if start and start[0] not in "{[":
-        return f"is text that does not begin as JSON does (it begins {start[:20]!r})"
+    if start and not re.match(r"\{\s*(\"|\}|$)", start):
+        return f"is text that does not begin as a JSON object does (it begins {start[:20]!r})"
     return None
-
 
 
 class StandardOutputError(OSError):

@@ -91,9 +91,12 @@ def _json_output(tmp_path, cli, name, seed, path):
 
 @pytest.mark.parametrize("name", list(JSON_OUTPUTS))
 @pytest.mark.parametrize("kind, content, why", [
-    ("model", None, "is a zip archive (as a model file, .npz, is)"),
-    ("text", b"# my notes\n{not json}\n", "is text that does not begin as JSON does (it begins '# my notes\\n"),
+    ("model", None, "is a zip archive, as a model file (.npz) is"),
+    ("text", b"# my notes\n{not json}\n", "is text that does not begin as a JSON object does (it begins '# my notes\\n"),
+    ("toml", b"[build-system]\nrequires = []\n", "is text that does not begin as a JSON object does"),
     ("binary", b"\x89PNG\r\n\x1a\n\x00\x00", "holds binary data, not text"),
+    ("utf-16", '{"a": 1}'.encode("utf-16"), "is UTF-16 text, not UTF-8"),
+    ("latin-1", b"{" + b" " * 4094 + b"\xff more", "is not UTF-8 text"),  # a bad byte, not a cut character
 ])
 def test_a_json_output_never_replaces_a_file_that_is_not_json(tmp_path, cli, name, kind, content, why):
     # A slip of the name (--json models/contack_2p_az.npz) must not lose a model, a script or a picture.
@@ -120,8 +123,26 @@ def test_a_json_output_replaces_its_own_earlier_output_or_an_empty_file(tmp_path
     if name != "ratings --json":  # the same records: the same table
         assert target.read_text() != first  # replaced by the other seed's output
     # only the beginning decides: a file whose first character is cut in two at the read's end still passes
-    target.write_bytes(b"[" + b" " * 4094 + "é".encode())
+    target.write_bytes(b"{" + b" " * 4094 + "é".encode())
     assert _json_output(tmp_path, cli, name, 1, target).code == 0
+    target.write_bytes(b"\xef\xbb\xbf \n\t")  # a byte-order mark and white space: nothing to lose
+    assert _json_output(tmp_path, cli, name, 1, target).code == 0
+
+
+def test_a_file_that_cannot_be_read_is_not_taken_for_json(tmp_path, monkeypatch):
+    # (as root every file can be read: the refusal to open is made here)
+    from contack_env.cli_support import not_json
+
+    target = tmp_path / "model.npz"
+    target.write_bytes(b"PK\x03\x04")
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("builtins.open", refuse)
+    why = not_json(str(target))
+    monkeypatch.undo()
+    assert why == "cannot be read to tell whether it is JSON (Permission denied)"
 
 
 def test_demo_out_under_a_file_is_refused_at_once(tmp_path, cli):
