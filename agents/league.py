@@ -89,7 +89,8 @@ def league(sources: Sequence[Sequence[dict[str, Any]]], names: Sequence[str] | N
     if kind is None:
         raise RecordError("no records to rate", "the files")
     if len(agents) < 2:
-        raise RecordError(f"every seat is played by {next(iter(agents))}: a rating needs two agents or more", "the files")
+        raise RecordError(f"every seat is played by {printable(next(iter(agents)))}: a rating needs two agents or "
+                          "more", "the files")
     ratings = fit(list(deals.values()), len(agents))
     entries = [LeagueEntry(a, played[e], won[e] / played[e], ratings[e]) for a, e in agents.items()]
     entries.sort(key=lambda x: -x.rating.elo)

@@ -148,4 +148,13 @@ def test_names_read_from_records_cannot_break_the_printed_table(tmp_path, capsys
     printed = capsys.readouterr().out.splitlines()
     rows = [line for line in printed if line[:3].strip().isdigit()]
     assert len(rows) == 2 and "\x1b" not in "".join(printed)
-    assert any(r"bot\nwith a\tnewline\x1b[2J" in row for row in rows)
+    assert any(r"'bot\nwith a\tnewline\x1b[2J'" in row for row in rows)  # quoted: not the name 'bot\\n...'
+    col = printed[1].index("win rate")  # the columns stay under their headings
+    assert all(0 <= float(row[col:col + len("win rate")]) <= 1 for row in rows)  # misaligned: not a number
+    # the message for a table of one agent shows the name on one line too
+    for record in records:
+        record["agents"] = [odd, odd]
+    write_records(tmp_path / "one.jsonl", records)
+    assert main(["ratings", str(tmp_path / "one.jsonl")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and r"every seat is played by 'bot\nwith a" in err

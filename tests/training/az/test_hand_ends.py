@@ -167,4 +167,7 @@ def test_names_read_from_records_cannot_break_the_printed_table():
     record["agents"] = [odd if name == "greedy" else name for name in record["agents"]]
     lines = format_table(count([record], "random"), "random").splitlines()
     assert len(lines) == 4  # the title, the header and one line a seat
-    assert lines[3].startswith(r"+1 greedy\nnext line ")
+    assert lines[3].startswith(r"+1 'greedy\nnext line' ")
+    record["agents"] = [odd, "random"]
+    lines = format_table(count([record], odd), odd).splitlines()
+    assert len(lines) == 4 and lines[0].endswith(r"seats counted on from 'greedy\nnext line''s")
