@@ -100,6 +100,7 @@ OBS_LOW = LAYOUT.low
 """The bounds of every component, for the Box space: -1 for the score components, else 0."""
 OBS_HIGH = LAYOUT.high
 
+
 def action_feature_index(extra: bool = False) -> np.ndarray:
     """``(NUM_ACTIONS, 15)`` indices into the observation: row ``a`` gathers action ``a``'s own features, the
     tile's 5 ``hand`` values (its slot ``a // NUM_CELL_SLOTS``), the cell's 9 ``cells`` values (its cell slot
