@@ -69,7 +69,6 @@ MAX_CONTINUATIONS = 10_000
 """The most continuations a leaf: each leaf's value would take minutes past it."""
 
 
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.az.leaf_oracle", description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", required=True, help="an az network file for Contack (its players set the table)")
