@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from contack_env.cli_support import printable
+from contack_env.cli_support import padded, printable, screen_width
 from contack_env.records import RecordError, replay
 
 from .rating import DESCRIPTION, Game, Rating, fit
@@ -112,13 +112,13 @@ def deal_of(record: dict[str, Any], where: str) -> tuple[Any, ...]:
 def format_league(table: League) -> str:
     """The table as ``contack ratings`` prints it."""
     names = [printable(e.agent) for e in table.entries]
-    width = max(len("agent"), *(len(name) for name in names))
+    width = max(len("agent"), *(screen_width(name) for name in names))
     lines = [f"{table.games} games of {table.game}, {table.players} players, {table.deals} deals, from "
              f"{table.sources} file{'s' if table.sources != 1 else ''}",
              f" #  {'agent':<{width}}  games  win rate    Elo  95% CI"]
     for k, (e, name) in enumerate(zip(table.entries, names), 1):
         ci = "" if e.rating.ci95 is None else f"[{e.rating.ci95[0]:+.0f}, {e.rating.ci95[1]:+.0f}]"
-        lines.append(f"{k:>2}  {name:<{width}}  {e.games:>5}  {e.win_rate:>8.3f}  {e.rating.elo:>+5.0f}  {ci}".rstrip())
+        lines.append(f"{k:>2}  {padded(name, width)}  {e.games:>5}  {e.win_rate:>8.3f}  {e.rating.elo:>+5.0f}  {ci}".rstrip())
     lines.append(f"{DESCRIPTION}; win rate: share of its games won, at whichever tables it played (the Elo column "
                  "compares across them)")
     return "\n".join(lines)

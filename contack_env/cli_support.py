@@ -52,6 +52,23 @@ def printable(text: str) -> str:
     return text
 
 
+def screen_width(text: str) -> int:
+    """The columns ``text`` takes on a terminal: two for an East Asian wide or full-width character (``表``), none
+    for a combining mark (the accent of ``e\u0301``) or a format character (a zero-width joiner), one for any
+    other. Tables are aligned by it, not by the number of characters."""
+    width = 0
+    for c in text:
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return width
+
+
+def padded(text: str, width: int) -> str:
+    """``text`` followed by the spaces that make it ``width`` columns wide on a terminal (``screen_width``)."""
+    return text + " " * max(0, width - screen_width(text))
+
+
 def seed_arg(text: str) -> int:
     """``--seed``: a whole number 0..2**63-1 (argparse shows the message with the option's name)."""
     try:

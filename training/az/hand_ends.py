@@ -30,7 +30,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from contack_env.cli_support import printable
+from contack_env.cli_support import padded, printable, screen_width
 from contack_env.records import RecordError, read_records, replay
 
 COLUMNS = ("win rate", "margin/hand", "points/hand", "penalties/hand", "out/hand", "draws/hand", "passes/hand")
@@ -136,11 +136,11 @@ def format_table(totals: HandEnds, agent: str) -> str:
     how = ", ".join(f"{reason} {k}" for reason, k in sorted(totals.ends.items()))
     lines = [f"{totals.games} games, {totals.hands} hands ({how}); seats counted on from {printable(agent)}'s"]
     labels = [f"+{k} {' or '.join(printable(name) for name in sorted(s.names))}" for k, s in enumerate(totals.seats)]
-    width = max(len(label) for label in labels + ["seat"])
+    width = max(screen_width(label) for label in labels + ["seat"])
     lines.append(f"{'seat':<{width}}  " + "  ".join(f"{c:>{len(c)}}" for c in COLUMNS))
     for k, label in enumerate(labels):
         figures = (f"{v:>{len(c)}.{3 if c in SHARES else 2}f}" for c, v in zip(COLUMNS, totals.row(k)))
-        lines.append(f"{label:<{width}}  " + "  ".join(figures))
+        lines.append(f"{padded(label, width)}  " + "  ".join(figures))
     return "\n".join(lines)
 
 
