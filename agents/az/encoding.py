@@ -25,6 +25,7 @@ from contack_env.games import GAMES as ALL_GAMES
 from contack_env.games import RuleOptions, get_game
 from contack_env.protocol import State
 
+
 def search_games() -> tuple[str, ...]:
     """The games the search-guided learner plays: those whose registry entry names a state observer (asked
     now, so that a game registered after this import counts)."""
