@@ -39,6 +39,17 @@ MAX_ENDGAME = 10_000_000
 DEFAULT_SIMS = 32
 
 
+def file_sims(net: AZNet, path: str) -> int:
+    """The simulations a decision that ``path``'s network plays with by default (``DEFAULT_SIMS`` when its file
+    names none); ``PolicyFileError`` when they are not a whole number 0..``MAX_SIMS`` (a file edited, or from a
+    later version)."""
+    sims = net.meta.get("sims", DEFAULT_SIMS)
+    if not is_whole_number(sims) or not 0 <= sims <= MAX_SIMS:
+        raise PolicyFileError(f"{path}: its simulations a decision (meta 'sims') are {sims!r}, not a whole number "
+                              f"0..{MAX_SIMS}")
+    return sims
+
+
 class AZAgent(Agent):
     """Plays ``path``'s network with ``sims`` simulations a decision (None: the file's default). ``rollout``
     overrides the file's playout share of a leaf's value, and ``leaf_playout`` the playout itself
@@ -53,10 +64,10 @@ class AZAgent(Agent):
         self.path = path
         self.net = AZNet.load(path, game=game)
         if sims is None:
-            sims = self.net.meta.get("sims", DEFAULT_SIMS)
-            if not is_whole_number(sims) or not 0 <= sims <= MAX_SIMS:  # a file edited, or from a later version
-                raise PolicyFileError(f"{path}: its simulations a decision (meta 'sims') are {sims!r}, not a whole "
-                                      f"number 0..{MAX_SIMS}: give them in the spec, az:PATH:SIMS")
+            try:
+                sims = file_sims(self.net, path)
+            except PolicyFileError as err:  # the way out, for those who name the agent by a spec
+                raise PolicyFileError(f"{err}: give them in the spec, az:PATH:SIMS") from None
         if not is_whole_number(sims) or not 0 <= sims <= MAX_SIMS:
             raise ValueError(f"az: the simulations are a whole number 0..{MAX_SIMS}; got {sims!r}")
         self.sims = sims

@@ -27,7 +27,7 @@ import numpy as np
 
 from agents.az.horizon import Horizon
 from agents.az.network import AZNet
-from agents.az_agent import AZAgent
+from agents.az_agent import AZAgent, file_sims
 from agents.evaluate import check_request, evaluate, format_table
 from agents.lookahead import LookaheadAgent
 from agents.policy_file import PolicyFileError
@@ -88,7 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     register(NAME, leaf_oracle.make, games="contack")
     try:
         try:
-            players = int(AZNet.load(args.model, game="contack").meta.get("players", 2))
+            net = AZNet.load(args.model, game="contack")
+            file_sims(net, args.model)  # the search takes the file's own: a bad one is the file's failure
+            players = int(net.meta.get("players", 2))
         except (PolicyFileError, ValueError, OSError) as err:  # the file: a failure, not a usage error
             print(f"leaf_oracle: {err}", file=sys.stderr)
             return 1

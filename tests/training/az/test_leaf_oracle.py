@@ -5,6 +5,7 @@ import pytest
 from hidden_order import reordered
 
 from agents.az.horizon import horizon_for
+from agents.az.network import AZNet
 from agents.az_agent import AZAgent
 from agents.lookahead import LookaheadAgent
 from agents.registry import registered_names
@@ -80,3 +81,15 @@ def test_the_command_plays_the_search_against_the_opponent_and_refuses_bad_input
         assert "az-continuations" not in err  # the agents it lists are those a user can name
     with pytest.raises(ValueError, match="takes PATH:K"):
         make(MODEL, np.random.default_rng(0), "contack")
+
+
+def test_a_file_whose_default_simulations_are_invalid_is_refused_without_advice_it_cannot_take(tmp_path, capsys):
+    # --model takes a path alone: the file is at fault, and az:PATH:SIMS is no way out here
+    net = AZNet.load(MODEL)
+    net.meta["sims"] = 200_000
+    net.save(tmp_path / "later.npz")
+    assert main(["--model", str(tmp_path / "later.npz"), "--continuations", "2", "--games", "2"]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"leaf_oracle: {tmp_path / 'later.npz'}: its simulations a decision (meta 'sims') are 200000, "
+                   "not a whole number 0..100000\n")
+    assert "az-continuations" not in registered_names("contack")
