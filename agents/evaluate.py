@@ -68,7 +68,7 @@ import numpy as np
 
 from contack_env.atomic import open_atomic
 from contack_env.checks import is_whole_number
-from contack_env.cli_support import padded, screen_width
+from contack_env.cli_support import padded, printable, screen_width
 from contack_env.seeds import MAX_SEED, largest_first_seed
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS
 from contack_env.games import GAMES, RuleOptions, get_game
@@ -642,16 +642,17 @@ def _seeds(first: int, count: int) -> str:
 
 def format_table(ev: Evaluation) -> str:
     lines = [describe(ev)]
-    width = max(8, *(screen_width(e.agent) for e in ev.entries))
+    names = [printable(e.agent) for e in ev.entries]  # a spec or a function's name: anything, one line each
+    width = max(8, *(screen_width(name) for name in names))
     if ev.report == "colours":
         lines.append(
             f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<14}  {'as black':>8}  {'as white':>8}  "
             f"{'Elo':>5}  {'95% CI':<12}"
         )
-        for k, e in enumerate(ev.entries, 1):
+        for k, (e, name) in enumerate(zip(ev.entries, names), 1):
             lo, hi = e.win_rate_ci95
             lines.append(
-                f"{k:>2}  {padded(e.agent, width)}  {e.win_rate:>8.3f}  [{lo:.3f}, {hi:.3f}]  {e.win_rate_black:>8.3f}  "
+                f"{k:>2}  {padded(name, width)}  {e.win_rate:>8.3f}  [{lo:.3f}, {hi:.3f}]  {e.win_rate_black:>8.3f}  "
                 f"{e.win_rate_white:>8.3f}  {_elo(e)}"
             )
         lines.append(
@@ -664,11 +665,11 @@ def format_table(ev: Evaluation) -> str:
             f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<14}  {'mean score':>10}  {'margin':>8}  "
             f"{'95% CI':<18}  {'Elo':>5}  {'95% CI':<12}"
         )
-        for k, e in enumerate(ev.entries, 1):
+        for k, (e, name) in enumerate(zip(ev.entries, names), 1):
             lo, hi = e.win_rate_ci95
             mlo, mhi = e.margin_ci95 or (0.0, 0.0)
             lines.append(
-                f"{k:>2}  {padded(e.agent, width)}  {e.win_rate:>8.3f}  [{lo:.3f}, {hi:.3f}]  {e.mean_score:>10.1f}  "
+                f"{k:>2}  {padded(name, width)}  {e.win_rate:>8.3f}  [{lo:.3f}, {hi:.3f}]  {e.mean_score:>10.1f}  "
                 f"{e.mean_margin:>+8.1f}  [{mlo:+7.1f}, {mhi:+7.1f}]  {_elo(e)}"
             )
         lines.append(
@@ -677,10 +678,10 @@ def format_table(ev: Evaluation) -> str:
         )
     else:
         lines.append(f"{'#':>2}  {'agent':<{width}}  {'win rate':>8}  {'95% CI':<14}  {'tiles placed':>12}  {'points':>7}")
-        for k, e in enumerate(ev.entries, 1):
+        for k, (e, name) in enumerate(zip(ev.entries, names), 1):
             lo, hi = e.win_rate_ci95
             lines.append(
-                f"{k:>2}  {padded(e.agent, width)}  {e.win_rate:>8.3f}  [{lo:.3f}, {hi:.3f}]  {e.mean_tiles_placed:>12.2f}  "
+                f"{k:>2}  {padded(name, width)}  {e.win_rate:>8.3f}  [{lo:.3f}, {hi:.3f}]  {e.mean_tiles_placed:>12.2f}  "
                 f"{e.mean_score:>7.2f}"
             )
         lines.append("win rate: all 36 tiles placed, 95% Wilson interval; tiles placed of 36; points scored by contacts")

@@ -53,20 +53,55 @@ def printable(text: str) -> str:
 
 
 def screen_width(text: str) -> int:
-    """The columns ``text`` takes on a terminal: two for an East Asian wide or full-width character (``表``), none
-    for a combining mark (the accent of ``e\u0301``) or a format character (a zero-width joiner), one for any
-    other. Tables are aligned by it, not by the number of characters."""
+    """The columns ``text`` takes on a terminal, as most terminals draw it: two for an East Asian wide or
+    full-width character (``表``) and for an emoji, none for a combining mark (the accent of ``e\u0301``, the
+    vowel of a decomposed Hangul syllable), a format character (a zero-width joiner) or a skin tone or a joined
+    emoji after an emoji, one for any other. Tables are aligned by it, not by the number of characters; terminals
+    differ on emoji and on characters newer than this Python's Unicode."""
     width = 0
+    last = 0  # the columns of the last character that took any
+    joined = False  # after a zero-width joiner that follows a wide character
     for c in text:
-        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+        if c == "\ufe0f":  # emoji presentation: a symbol of one column drawn as an emoji, two
+            width, last = (width + 1, 2) if last == 1 else (width, last)
             continue
-        width += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+        if c == "\u200d":
+            joined = last == 2
+            continue
+        if _zero_width(c):
+            continue
+        columns = 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+        if columns == 2 and (joined or (last == 2 and "\U0001f3fb" <= c <= "\U0001f3ff")):
+            joined = False  # a person joined to a family, a skin tone: part of the emoji before it
+            continue
+        joined = False
+        width, last = width + columns, columns
     return width
 
 
+def _zero_width(c: str) -> bool:
+    if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me"):
+        return True
+    if unicodedata.category(c) == "Cf":
+        return c != "\u00ad"  # a soft hyphen is drawn
+    return "\u1160" <= c <= "\u11ff" or "\ud7b0" <= c <= "\ud7ff"  # Hangul vowels and finals joined to a syllable
+
+
 def padded(text: str, width: int) -> str:
-    """``text`` followed by the spaces that make it ``width`` columns wide on a terminal (``screen_width``)."""
+    """``text`` followed by the spaces that make it ``width`` columns wide on a terminal (``screen_width``); never
+    cut."""
     return text + " " * max(0, width - screen_width(text))
+
+
+def clipped(text: str, width: int) -> str:
+    """``text`` if it fits ``width`` columns on a terminal, else as much of its start as fits ``width - 3`` of
+    them followed by ``...``."""
+    if screen_width(text) <= width:
+        return text
+    for end in range(len(text), -1, -1):
+        if screen_width(text[:end]) <= width - 3:
+            return text[:end] + "..."
+    return "..."
 
 
 def seed_arg(text: str) -> int:

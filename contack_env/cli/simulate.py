@@ -10,7 +10,7 @@ from typing import Sequence
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
 from contack_env.cli.rule_options import add_rule_options, rule_options
-from contack_env.cli_support import OUTPUT_ERRORS, check_seed_range, not_an_input, output_arg, padded, screen_width, seed_arg
+from contack_env.cli_support import OUTPUT_ERRORS, check_seed_range, not_an_input, output_arg, padded, printable, screen_width, seed_arg
 from contack_env.games import GAMES, get_game
 from contack_env.protocol import State
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
@@ -150,9 +150,10 @@ class Tally:
 
 def _seat_table(agents: Sequence[str], wins: Sequence[float], totals: Sequence[float], n: int) -> list[str]:
     """Each seat's agent, wins (a shared win counts its share), win rate and mean score over ``n`` games."""
-    width = max(10, *(screen_width(a) for a in agents))
+    names = [printable(a) for a in agents]
+    width = max(10, *(screen_width(name) for name in names))
     lines = [f"{'seat':>4}  {'agent':<{width}} {'wins':>8} {'win rate':>9} {'mean score':>11}"]
-    for seat, agent in enumerate(agents):
+    for seat, agent in enumerate(names):
         lines.append(f"{seat:>4}  {padded(agent, width)} {wins[seat]:>8.1f} {wins[seat] / n:>9.3f} {totals[seat] / n:>11.2f}")
     return lines
 
@@ -161,13 +162,14 @@ def _summarize_colours(records: Sequence[dict]) -> str:
     """CON-TAC-TIX: wins by colour (Black, seat 0, moves first) and the mean number of moves."""
     first = records[0]
     n = len(records)
-    width = max(10, *(screen_width(a) for a in first["agents"]))
+    names = [printable(a) for a in first["agents"]]
+    width = max(10, *(screen_width(name) for name in names))
     lines = [f"{plural(n, 'game')} of contactix, {first['size']}x{first['size']} board, "
              f"swap rule {'on' if first['swap'] else 'off'}, {_seeds(records)}",
              f"{'seat':>4}  {'colour':<6} {'agent':<{width}} {'wins':>5} {'win rate':>9}"]
     for seat, colour in enumerate(COLOUR_NAMES):
         wins = sum(1 for r in records if r["winner"] == colour)
-        lines.append(f"{seat:>4}  {colour:<6} {padded(first['agents'][seat], width)} {wins:>5} {wins / n:>9.3f}")
+        lines.append(f"{seat:>4}  {colour:<6} {padded(names[seat], width)} {wins:>5} {wins / n:>9.3f}")
     lines.append(f"mean moves {sum(len(r['moves']) for r in records) / n:.1f}")
     return "\n".join(lines)
 

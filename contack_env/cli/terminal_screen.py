@@ -15,6 +15,7 @@ import re
 from typing import Sequence, TextIO
 
 from contack_env import TILE_NAMES, TILE_VALUES, ContackGame, Move
+from contack_env.cli_support import clipped, padded, screen_width
 from contack_env.contactix.rules import EMPTY, ContactixState
 from contack_env.render.contactix import render_text as contactix_text
 from contack_env.contack.grid import cell_index, cell_xy
@@ -57,8 +58,8 @@ def use_colour(stream: TextIO) -> bool:
 
 
 def visible_len(text: str) -> int:
-    """The width of ``text`` on a terminal (escape sequences take none)."""
-    return len(_ESCAPE.sub("", text))
+    """The width of ``text`` on a terminal (escape sequences take none; ``screen_width``)."""
+    return screen_width(_ESCAPE.sub("", text))
 
 
 def tile_text(tile: int, colour: bool) -> str:
@@ -69,7 +70,7 @@ def tile_text(tile: int, colour: bool) -> str:
 
 
 def _clip(text: str, width: int = WIDTH) -> str:
-    return text if len(text) <= width else text[: width - 3] + "..."
+    return clipped(text, width)
 
 
 def _window(lo: int, hi: int, centre: int, span: int) -> tuple[int, int]:
@@ -114,7 +115,7 @@ def seat_lines(state: ContackGame, names: Sequence[str], colour: bool = False) -
         mark = ">" if not state.done and seat == state.current_player else " "
         held = tiles_in(state.hands[seat])
         hand = " ".join(tile_text(t, colour) for t in held) if held else "(no tiles)"
-        line = f"{mark} {_clip(names[seat], 24):<24} {state.scores[seat]:>5}  {hand}"
+        line = f"{mark} {padded(_clip(names[seat], 24), 24)} {state.scores[seat]:>5}  {hand}"
         out.append(f"{ANSI_BOLD}{line}{ANSI_RESET}" if colour and mark == ">" else line)
     return out
 

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from contack_env.cli import main
-from contack_env.cli_support import padded, screen_width
+from contack_env import new_game
+from contack_env.cli.terminal_screen import seat_lines
+from contack_env.cli_support import clipped, padded, screen_width
 from contack_env.records import read_records, write_records
 from training.az.hand_ends import count, format_table
 
@@ -20,11 +22,10 @@ WIDE = "模型"
 
 
 def _columns(line: str) -> list[str]:
-    """``line`` as a terminal lays it out: one entry a column, a wide character followed by an empty one. Only the
-    characters these tests print are known: ASCII and ``WIDE``."""
+    """``line`` as a terminal lays it out: one entry a column, a character of ``WIDE`` followed by an empty one.
+    Every other character these tests print takes one column (ASCII, and the letters of a temporary folder)."""
     out: list[str] = []
     for c in line:
-        assert c.isascii() or c in WIDE, f"a character these tests do not lay out: {c!r}"
         out += [c, ""] if c in WIDE else [c]
     return out
 
@@ -38,6 +39,13 @@ def _figure_under(line: str, start: int, heading: str) -> float:
     return float(cell)
 
 
+def _ends_under(line: str, end: int) -> None:
+    """``line``'s figure that ends at screen column ``end`` (its heading's last, a right-aligned column that may
+    be wider than its heading): a digit there, and a space or the line's end after it."""
+    columns = _columns(line)
+    assert columns[end].isdigit() and (end + 1 == len(columns) or columns[end + 1] == " "), (end, line)
+
+
 def _start(header: str, heading: str) -> int:
     return len(_columns(header[: header.index(heading)]))
 
@@ -48,13 +56,40 @@ def _start(header: str, heading: str) -> int:
     ("表計算", 6),  # CJK ideographs
     ("ｗｉｄｅ", 8),  # full-width Latin letters
     ("e\u0301te\u0301", 3),  # été with combining acute accents: one column a letter
-    ("a\u200db", 2),  # a zero-width joiner takes none
+    ("\u1112\u1161\u11ab\u1100\u1173\u11af", 4),  # 한글 decomposed (as macOS names files): two syllables
+    ("\u304b\u3099", 2),  # が decomposed: か and a combining sound mark
+    ("a\u200db", 2),  # a zero-width joiner between letters takes none
+    ("co\u00adop", 5),  # a soft hyphen is drawn
+    ("\u2764\ufe0f", 2),  # a heart drawn as an emoji
+    ("\U0001f44d\U0001f3fd", 2),  # thumbs up with a skin tone
+    ("\U0001f468\u200d\U0001f469\u200d\U0001f467", 2),  # a family: three emoji joined into one
     ("", 0),
 ])
 def test_screen_width_counts_terminal_columns(text, width):
     assert screen_width(text) == width
     assert screen_width(padded(text, 10)) == 10 and padded(text, 10).startswith(text)
     assert padded(text, 0) == text  # never cut
+
+
+@pytest.mark.parametrize("text, width, clip", [
+    ("abcdef", 6, "abcdef"),
+    ("abcdefg", 6, "abc..."),
+    ("模型模型模型", 12, "模型模型模型"),
+    ("模型模型模型", 8, "模型..."),  # 4 + 3 columns: a wide character is never cut in half
+    ("模型模型模型", 7, "模型..."),
+])
+def test_clipped_fits_a_name_into_its_columns(text, width, clip):
+    assert clipped(text, width) == clip and screen_width(clipped(text, width)) <= width
+
+
+def test_contack_play_lines_up_the_seats_whatever_their_names():
+    state = new_game(2, num_hands=3, seed=1)
+    end = len("> ") + 24 + len(" ") + 5 - 1  # the mark, the name's 24 columns, the score's 5
+    for name in (f"seat 1 (ppo:{WIDE})", f"seat 1 (ppo:{WIDE * 20})"):  # the second clipped to 24 columns
+        lines = seat_lines(state, ["seat 0 (you)", name])
+        for line in lines:
+            _ends_under(line, end)
+        assert len(_columns(lines[1][:lines[1].index("...") + 3])) <= 2 + 24 if len(name) > 24 else name in lines[1]
 
 
 def _copy_model(tmp_path: Path, name: str) -> str:
@@ -74,17 +109,31 @@ def _rows(printed: str, first: str) -> tuple[str, list[str]]:
 @pytest.mark.parametrize("game, model, headings", [
     ("contack", "contack_2p.npz", ("win rate", "mean score", "margin")),
     ("solitaire1", "solitaire1.npz", ("win rate", "tiles placed", "points")),
+    ("contactix", "contactix_5x5.npz", ("win rate", "as black", "as white")),
 ])
 def test_contack_evaluate_lines_up_a_name_in_wide_characters(tmp_path, capsys, game, model, headings):
     spec = f"ppo:{_copy_model(tmp_path, model)}"
-    assert main(["evaluate", "--game", game, "--agents", f"{spec},greedy", "--games", "2", "--seed", "1",
+    options = ["--board-size", "5"] if game == "contactix" else []
+    other = "random" if game == "contactix" else "greedy"
+    assert main(["evaluate", "--game", game, *options, "--agents", f"{spec},{other}", "--games", "2", "--seed", "1",
                  "--progress", "off"]) == 0
     header, rows = _rows(capsys.readouterr().out, "win rate")
     rows = [row for row in rows if row[:2].strip().isdigit()]
     assert len(rows) == 2 and any(WIDE in row for row in rows)
     for heading in headings:
         start = _start(header, heading)
-        assert all(_figure_under(row, start, heading) is not None for row in rows)
+        for row in rows:
+            _figure_under(row, start, heading)
+    if "Elo" in header:  # right-aligned figures that may be wider than the heading; an interval under each "95% CI"
+        for row in rows:
+            _ends_under(row, _start(header, "Elo") + len("Elo") - 1)
+        cis = [m.start() for m in re.finditer(r"95% CI", header)]
+        for row in rows:
+            columns = _columns(row)
+            assert all(columns[len(_columns(header[:at]))] in "[-" for at in cis), row  # "-": no interval
+            if game == "contack":  # the margin's interval fills its heading's cell to its last column
+                margin_ci = len(_columns(header[:cis[1]]))
+                assert columns[margin_ci + len("[ +100.0,  +100.0]") - 1] == "]", row
 
 
 def test_contack_simulate_lines_up_a_name_in_wide_characters(tmp_path, capsys):

@@ -41,7 +41,7 @@ from agents.lookahead import LookaheadAgent
 from agents.policy_file import PolicyFileError
 from agents.progress import MODES, reporter
 from agents.view import determinize, public_view
-from contack_env.cli_support import seed_arg, whole_arg
+from contack_env.cli_support import padded, screen_width, seed_arg, whole_arg
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contack.state import GameState
 from contack_env.games import RuleOptions, get_game
@@ -188,9 +188,9 @@ def report(paths: Sequence[str], positions: int, playouts: int, players: int, se
 
 def format_rows(rows: Sequence[Row]) -> str:
     """The rows as an aligned table."""
-    width = max(len(row.name) for row in rows)
+    width = max(screen_width(row.name) for row in rows)
     lines = [f"{'estimate':<{width}}  {'loss':>6}  {'corr result':>11}  {'corr playouts':>13}  {'explained':>9}"]
-    lines += [f"{row.name:<{width}}  {row.loss:6.4f}  {row.corr_result:11.3f}  {_cell(row.corr_playouts, 13)}  "
+    lines += [f"{padded(row.name, width)}  {row.loss:6.4f}  {row.corr_result:11.3f}  {_cell(row.corr_playouts, 13)}  "
               f"{_cell(row.explained, 9)}" for row in rows]
     return "\n".join(lines)
 
