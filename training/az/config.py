@@ -113,7 +113,7 @@ class AZConfig:
     workers: int = 2
     """Self-play processes (1: in this process); with ray, Ray tasks a round; part of the recipe: a round's random streams are split among them."""
     ray: bool = False
-    """Self-play and the evaluations on a Ray cluster: RAY_ADDRESS's, else a local one (the [rllib] extra); the same results as worker processes."""
+    """Self-play on a Ray cluster: RAY_ADDRESS's, else a local one (the [rllib] extra); the same results as worker processes (the evaluations stay in local ones)."""
     parallel_games: int = 16
     """Games each worker plays side by side, their network evaluations batched; part of the recipe: the games share their worker's random stream."""
     rollout: float = 0.0
