@@ -356,18 +356,27 @@ def ignored_on_resume(args: argparse.Namespace) -> None:
               "(only --total-timesteps applies)", file=sys.stderr)
 
 
+def refuse_az_settings(parser: argparse.ArgumentParser, args: argparse.Namespace, trainer: str) -> None:
+    """A usage error naming each setting of ``--algorithm az`` that ``args`` gives, which ``trainer`` (a PPO
+    trainer) would otherwise ignore."""
+    from .az import command as az_command
+    from .az.config import AZConfig
+
+    az_only = {f.name for f in fields(AZConfig)} - {f.name for f in fields(TrainConfig)} - {"algorithm"}
+    wrong = az_command.given(args, az_only)
+    if wrong:
+        parser.error(f"{', '.join(wrong)}: setting(s) of --algorithm az, not used by {trainer}")
+
+
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from .az import command as az_command
     from .az.config import AZConfig
 
     if not args.out:  # "" is no path: no folder can be made or read there
         parser.error("--out is empty: name the run folder (default runs/train)")
-    az_only = {f.name for f in fields(AZConfig)} - {f.name for f in fields(TrainConfig)} - {"algorithm"}
     if az_command.algorithm_of(args) == "az":
         return az_command.run_from_args(parser, args, {f.name for f in fields(TrainConfig)} - {f.name for f in fields(AZConfig)})
-    wrong = az_command.given(args, az_only)
-    if wrong:
-        parser.error(f"{', '.join(wrong)}: setting(s) of --algorithm az, not used by PPO")
+    refuse_az_settings(parser, args, "PPO")
     try:  # the folder first: a run that cannot write there is refused before anything else is done
         if args.resume:
             Run(args.out).check_resumable()

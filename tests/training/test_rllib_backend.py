@@ -40,6 +40,17 @@ def test_env_runners_belongs_to_the_rllib_backend(tmp_path) -> None:
     assert done.returncode == 2 and "--env-runners: a setting of --backend rllib" in done.stderr
 
 
+def test_the_rllib_backend_refuses_settings_of_az_rather_than_ignore_them(tmp_path) -> None:
+    # a usage error before Ray is looked for, whether or not this environment has it; nothing is made
+    out = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-c", WITHOUT_RAY, "train", "--backend", "rllib", "--workers", "32", "--ray",
+                           "--sims", "5", "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.startswith("usage: "), done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "contack train: error: --ray, --sims, --workers: setting(s) of --algorithm az, not used by --backend rllib")
+    assert not out.exists()
+
+
 def test_rllib_observations_renames_the_keys_and_keeps_the_game() -> None:
     env = RLlibObservations(contack_v0.env(num_players=3))
     plain = contack_v0.env(num_players=3)

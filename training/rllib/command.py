@@ -39,6 +39,9 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         raise AssertionError("run_from_args is for --backend rllib")
     if getattr(args, "algorithm", None) == "az":
         parser.error("--backend rllib trains PPO; --algorithm az has its own trainer (leave out --backend)")
+    from ..train import refuse_az_settings
+
+    refuse_az_settings(parser, args, "--backend rllib")  # before Ray is looked for: a usage error either way
     env_runners = 0
     if args.env_runners is not None:
         try:
