@@ -42,7 +42,7 @@ BOARDS: dict[str, list[tuple[str, int, int]]] = {
         ("01-05-06", -2, -1), ("09-10-04", -1, -1), ("06-07-01", -1, -2),
     ],
     # Worked example 4: the down cell (1, 0) touches red 6 on its left (02-06-07), gold 10 on its right
-    # (02-09-10) and blue 7 below (07-08-02). It is the only cell touching two or more tiles.
+    # (02-09-10) and blue 7 above (07-08-02). It is the only cell touching two or more tiles.
     "three_sided_50": [
         ("02-06-07", 0, 0), ("03-04-01", 0, -1), ("05-01-04", 1, -1), ("08-01-07", 2, -1), ("02-09-10", 2, 0),
         ("05-06-03", 3, 0), ("10-03-09", 3, 1), ("06-07-01", 2, 1), ("07-08-02", 1, 1),

@@ -123,18 +123,23 @@ def test_a_player_who_can_play_must_play_and_does_not_draw(position, moves_of) -
     assert moves_of(game) == {("09-02-08", 0, -1), ("09-02-08", 1, 0)}
 
 
-def test_with_five_tiles_and_no_placement_the_player_passes_without_drawing(position) -> None:
-    game = position([UNPLAYABLE[:5], ["09-02-08", "07-08-09"]], OPENING)
+@pytest.mark.parametrize("enclosed_end", ENCLOSED_END_OPTIONS)
+def test_with_five_tiles_and_no_placement_the_player_passes_without_drawing(position, enclosed_end) -> None:
+    # the last-played tile has free sides: a pass ends nothing, whatever enclosed_end says of an enclosed figure
+    game = position([UNPLAYABLE[:5], ["09-02-08", "07-08-09"]], OPENING, enclosed_end=enclosed_end)
     pile = game.pile_size
     assert game.hand_events[-1] == [{"type": "pass", "seat": 0}]
     assert game.pile_size == pile and game.hands[0].bit_count() == 5
-    assert game.current_player == 1 and game.passes == 1
+    assert not game.done and game.current_player == 1 and game.passes == 1
 
 
-def test_drawing_stops_at_five_tiles_then_the_player_passes(position) -> None:
+@pytest.mark.parametrize("enclosed_end", ENCLOSED_END_OPTIONS)
+def test_drawing_stops_at_five_tiles_then_the_player_passes(position, enclosed_end) -> None:
     # Three tiles, none playable: draw 02-09-10, 03-04-05 (unplayable), then hold five and pass, although the
-    # next tile on the pile (09-02-08) would have fitted.
-    game = position([UNPLAYABLE[:3], ["07-08-09"]], OPENING, pile_top=["02-09-10", "03-04-05", "09-02-08"])
+    # next tile on the pile (09-02-08) would have fitted. The hand goes on under every enclosed_end.
+    game = position([UNPLAYABLE[:3], ["07-08-09"]], OPENING, pile_top=["02-09-10", "03-04-05", "09-02-08"],
+                    enclosed_end=enclosed_end)
+    assert not game.done and game.current_player == 1
     assert game.hand_events[-1] == [
         {"type": "draw", "seat": 0, "tile": "02-09-10"},
         {"type": "draw", "seat": 0, "tile": "03-04-05"},

@@ -134,7 +134,7 @@ def test_cell_slots_follow_the_action_encoding(three_seats):
 
 def test_a_hole_shows_its_three_neighbours_and_the_numbers_it_faces(position, boards):
     # docs/rules.md worked example 4: the down cell (1, 0) touches red 6 on its left (02-06-07), gold 10 on its
-    # right (02-09-10) and blue 7 below (07-08-02), the last tile played.
+    # right (02-09-10) and blue 7 above (07-08-02), the last tile played.
     game = position(hands=[["09-05-08"], ["10-06-09"]], board=boards["three_sided_50"])
     slot = candidate_cells(game.figure).index(cell_index(1, 0))
     hole = _cell_rows(observation_vector(game, 0))[slot]
