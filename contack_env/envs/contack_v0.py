@@ -57,7 +57,7 @@ environment plays such a move for its seat until a seat has two or more legal mo
 decision with two or more legal moves is never skipped. The skipped moves are in `infos` and in the record.
 
 `reset(seed=None, options=None)`: `seed` (an int) makes the deals of every hand reproducible: a reset with seed
-`s` deals exactly as `contack_env.new_game(n, seed=s)`, and the episode's record carries `seed = s`. A reset
+`s` deals exactly as `contack_env.new_game(n, num_hands, seed=s)`, and the episode's record carries `seed = s`. A reset
 without a seed draws an int episode seed from the environment's generator (seeded by the last seeded reset,
 else from fresh entropy) and deals from it, so every record can be regenerated from its `seed`.
 `options={"decks": [[36 tile ids] per hand]}` (or an array of shape `(hands, 36)`) plays the given deals instead
@@ -229,7 +229,7 @@ x, y))` the action of a move (`ValueError` if it has none), `action_layout()` th
 `raw_env.game_record(agents=None)` returns the finished episode as a `contack-record/1` record (docs/records.md),
 with the episode's `seed`. `render()` returns the text view (`contack_env.render.text.render_text`) with
 `render_mode="ansi"` and an RGB image (`contack_env.render.image.render_rgb`, uint8, H x W x 3) with `"rgb_array"`.
-With `"human"` the environment prints the text view to the terminal after the reset and after every step, as
+With `"human"` the environment prints the text view to the terminal after the reset and after every move, as
 the game goes (as PettingZoo's classic games show themselves), and `render()` prints it again and returns None.
 
 ### Version History
@@ -453,20 +453,24 @@ class raw_env(TurnBasedEnv, EzPickle):
             raise ValueError(f"no agent {agent!r} in this game; the agents are {', '.join(self.possible_agents)}") from None
         if seat == game.current_player and not game.done and not self.terminations.get(agent, True):
             return handed_out(self._observation())
-        obs, mask = self._builder.observe(seat)
+        obs, mask = self._builder.observe(seat, over=self._over())
         return {"observation": obs, "action_mask": mask}
+
+    def _over(self) -> bool:
+        """Whether the game is over for the environment: the engine's game is done, or an illegal action ended
+        it (``illegal_action="lose"``), which terminates every agent with the engine's game unfinished."""
+        return self._require_game().done or self.terminations.get(self.agent_selection, True)
 
     def action_mask(self) -> np.ndarray:
         """The int8 action mask of the agent to move (all zeros once the game is over)."""
-        game = self._require_game()
-        if game.done or self.terminations.get(self.agent_selection, True):
+        if self._over():
             return np.zeros(NUM_ACTIONS, dtype=MASK_DTYPE)
         return self._observation()["action_mask"].copy()
 
     def action_layout(self) -> ActionLayout | None:
         """The mapping between actions and moves at the current decision (None once the game is over)."""
         game = self._require_game()
-        if game.done:
+        if self._over():
             return None
         if self._layout is None:
             self._layout = ActionLayout(NUM_SLOTS, hand_tiles(game.hands[game.current_player]), game.figure)
@@ -647,13 +651,13 @@ class raw_env(TurnBasedEnv, EzPickle):
     def state(self) -> np.ndarray:
         """The whole public state as one float32 vector (``state_space``; the card's table "State"): every hand,
         the figure, the scores and the mover's options, the same whoever asks; the pile's order is not in it."""
-        game = self._require_game()
-        return state_vector(self._builder.observe(0)[0], None if game.done else self._observation()["observation"])
+        over = self._over()
+        return state_vector(self._builder.observe(0, over=over)[0], None if over else self._observation()["observation"])
 
     # -- records, rendering --------------------------------------------------------------------------------
     @property
     def episode_seed(self) -> int | None:
-        """The int the episode's deals came from (``new_game(n, seed=...)`` deals the same); None when the
+        """The int the episode's deals came from (``new_game(n, num_hands, seed=...)`` deals the same); None when the
         reset was given decks."""
         return self._episode_seed
 
@@ -661,7 +665,10 @@ class raw_env(TurnBasedEnv, EzPickle):
         """The finished episode as a ``contack-record/1`` record (``agents``: one name per seat, or None)."""
         from contack_env.records.contack import game_record
 
-        return game_record(self._require_game(), seed=self._episode_seed, agents=agents)
+        game = self._require_game()
+        if self._over() and not game.done:
+            raise ValueError("the episode ended on an illegal action; its game is unfinished and makes no record")
+        return game_record(game, seed=self._episode_seed, agents=agents)
 
     def _text(self, game: ContackGame) -> str:
         from contack_env.render.text import render_text

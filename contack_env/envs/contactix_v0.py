@@ -121,7 +121,7 @@ is no winner.
 `raw_env.game` is the rules state (`contack_env.contactix.rules.ContactixState`; read it, never play on it directly):
 `board`, `moves`, `legal_moves()`, `winning_chain()`, ... `game_record(agents=None)` returns the episode as a
 `contactix-record/1` record (`contack_env.records.contactix`: JSON with the size, the swap option, the moves
-and the winner), which `contactix_records.replay` plays back with every move checked.
+and the winner), which `contack_env.records.contactix.replay` plays back with every move checked.
 
 ### Rendering
 

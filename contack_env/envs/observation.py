@@ -403,6 +403,7 @@ class ObservationBuilder:
         cells: list[int | None] | None = None,
         codes: Sequence[int] | None = None,
         hand: list[int] | None = None,
+        over: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The observation of seat ``observer`` and its int8 action mask.
 
@@ -410,7 +411,8 @@ class ObservationBuilder:
         the caller has them (else they are computed). For the seat to move, pass the legal move ``codes``: the
         mask and the points block are filled from them, with the action encoding of ``actions`` (slot = index in
         the hand sorted by tile id, cell slot = index in ``cells``). For any other seat, or without ``codes``,
-        the mask and the points block are 0.
+        the mask and the points block are 0. ``over``: observe as at the game's end (no seat to move, the mask 0)
+        although the engine's game goes on, as after an illegal action the environment ended it with.
         """
         game = self.game
         n = game.num_players
@@ -449,7 +451,7 @@ class ObservationBuilder:
 
         to_move = None
         points_at: list[int] = []
-        if not game.done:
+        if not (game.done or over):
             to_move = self._to_move[observer][game.current_player]
             src[to_move] = 1.0
             if observer == game.current_player:

@@ -28,7 +28,7 @@ Everything the rules force (the opening, draws, discards in No. 1, the end) happ
 single legal move is made for the agent as well (``info["auto_moves"]`` counts them); its reward goes to the
 agent's next step, so returns do not depend on the option.
 
-A deal that needs no decision at all (No. 2: no stack top fits the opening tile, about 0.2% of deals; No. 1
+A deal that needs no decision at all (No. 2: no stack top fits the opening tile, about 0.15% of deals, 1 in 680; No. 1
 never, every opening tile fits 14 or more others; with ``auto_single_moves`` also a game that is all forced
 moves) is still one episode, so win rates over episodes are the true rates over deals and no deal is skipped
 or re-dealt: ``reset`` returns the final position with ``info["decision"] = False`` and a mask holding only

@@ -13,7 +13,8 @@ from pettingzoo.utils import wrappers
 from contack_env import ContackGame, Move, contack_v0, new_game
 from contack_env.envs.actions import ActionLayout
 from contack_env.envs.replay import replay_through_env
-from contack_env.envs.observation import NUM_ACTIONS, OBS_SIZE, observation_vector
+from contack_env.envs.observation import LAYOUT, NUM_ACTIONS, OBS_SIZE, observation_vector
+from contack_env.envs.state import STATE_LAYOUT
 from contack_env.records.contack import game_record, replay
 from contack_env.render.text import render_text
 from contack_env.contack.tiles import TILE_NAMES, tiles_in
@@ -424,6 +425,11 @@ def test_env_ends_the_game_on_an_illegal_action_with_minus_one(out_of_range):
     assert all(env.infos[a]["illegal_action"] is False for a in env.agents if a != offender)
     assert len(env.unwrapped.game.figure) == placed  # nothing was placed
     assert all(env.observe(a)["action_mask"].sum() == 0 for a in env.agents)
+    # the game is over for every reader, although the engine's game never finished: nobody to move
+    assert not env.unwrapped.game.done and env.unwrapped.action_layout() is None
+    assert all(not LAYOUT.view(env.observe(a)["observation"], "to_move").any() for a in env.agents)
+    state = env.unwrapped.state()
+    assert not any(STATE_LAYOUT.view(state, name).any() for name in ("to_move", "hand", "points"))
     rewards = {}
     for agent in env.agent_iter():
         _, reward, terminated, truncated, _ = env.last()
@@ -432,8 +438,8 @@ def test_env_ends_the_game_on_an_illegal_action_with_minus_one(out_of_range):
         env.step(None)
     assert rewards == {a: (-1 if a == offender else 0) for a in env.possible_agents}
     assert list(rewards) == [offender] + [a for a in env.possible_agents if a != offender]  # the offender first
-    with pytest.raises(ValueError, match="still going"):
-        env.unwrapped.game_record()  # an unfinished game makes no record
+    with pytest.raises(ValueError, match="ended on an illegal action; its game is unfinished and makes no record"):
+        env.unwrapped.game_record()
 
 
 def test_an_action_that_is_no_int_raises_whatever_the_option():
