@@ -97,14 +97,25 @@ def _ppo(arg: str | None, rng: np.random.Generator, game: str) -> Agent:
     return PPOAgent(arg, game=game, seed=rng)
 
 
+MAX_NUMBER_DIGITS = 18
+"""The most digits ``split_az_argument`` reads as a number: more are past every budget."""
+
+
 def split_az_argument(arg: str) -> tuple[str, int | None, int | None]:
     """``PATH[:SIMS[:ENDGAME]]`` (the argument of an ``az:`` spec) as ``(PATH, SIMS, ENDGAME)``, None where not
-    given. A path may itself hold a colon: only trailing whole numbers are taken off it."""
+    given. A path may itself hold a colon: only trailing whole numbers (ASCII digits, nothing around them) are
+    taken off it. ``ValueError`` for a number too long to be any budget (and to be read as an int)."""
     path, numbers = arg, []
     while len(numbers) < 2:
         head, sep, tail = path.rpartition(":")
-        if not (sep and head and tail.strip().isascii() and tail.strip().isdigit()):
+        if not (sep and head and tail.isascii() and tail.isdigit()):
             break
+        if len(tail) > MAX_NUMBER_DIGITS:
+            from .az.search import MAX_SIMS  # the caps, on this error path only: the registry stays light
+            from .az_agent import MAX_ENDGAME
+
+            raise ValueError(f"az: SIMS is a whole number 0..{MAX_SIMS} and ENDGAME 0..{MAX_ENDGAME} "
+                             f"(az:PATH[:SIMS[:ENDGAME]]); got a number of {len(tail)} digits")
         path, numbers = head, [int(tail), *numbers]
     sims, endgame = (numbers + [None, None])[:2]
     return path, sims, endgame

@@ -26,6 +26,7 @@ INTERRUPTED = {
     "render": "--out is as it was (a picture is written whole or not at all)",
     "replay": "the records checked so far are listed above",
     "demo": "each file written so far is whole (files are written atomically); the others were not written",
+    "serve": "the server stopped; its games were held in memory only (download a game's record to keep it)",
 }
 
 

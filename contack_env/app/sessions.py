@@ -134,7 +134,10 @@ def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None
 def _resolve_az(seat: int, arg: str, models: ModelFolders) -> str:
     """The spec ``az:NAME[:SIMS[:ENDGAME]]`` with the network's name resolved to its file, its budgets checked
     against the server's caps (a page may not make a bot think for minutes)."""
-    name, sims, endgame = split_az_argument(arg)
+    try:
+        name, sims, endgame = split_az_argument(arg)
+    except ValueError as err:
+        raise Rejected(400, f"seat {seat}: {err}") from None
     try:
         model = models.find(name, "az")
     except ValueError as err:
@@ -264,11 +267,19 @@ class GameSession:
             raise Rejected(409, "the game is over")
         if self.person_to_move:
             raise Rejected(409, f"it is {self.names[self.state.current_player]}'s turn: a person's move, not a bot's")
-        agent = self.agents[self.state.current_player]
-        return agent.act(public_view(self.state), self.state.legal_moves())
+        seat = self.state.current_player
+        try:
+            return self.agents[seat].act(public_view(self.state), self.state.legal_moves())
+        except Exception as err:  # an agent of a user's own (agents.register) failing in its code: said, not a crash
+            raise Rejected(500, f"{self.names[seat]}'s bot failed: {type(err).__name__}: {err}") from None
 
     def apply_bot(self, move: Any) -> None:
-        self.state.play(move)
+        seat = self.state.current_player
+        try:
+            self.state.play(move)  # checked before anything changes: a refused move leaves the game as it was
+        except Exception as err:
+            raise Rejected(500, f"{self.names[seat]}'s bot chose a move the game refuses ({move!r}): "
+                                f"{_short(str(err))}") from None
         self.version += 1
 
 

@@ -41,6 +41,4 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except ListenError as err:
         print(f"contack serve: {err}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return 0  # Ctrl-C and SIGTERM stop uvicorn, which raises them again once it has closed: `contack` says so

@@ -305,6 +305,31 @@ def test_the_page_offers_the_agents_of_your_own_a_bare_name_seats(client):
             unregister(name)
 
 
+def _raises(arg, rng, game):
+    def act(state, legal):
+        raise RuntimeError("a plugin's own bug")
+    return act
+
+
+def test_a_bot_of_your_own_that_fails_is_reported_and_the_game_kept(client):
+    from agents.registry import register, unregister
+
+    register("raises", _raises, games="contack")
+    register("offboard", lambda arg, rng, game: (lambda state, legal: None), games="contack")
+    try:
+        for name, words in (("raises", "seat 1 (raises)'s bot failed: RuntimeError: a plugin's own bug"),
+                            ("offboard", "seat 1 (offboard)'s bot chose a move the game refuses (None)")):
+            game = new_game(client, seats=["greedy", name], seed=1)
+            game = client.post(f"/api/games/{game['id']}/bot", json={"version": game["version"]}).json()  # greedy
+            response = client.post(f"/api/games/{game['id']}/bot", json={"version": game["version"]})
+            assert response.status_code == 500 and response.json()["error"].startswith(words), response.text
+            kept = client.get(f"/api/games/{game['id']}").json()
+            assert kept["version"] == game["version"] and kept["state"] == game["state"]  # nothing was played
+    finally:
+        unregister("raises")
+        unregister("offboard")
+
+
 # -- models -------------------------------------------------------------------------------------------------
 def test_options_list_the_models_with_their_game(client):
     models = {m["name"]: m for m in client.get("/api/options").json()["models"]}
@@ -367,6 +392,7 @@ def test_a_search_guided_network_takes_a_seat_by_name_within_the_servers_caps(cl
         ("az:solitaire2_az.npz", "solitaire2_az.npz is a network for 'solitaire2'"),
         ("az:contack_2p_az.npz:abc", "after the network contack_2p_az.npz come at most two whole numbers"),
         ("az:contack_2p_az.npz:-3", "SIMS and ENDGAME (az:NAME[:SIMS[:ENDGAME]]); got '-3'"),
+        (f"az:contack_2p_az.npz:{'9' * 5000}", "SIMS is a whole number 0..100000 and ENDGAME 0..10000000"),
     ]:
         response = client.post("/api/games", json={"game": "contack", "seats": ["person", spec]})
         assert response.status_code == 400 and words in response.json()["error"], spec

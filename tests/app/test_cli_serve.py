@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import signal
 import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from typing import Any
 
 import pytest
@@ -122,3 +127,27 @@ def test_an_unknown_host_is_a_sentence(started, capsys):
 def test_localhost_listens_on_the_ipv4_loopback_as_uvicorn_did(started):
     assert contack(["serve", "--host", "localhost", "--port", "0", "--models", str(MODELS)]) == 0
     assert started["listening"][0][0] == "127.0.0.1"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_and_sigterm_stop_the_server_with_one_line_and_status_130(sig):
+    # as every command ends on Ctrl-C or SIGTERM (docs/reliability.md): one line saying what was kept, 130
+    server_process = subprocess.Popen([sys.executable, "-m", "contack_env.cli", "serve", "--port", "0"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = server_process.stdout.readline()
+        assert line.startswith("contack serve: open http://127.0.0.1:"), line
+        url = line.split()[3]
+        for _ in range(300):  # serving, its signal handlers in place (the line comes just before)
+            try:
+                with urllib.request.urlopen(url + "api/options", timeout=5):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        server_process.send_signal(sig)
+        out, err = server_process.communicate(timeout=60)
+    finally:
+        server_process.kill()
+    assert server_process.returncode == 130 and out == ""
+    assert err.strip() == ("contack serve: interrupted; the server stopped; its games were held in memory only "
+                           "(download a game's record to keep it)"), err

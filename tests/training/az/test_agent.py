@@ -82,12 +82,16 @@ def test_the_spec_sets_the_endgame_budget_and_the_network_alone_has_none(nets):
     assert (agent.sims, agent.endgame) == (12, 500)
     assert make_agent(f"az:{path}:12:0", game="solitaire2").endgame == 0
     # Two numbers at most, whole and not negative: what follows the file is said to be wrong, not the file missing.
-    for rest in ("1:2:3", "abc", "-3", "12:x", "1.5"):
+    for rest in ("1:2:3", "abc", "-3", "12:x", "1.5", " 5"):  # digits alone, no space before them
         with pytest.raises(ValueError, match=f"after the network file {path} come at most two whole numbers of 0 "
                                              rf"or more, SIMS and ENDGAME \(az:PATH\[:SIMS\[:ENDGAME\]\]\); got '{rest}'"):
             make_agent(f"az:{path}:{rest}", game="solitaire2")
     with pytest.raises(PolicyFileError, match="no network file"):
         make_agent(f"az:{path}.missing:12", game="solitaire2")
+    # a number longer than any budget (and than Python reads into an int) is said to be one, with the caps
+    with pytest.raises(ValueError, match=r"^az: SIMS is a whole number 0\.\.100000 and ENDGAME 0\.\.10000000 "
+                                         r"\(az:PATH\[:SIMS\[:ENDGAME\]\]\); got a number of 5000 digits$"):
+        make_agent(f"az:{path}:{'9' * 5000}", game="solitaire2")
 
 
 def test_a_path_with_a_colon_is_read_whole(nets, tmp_path):
