@@ -100,7 +100,9 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
     extra = {"clock": limits.clock} if limits.clock is not None else {}
     # At the cap a finished game, or the record file least recently looked at, makes room for a new one.
     games: Store[GameSession] = Store(limits.max_games, limits.idle_seconds, spare=lambda s: s.state.done, **extra)
-    files: Store[list[dict[str, Any]]] = Store(limits.max_files, limits.idle_seconds, spare=lambda r: True, **extra)
+    # a file's text, not its records: read again when a record is opened, so a held file costs its size (parsed
+    # JSON takes many times the memory of its text, and the server holds max_files of them)
+    files: Store[str] = Store(limits.max_files, limits.idle_seconds, spare=lambda text: True, **extra)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -187,15 +189,16 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
         except RecordError as err:
             raise Rejected(400, f"not a record file: {err}") from None
         listed = [summary(r, k) for k, r in enumerate(records)]
-        key = files.add(records)  # never full: the file least recently looked at makes room
+        key = files.add(text)  # never full: the file least recently looked at makes room
         return JSONResponse({"id": key, "records": listed}, status_code=201)
 
     async def open_record(request: Request) -> Response:
         try:
-            records = files.get(request.path_params["key"])
+            text = files.get(request.path_params["key"])
         except KeyError:
             raise Rejected(404, "no such record file: it was closed after standing unused; open it again") from None
         index = request.path_params["index"]
+        records = await anyio.to_thread.run_sync(parse_records, text)  # read whole at its upload: no error now
         if not 0 <= index < len(records):
             raise Rejected(404, f"the file holds records 0..{len(records) - 1}; got {index}")
         try:

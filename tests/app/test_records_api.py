@@ -5,8 +5,10 @@ capped."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import json
+import tracemalloc
 
 import pytest
 from app_helpers import ROOT, new_game, play_out
@@ -226,3 +228,23 @@ def test_agent_names_that_do_not_fit_the_seats_are_listed_as_unknown_and_refused
         assert listing["records"][0]["agents"] == ["?"] * 4
         response = client.get(f"/api/records/{listing['id']}/0")
         assert response.status_code == 400 and "agents" in response.json()["error"]
+
+
+def test_a_held_record_file_costs_the_server_about_its_size(client):
+    # The server holds up to 20 files: as text, not as parsed JSON (many times its size), read again on opening.
+    record = (GOLDEN / "contack_2p.jsonl").read_text().splitlines()[0]
+    text = "\n".join([record] * 500) + "\n"
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        response = upload(client, text)
+        status, key = response.status_code, response.json()["id"]
+        del response  # the client's copy of the request
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert status == 201 and held < 2 * len(text), (held, len(text))
+    opened = client.get(f"/api/records/{key}/499")
+    assert opened.status_code == 200 and opened.json()["frames"]  # every record still opens
