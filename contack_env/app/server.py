@@ -274,8 +274,12 @@ async def _json_body(request: Request, cap: int) -> Any:
         return json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise Rejected(400, f"the body is not valid JSON: {err}") from None
-    except (RecursionError, ValueError) as err:  # nested too deep, a number of more digits than Python reads
-        raise Rejected(400, f"the body is JSON this server does not read: {err}") from None
+    except RecursionError:
+        raise Rejected(400, "the body is JSON this server does not read: nested too deeply (a request nests a "
+                            "few levels)") from None
+    except ValueError:  # the one left after JSONDecodeError: a number of more digits than Python reads
+        raise Rejected(400, "the body is JSON this server does not read: a number of more than 4300 digits (no "
+                            "value of a request is that long)") from None
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:

@@ -10,7 +10,7 @@ page leaves nothing running.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Sequence
 
 import numpy as np
@@ -63,6 +63,10 @@ class Setup:
         return RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end, board_size=self.board_size, swap=self.swap)
 
 
+RULE_OPTIONS = tuple(option.name for option in fields(RuleOptions))
+"""Every game's rule options a table may name (``contack_env.games``: each game takes some of them)."""
+
+
 def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None]]:
     """The setup a page sent (a JSON object), checked; also each seat's agent spec with a model's name resolved
     to its file (None for a person). ``Rejected`` (400) says what is wrong."""
@@ -83,6 +87,10 @@ def parse_setup(data: Any, models: ModelFolders) -> tuple[Setup, list[str | None
             f"{spec.min_players} to {spec.max_players} players")
         raise Rejected(400, f"{game} is played by {count}; got {plural(len(seats), 'seat')}") from None
     setup = Setup(game, [None if s.strip() == PERSON else s.strip() for s in seats])
+    foreign = [name for name in RULE_OPTIONS if name in data and name not in spec.options]
+    if foreign:  # refused, not ignored: a table asked for under rules it would not be played by
+        own = ", ".join(spec.options) if spec.options else "none"
+        raise Rejected(400, f"{', '.join(foreign)}: not a rule option of {spec.title} (its options: {own})")
     # The rule options the game has (contack_env.games), each checked as the page sends it.
     if "hands" in spec.options:
         hands = data.get("hands", DEFAULT_NUM_HANDS)
@@ -214,7 +222,7 @@ class GameSession:
             "version": self.version,
             # The seed would let a page rebuild the deals, the pile's order with them: it is shown at the end.
             "seed": s.seed if self.state.done else None,
-            "rules": {"hands": s.hands, "enclosed_end": s.enclosed_end, "board_size": s.board_size, "swap": s.swap},
+            "rules": s.options().rules_of(GAMES[s.game]),  # the game's own options, as its records write them
             "seats": [
                 {"name": name, "person": spec is None, "agent": spec or PERSON}
                 for name, spec in zip(self.names, s.seats)

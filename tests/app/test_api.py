@@ -184,12 +184,14 @@ def test_a_bad_table_is_refused_with_what_is_allowed(client, table, words):
 
 
 @pytest.mark.parametrize("body, words", [
-    ("[" * 20_000 + "]" * 20_000, "does not read"),  # nested past the interpreter's recursion limit
-    ('{"game": "contack", "seats": ["person", "greedy"], "seed": ' + "9" * 5000 + "}", "digits"),
+    ("[" * 20_000 + "]" * 20_000, "does not read: nested too deeply"),  # past the interpreter's recursion limit
+    ('{"game": "contack", "seats": ["person", "greedy"], "seed": ' + "9" * 5000 + "}",
+     "does not read: a number of more than 4300 digits"),
 ])
 def test_json_the_server_cannot_read_is_refused_not_a_server_error(client, body, words):
     response = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
     assert response.status_code == 400 and words in response.json()["error"]
+    assert "sys." not in response.json()["error"]  # words for the page's user, not Python's advice
 
 
 # -- the pile's order ---------------------------------------------------------------------------------------
@@ -268,6 +270,23 @@ def test_at_the_cap_a_finished_game_makes_room_and_one_in_play_never_does(make_c
     full = client.post("/api/games", json={"game": "contack", "seats": ["person", "greedy"]})
     assert full.status_code == 429
     assert "finish" not in full.json()["error"] and "minutes" in full.json()["error"]
+
+
+@pytest.mark.parametrize("game, seats, rules", [
+    ("contack", ["person", "greedy"], {"hands": 2, "enclosed_end": "never"}),
+    ("solitaire1", ["person"], {}),
+    ("contactix", ["person", "random"], {"board_size": 5, "swap": True}),
+])
+def test_a_table_takes_and_reports_its_own_rule_options_and_refuses_others(client, game, seats, rules):
+    table = new_game(client, game=game, seats=seats, **rules)
+    assert table["rules"] == rules  # the game's own options, no others
+    others = {"hands": 2, "enclosed_end": "never", "board_size": 5, "swap": True}
+    for name, value in others.items():
+        if name in rules:
+            continue
+        response = client.post("/api/games", json={"game": game, "seats": seats, name: value})
+        assert response.status_code == 400, (game, name)
+        assert response.json()["error"].startswith(f"{name}: not a rule option of "), response.text
 
 
 def test_ids_are_not_guessable_counters(client):
