@@ -4,7 +4,8 @@ The server is the authority. The page sends what a person chose; the engine chec
 as a 4xx status with ``{"error": reason}`` and changes nothing:
 
     GET  /api/options                 games, agent specs, the models folders' models, colours, tiles, limits
-    POST /api/games                   {game, seats, hands, enclosed_end, board_size, swap, seed} -> a new game
+    POST /api/games                   {game, seats, seed, and the game's rule options: Contack's hands and
+                                      enclosed_end, CON-TAC-TIX's board_size and swap} -> a new game
     GET  /api/games/{id}              the game as every player sees it (never the pile's order)
     POST /api/games/{id}/move         {version, tile, x, y} (CON-TAC-TIX: {version, cell: [r, c]} or {version, swap})
     POST /api/games/{id}/bot          {version}: the bot to move makes one decision
@@ -15,7 +16,7 @@ as a 4xx status with ``{"error": reason}`` and changes nothing:
 Status codes: 400 a malformed request or an illegal move, 404 no such game (or it expired), 409 a stale request
 (its ``version`` is not the game's), a move out of turn or a record asked for too early, 413 an upload over the
 cap, 415 a body that is not JSON, 429 too many games open (at the cap a finished game makes room, and the record
-file least recently looked at always does). Bots think in a worker thread, so a slow one (``mcts``,
+file least recently looked at always does), 500 a bot of a user's own that failed (the game unchanged). Bots think in a worker thread, so a slow one (``mcts``,
 ``az``) holds up only its own game; the threads share the interpreter, so many thinking at once slow every request.
 """
 
