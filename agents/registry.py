@@ -110,7 +110,7 @@ def split_az_argument(arg: str) -> tuple[str, int | None, int | None]:
         head, sep, tail = path.rpartition(":")
         if not (sep and head and tail.isascii() and tail.isdigit()):
             break
-        if len(tail) > MAX_NUMBER_DIGITS:
+        if len(tail) > MAX_NUMBER_DIGITS and not os.path.exists(path):  # a file may be named ckpt:170000...
             from .az.search import MAX_SIMS  # the caps, on this error path only: the registry stays light
             from .az_agent import MAX_ENDGAME
 

@@ -4,6 +4,8 @@
 - ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``; a JSON output
   replaces only a JSON file, ``not_json``); ``write_output`` writes it at the end, or says why it could not.
 - ``interrupted``: the one line a subcommand prints when Ctrl-C stops it, saying what was kept.
+- ``printable``, ``screen_width``, ``padded``, ``clipped``: a name in one cell of a printed table, on one line and
+  measured in the columns a terminal draws (wide characters two, combining marks none).
 """
 
 from __future__ import annotations
@@ -56,26 +58,28 @@ def printable(text: str) -> str:
 def screen_width(text: str) -> int:
     """The columns ``text`` takes on a terminal, as most terminals draw it: two for an East Asian wide or
     full-width character (``表``) and for an emoji, none for a combining mark (the accent of ``e\u0301``, the
-    vowel of a decomposed Hangul syllable), a format character (a zero-width joiner) or a skin tone or a joined
-    emoji after an emoji, one for any other. Tables are aligned by it, not by the number of characters; terminals
-    differ on emoji and on characters newer than this Python's Unicode."""
+    vowel of a decomposed Hangul syllable), a format character (a zero-width joiner), or a skin tone or whatever
+    a joiner joins to an emoji, one for any other. Tables are aligned by it, not by the number of characters;
+    terminals differ on emoji and on characters newer than this Python's Unicode."""
     width = 0
     last = 0  # the columns of the last character that took any
     joined = False  # after a zero-width joiner that follows a wide character
+    previous_drawn_as_emoji = False  # the last such character: a symbol a selector draws as an emoji
     for c in text:
         if c == "\ufe0f":  # emoji presentation: a symbol of one column drawn as an emoji, two
-            width, last = (width + 1, 2) if last == 1 else (width, last)
+            if last == 1 and previous_drawn_as_emoji:
+                width, last = width + 1, 2
             continue
         if c == "\u200d":
             joined = last == 2
             continue
         if _zero_width(c):
             continue
+        previous_drawn_as_emoji = unicodedata.category(c) == "So" or c in "0123456789#*"  # keycaps: 1️⃣
         columns = 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
-        if columns == 2 and (joined or (last == 2 and "\U0001f3fb" <= c <= "\U0001f3ff")):
-            joined = False  # a person joined to a family, a skin tone: part of the emoji before it
+        if joined or (columns == 2 and last == 2 and "\U0001f3fb" <= c <= "\U0001f3ff"):
+            joined, last = False, 2  # a person joined to a family, a profession's sign, a skin tone: one emoji
             continue
-        joined = False
         width, last = width + columns, columns
     return width
 
@@ -96,13 +100,14 @@ def padded(text: str, width: int) -> str:
 
 def clipped(text: str, width: int) -> str:
     """``text`` if it fits ``width`` columns on a terminal, else as much of its start as fits ``width - 3`` of
-    them followed by ``...``."""
+    them followed by ``...`` (``...`` alone when not even that fits)."""
     if screen_width(text) <= width:
         return text
-    for end in range(len(text), -1, -1):
-        if screen_width(text[:end]) <= width - 3:
-            return text[:end] + "..."
-    return "..."
+    lo, hi = 0, len(text)  # the longest start within width - 3 columns (a start is never wider than a longer one)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if screen_width(text[:mid]) <= width - 3 else (lo, mid - 1)
+    return text[:lo].rstrip("\u200d") + "..."  # no joiner left hanging before the dots
 
 
 def seed_arg(text: str) -> int:

@@ -365,7 +365,10 @@ def refuse_az_settings(parser: argparse.ArgumentParser, args: argparse.Namespace
     az_only = {f.name for f in fields(AZConfig)} - {f.name for f in fields(TrainConfig)} - {"algorithm"}
     wrong = az_command.given(args, az_only)
     if wrong:
-        parser.error(f"{', '.join(wrong)}: setting(s) of --algorithm az, not used by {trainer}")
+        hint = ""
+        if trainer == "--backend rllib" and {"--workers", "--ray"} & set(wrong):
+            hint = " (RLlib's own: --env-runners K, and a Ray cluster through RAY_ADDRESS)"
+        parser.error(f"{', '.join(wrong)}: setting(s) of --algorithm az, not used by {trainer}{hint}")
 
 
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -11,10 +11,16 @@ Frames: the opening position, then the position after each decision (a placement
 events that led to it (draws, passes, discards, the end of a hand) in words; the game's web adapter
 (``contack_env.app.web_game``) adds any it shows on the way (Contack: a placement that ends a hand before the
 last shows the finished hand, then the next hand's opening, as two frames).
+
+Held files: the server keeps a file as its bytes (``HeldFile``), as parsed JSON takes many times their memory,
+and reads it again when one of its games is opened; the records of the file opened last are kept
+(``LastOpened``), so stepping through one file's games reads it once.
 """
 
 from __future__ import annotations
 
+import threading
+from dataclasses import dataclass
 from typing import Any
 
 from contack_env.games import GAMES, GameSpec
@@ -43,6 +49,35 @@ def parse_records(text: str) -> list[dict[str, Any]]:
         except RecordError as err:
             raise RecordError(err.why, f"record {k + 1}") from None
     return records
+
+
+@dataclass(frozen=True)
+class HeldFile:
+    """A record file as the server keeps it between requests: its bytes (UTF-8 JSON, as uploaded) and how many
+    records they hold. Parsed records take many times the memory of their text, and a server holds many files."""
+
+    raw: bytes
+    count: int
+
+
+class LastOpened:
+    """The records of the file whose game was opened last, so that stepping through one file's games reads it
+    once. One file's records at a time, read by one thread at a time (parsing holds the interpreter anyway): the
+    memory parsed records take is one file's, however many files are held or requests come at once."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: str | None = None
+        self._records: list[dict[str, Any]] = []
+
+    def records(self, key: str, held: HeldFile) -> list[dict[str, Any]]:
+        """The records of the file held under ``key`` (read whole at its upload: no error now)."""
+        with self._lock:
+            if self._key != key:
+                self._key, self._records = None, []  # the last file's records go before the next file's come
+                self._records = parse_records(held.raw.decode("utf-8"))
+                self._key = key
+            return self._records
 
 
 def summary(record: dict[str, Any], index: int) -> dict[str, Any]:

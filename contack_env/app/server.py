@@ -1,7 +1,8 @@
 """The web app behind ``contack serve``: a Starlette application, its JSON API and the page's static files.
 
 The server is the authority. The page sends what a person chose; the engine checks it, and a refusal comes back
-as a 4xx status with ``{"error": reason}`` and changes nothing:
+as a 4xx status with ``{"error": reason}`` and changes nothing (a 500 only for a bot of a user's own that
+failed):
 
     GET  /api/options                 games, agent specs, the models folders' models, colours, tiles, limits
     POST /api/games                   {game, seats, seed, and the game's rule options: Contack's hands and
@@ -26,6 +27,7 @@ import ipaddress
 import json
 import os
 import socket
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -47,7 +49,7 @@ from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
 from contack_env.records import RecordError
 
 from .models import ModelFolders
-from .replays import NotOffered, frames, parse_records, summary
+from .replays import HeldFile, LastOpened, NotOffered, frames, parse_records, summary
 from .sessions import MAX_AZ_ENDGAME, MAX_AZ_SIMS, MAX_HANDS, MAX_MCTS, PERSON, GameSession, Rejected, parse_setup
 from .store import Store, StoreFull
 from .web_game import web_games
@@ -101,9 +103,9 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
     extra = {"clock": limits.clock} if limits.clock is not None else {}
     # At the cap a finished game, or the record file least recently looked at, makes room for a new one.
     games: Store[GameSession] = Store(limits.max_games, limits.idle_seconds, spare=lambda s: s.state.done, **extra)
-    # a file's text, not its records: read again when a record is opened, so a held file costs its size (parsed
-    # JSON takes many times the memory of its text, and the server holds max_files of them)
-    files: Store[str] = Store(limits.max_files, limits.idle_seconds, spare=lambda text: True, **extra)
+    # a file's bytes, not its records (replays.HeldFile): the records of the one opened last are kept beside
+    files: Store[HeldFile] = Store(limits.max_files, limits.idle_seconds, spare=lambda held: True, **extra)
+    opened = LastOpened()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -190,18 +192,19 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
         except RecordError as err:
             raise Rejected(400, f"not a record file: {err}") from None
         listed = [summary(r, k) for k, r in enumerate(records)]
-        key = files.add(text)  # never full: the file least recently looked at makes room
+        key = files.add(HeldFile(bytes(raw), len(records)))  # never full: the file least recently looked at makes room
         return JSONResponse({"id": key, "records": listed}, status_code=201)
 
     async def open_record(request: Request) -> Response:
+        key = request.path_params["key"]
         try:
-            text = files.get(request.path_params["key"])
+            held = files.get(key)
         except KeyError:
             raise Rejected(404, "no such record file: it was closed after standing unused; open it again") from None
         index = request.path_params["index"]
-        records = await anyio.to_thread.run_sync(parse_records, text)  # read whole at its upload: no error now
-        if not 0 <= index < len(records):
-            raise Rejected(404, f"the file holds records 0..{len(records) - 1}; got {index}")
+        if not 0 <= index < held.count:
+            raise Rejected(404, f"the file holds records 0..{held.count - 1}; got {index}")
+        records = await anyio.to_thread.run_sync(opened.records, key, held)
         try:
             result = await anyio.to_thread.run_sync(frames, records[index])
         except NotOffered as err:
@@ -279,8 +282,8 @@ async def _json_body(request: Request, cap: int) -> Any:
         raise Rejected(400, "the body is JSON this server does not read: nested too deeply (a request nests a "
                             "few levels)") from None
     except ValueError:  # the one left after JSONDecodeError: a number of more digits than Python reads
-        raise Rejected(400, "the body is JSON this server does not read: a number of more than 4300 digits (no "
-                            "value of a request is that long)") from None
+        raise Rejected(400, f"the body is JSON this server does not read: a number of more than "
+                            f"{sys.get_int_max_str_digits()} digits (no value of a request is that long)") from None
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:

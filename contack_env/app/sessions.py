@@ -10,6 +10,7 @@ page leaves nothing running.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field, fields
 from typing import Any, Sequence
 
@@ -144,8 +145,10 @@ def _resolve_az(seat: int, arg: str, models: ModelFolders) -> str:
     against the server's caps (a page may not make a bot think for minutes)."""
     try:
         name, sims, endgame = split_az_argument(arg)
-    except ValueError as err:
-        raise Rejected(400, f"seat {seat}: {err}") from None
+    except ValueError:  # a number past every budget: this server's own caps are the ones to say
+        raise Rejected(400, f"seat {seat}: az:NAME[:SIMS[:ENDGAME]]: this server lets a bot search at most "
+                            f"{MAX_AZ_SIMS} simulations and the endgame at most {MAX_AZ_ENDGAME} positions; got a "
+                            "number longer than any") from None
     try:
         model = models.find(name, "az")
     except ValueError as err:
@@ -222,7 +225,7 @@ class GameSession:
             "version": self.version,
             # The seed would let a page rebuild the deals, the pile's order with them: it is shown at the end.
             "seed": s.seed if self.state.done else None,
-            "rules": s.options().rules_of(GAMES[s.game]),  # the game's own options, as its records write them
+            "rules": s.options().rules_of(GAMES[s.game]),  # the game's own options only (RuleOptions.rules_of)
             "seats": [
                 {"name": name, "person": spec is None, "agent": spec or PERSON}
                 for name, spec in zip(self.names, s.seats)
@@ -279,16 +282,26 @@ class GameSession:
         try:
             return self.agents[seat].act(public_view(self.state), self.state.legal_moves())
         except Exception as err:  # an agent of a user's own (agents.register) failing in its code: said, not a crash
-            raise Rejected(500, f"{self.names[seat]}'s bot failed: {type(err).__name__}: {err}") from None
+            LOG.exception("%s's bot failed", self.names[seat])  # the traceback, for the agent's author
+            raise Rejected(500, f"{self.names[seat]}'s bot failed: {_brief(f'{type(err).__name__}: {err}')}") from None
 
     def apply_bot(self, move: Any) -> None:
         seat = self.state.current_player
         try:
             self.state.play(move)  # checked before anything changes: a refused move leaves the game as it was
         except Exception as err:
-            raise Rejected(500, f"{self.names[seat]}'s bot chose a move the game refuses ({move!r}): "
-                                f"{_short(str(err))}") from None
+            raise Rejected(500, f"{self.names[seat]}'s bot chose a move the game refuses ({_brief(repr(move))}): "
+                                f"{_brief(_short(str(err)))}") from None
         self.version += 1
+
+
+LOG = logging.getLogger("contack.serve")
+"""Where a failing bot's traceback goes (standard error, as the server's own warnings)."""
+
+
+def _brief(text: str, most: int = 200) -> str:
+    # what a bot of a user's own returned or raised can be of any size: a message shows its start
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def _short(message: str) -> str:

@@ -241,6 +241,9 @@ the game goes (as PettingZoo's classic games show themselves), and `render()` pr
 * v0, revised: infos hold scalars only (`"draws"` counts the draws, `"illegal_action"` is always there); the event
   log moved behind `info_events=True`; `state()` and `state_space`; `render_mode="human"`; the PettingZoo id
   `contack/contack-v0`. Observations, actions and rewards are unchanged.
+* v0, revised: after an illegal action ends the episode under `env()`, the game counts as over everywhere: no seat
+  is to move in the observations' `to_move`, `state()` has no mover's blocks, `action_layout()` is None, and
+  `game_record()` says the game ended on an illegal action. Observations during play are unchanged.
 
 """
 

@@ -248,3 +248,15 @@ def test_a_held_record_file_costs_the_server_about_its_size(client):
     assert status == 201 and held < 2 * len(text), (held, len(text))
     opened = client.get(f"/api/records/{key}/499")
     assert opened.status_code == 200 and opened.json()["frames"]  # every record still opens
+
+
+def test_games_of_several_files_open_in_any_order(client):
+    # the server keeps the records of the file opened last: opening another file's game must not mix them up
+    files = {name: read_records(GOLDEN / name) for name in ("contack_2p.jsonl", "contactix_5x5.jsonl")}
+    keys = {name: upload(client, (GOLDEN / name).read_text()).json()["id"] for name in files}
+    for name in ["contack_2p.jsonl", "contactix_5x5.jsonl", "contack_2p.jsonl", "contactix_5x5.jsonl"]:
+        for k in (0, len(files[name]) - 1):
+            check_frames(files[name][k], client.get(f"/api/records/{keys[name]}/{k}").json())
+        count = len(files[name])
+        missing = client.get(f"/api/records/{keys[name]}/{count}")
+        assert missing.status_code == 404 and f"records 0..{count - 1}" in missing.json()["error"]

@@ -63,6 +63,9 @@ def _start(header: str, heading: str) -> int:
     ("\u2764\ufe0f", 2),  # a heart drawn as an emoji
     ("\U0001f44d\U0001f3fd", 2),  # thumbs up with a skin tone
     ("\U0001f468\u200d\U0001f469\u200d\U0001f467", 2),  # a family: three emoji joined into one
+    ("\U0001f3c3\u200d\u2642\ufe0f", 2),  # a man running: an emoji joined to a sign drawn as an emoji
+    ("a\ufe0f", 1),  # the emoji selector draws a letter as it was
+    ("1\ufe0f\u20e3", 2),  # a keycap
     ("", 0),
 ])
 def test_screen_width_counts_terminal_columns(text, width):
@@ -80,6 +83,13 @@ def test_screen_width_counts_terminal_columns(text, width):
 ])
 def test_clipped_fits_a_name_into_its_columns(text, width, clip):
     assert clipped(text, width) == clip and screen_width(clipped(text, width)) <= width
+
+
+def test_clipped_cuts_a_long_name_at_once_and_leaves_no_joiner_hanging():
+    long = "x" * 200_000  # a path in --agents may be long: the screen is drawn at every move
+    assert clipped(long, 24) == "x" * 21 + "..."
+    assert clipped("abc\U0001f3c3\u200d\u2642\ufe0f" + "z" * 10, 8) == "abc\U0001f3c3\u200d\u2642\ufe0f..."  # whole
+    assert clipped("abcd\u200defgh", 7) == "abcd..."
 
 
 def test_contack_play_lines_up_the_seats_whatever_their_names():

@@ -47,7 +47,8 @@ def test_the_rllib_backend_refuses_settings_of_az_rather_than_ignore_them(tmp_pa
                            "--sims", "5", "--out", str(out)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.startswith("usage: "), done.stderr
     assert done.stderr.strip().splitlines()[-1] == (
-        "contack train: error: --ray, --sims, --workers: setting(s) of --algorithm az, not used by --backend rllib")
+        "contack train: error: --ray, --sims, --workers: setting(s) of --algorithm az, not used by --backend rllib "
+        "(RLlib's own: --env-runners K, and a Ray cluster through RAY_ADDRESS)")
     assert not out.exists()
 
 
