@@ -17,8 +17,9 @@ failed):
 Status codes: 400 a malformed request or an illegal move, 404 no such game (or it expired), 409 a stale request
 (its ``version`` is not the game's), a move out of turn or a record asked for too early, 413 an upload over the
 cap, 415 a body that is not JSON, 429 too many games open (at the cap a finished game makes room, and the record
-file least recently looked at always does), 500 a bot of a user's own that failed (the game unchanged). Bots think in a worker thread, so a slow one (``mcts``,
-``az``) holds up only its own game; the threads share the interpreter, so many thinking at once slow every request.
+file least recently looked at always does), 500 a bot of a user's own that failed (the game unchanged). Bots
+think in a worker thread, so a slow one (``mcts``, ``az``) holds up only its own game; the threads share the
+interpreter, so many thinking at once slow every request.
 """
 
 from __future__ import annotations

@@ -64,6 +64,9 @@ class Setup:
         return RuleOptions(hands=self.hands, enclosed_end=self.enclosed_end, board_size=self.board_size, swap=self.swap)
 
 
+LOG = logging.getLogger("contack.serve")
+"""Where a failing bot's traceback goes (standard error, as the server's own warnings)."""
+
 RULE_OPTIONS = tuple(option.name for option in fields(RuleOptions))
 """Every game's rule options a table may name (``contack_env.games``: each game takes some of them)."""
 
@@ -293,10 +296,6 @@ class GameSession:
             raise Rejected(500, f"{self.names[seat]}'s bot chose a move the game refuses ({_brief(repr(move))}): "
                                 f"{_brief(_short(str(err)))}") from None
         self.version += 1
-
-
-LOG = logging.getLogger("contack.serve")
-"""Where a failing bot's traceback goes (standard error, as the server's own warnings)."""
 
 
 def _brief(text: str, most: int = 200) -> str:

@@ -10,7 +10,8 @@ from typing import Sequence
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
 from contack_env.cli.rule_options import add_rule_options, rule_options
-from contack_env.cli_support import OUTPUT_ERRORS, check_seed_range, not_an_input, output_arg, padded, printable, screen_width, seed_arg
+from contack_env.cli_support import (OUTPUT_ERRORS, check_seed_range, not_an_input, output_arg, padded, printable,
+                                     screen_width, seed_arg)
 from contack_env.games import GAMES, get_game
 from contack_env.protocol import State
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
