@@ -132,8 +132,11 @@ def test_localhost_listens_on_the_ipv4_loopback_as_uvicorn_did(started):
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_and_sigterm_stop_the_server_with_one_line_and_status_130(sig):
     # as every command ends on Ctrl-C or SIGTERM (docs/reliability.md): one line saying what was kept, 130
+    # SIGINT as a terminal's Ctrl-C delivers it: a test run in the background (nohup, CI) may ignore SIGINT, and
+    # a child inherits an ignored signal
     server_process = subprocess.Popen([sys.executable, "-m", "contack_env.cli", "serve", "--port", "0"],
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                      preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = server_process.stdout.readline()
         assert line.startswith("contack serve: open http://127.0.0.1:"), line
