@@ -356,18 +356,18 @@ def ignored_on_resume(args: argparse.Namespace) -> None:
               "(only --total-timesteps applies)", file=sys.stderr)
 
 
-def refuse_az_settings(parser: argparse.ArgumentParser, args: argparse.Namespace, trainer: str) -> None:
+def refuse_az_settings(parser: argparse.ArgumentParser, args: argparse.Namespace, trainer: str,
+                       instead: tuple[frozenset[str], str] | None = None) -> None:
     """A usage error naming each setting of ``--algorithm az`` that ``args`` gives, which ``trainer`` (a PPO
-    trainer) would otherwise ignore."""
+    trainer) would otherwise ignore; ``instead``: options of the az trainer and what ``trainer`` takes in their
+    place, said when any of them is given."""
     from .az import command as az_command
     from .az.config import AZConfig
 
     az_only = {f.name for f in fields(AZConfig)} - {f.name for f in fields(TrainConfig)} - {"algorithm"}
     wrong = az_command.given(args, az_only)
     if wrong:
-        hint = ""
-        if trainer == "--backend rllib" and {"--workers", "--ray"} & set(wrong):
-            hint = " (RLlib's own: --env-runners K, and a Ray cluster through RAY_ADDRESS)"
+        hint = f" ({instead[1]})" if instead and instead[0] & set(wrong) else ""
         parser.error(f"{', '.join(wrong)}: setting(s) of --algorithm az, not used by {trainer}{hint}")
 
 

@@ -31,6 +31,10 @@ def ray_missing() -> bool:
     return False
 
 
+RLLIB_INSTEAD = (frozenset({"--workers", "--ray"}), "RLlib's own: --env-runners K, and a Ray cluster through RAY_ADDRESS")
+"""The az trainer's options of scale, and what this trainer takes in their place."""
+
+
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Run ``contack train --backend rllib [--resume]`` (or refuse its options under the sb3 backend)."""
     if args.backend != "rllib":
@@ -41,7 +45,8 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         parser.error("--backend rllib trains PPO; --algorithm az has its own trainer (leave out --backend)")
     from ..train import refuse_az_settings
 
-    refuse_az_settings(parser, args, "--backend rllib")  # before Ray is looked for: a usage error either way
+    # before Ray is looked for: a usage error either way
+    refuse_az_settings(parser, args, "--backend rllib", instead=RLLIB_INSTEAD)
     env_runners = 0
     if args.env_runners is not None:
         try:
