@@ -2,7 +2,7 @@
 
 - ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are).
 - ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``; a JSON output
-  replaces only a JSON file, ``not_json``); ``write_output`` writes it at the end, or says why it could not.
+  replaces only an empty file or one of the commands' own JSON outputs, ``not_json``); ``write_output`` writes it at the end, or says why it could not.
 - ``interrupted``: the one line a subcommand prints when Ctrl-C stops it, saying what was kept.
 - ``printable``, ``screen_width``, ``padded``, ``clipped``: a name in one cell of a printed table, on one line and
   measured in the columns a terminal draws (wide characters two, combining marks none).
@@ -135,8 +135,9 @@ def check_seed_range(parser: argparse.ArgumentParser, option: str, seed: int | N
 def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
                suffixes: tuple[str, ...] = (), json: bool = False) -> None:
     """Check the output path of ``option`` (None: not given) before any work; a bad one is a usage error.
-    ``json``: the option writes JSON (or JSON lines), and replaces only a file that is JSON already (``not_json``),
-    so that a slip of the name (``--json models/contack_2p_az.npz``) cannot lose a model, a script or a picture."""
+    ``json``: the option writes JSON (or JSON lines), and replaces only an empty file or one of the commands' JSON
+    outputs (``not_json``), so that a slip of the name (``--json models/contack_2p_az.npz``, ``--json
+    analysis.ipynb``) cannot lose a model, a script, a notebook or a picture."""
     if path is None:
         return
     try:
@@ -145,19 +146,24 @@ def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
         parser.error(f"{option}: {err}")
     why = not_json(path) if json else None
     if why is not None:
-        parser.error(f"{option}: {path} is there and {why}; {option} writes JSON and replaces only a file that is "
-                     "JSON already, such as its own earlier output: name another file, or move that one away first")
+        parser.error(f"{option}: {path} is there and {why}; {option} writes JSON and replaces only an empty file "
+                     "or one of the commands' JSON outputs, such as its own earlier output: name another file, or "
+                     "move that one away first")
 
 
 JSON_SNIFF_BYTES = 4096
 """How much of an existing file ``not_json`` reads: enough to tell JSON text from anything else."""
+OWN_JSON_START = r'\{\s*("(game|format)"\s*:|\}|$)'
+"""How every JSON output and JSON-lines record of the commands begins (``{}`` and a lone ``{`` too: nothing to
+lose, or nothing to tell within ``JSON_SNIFF_BYTES``)."""
 
 
 def not_json(path: str) -> str | None:
     """Why the file at ``path`` is not one that a JSON output may replace, or None: no file is there (or a device,
-    a pipe: written in place), it is empty or white space, or it begins as a JSON object does: ``{`` and then a
-    quoted key or ``}``, as every JSON output and JSON-lines record of the commands begins. (Not ``[``, which
-    begins TOML and INI files too.) Only the beginning is read."""
+    a pipe: written in place), it is empty or white space, or it begins as the commands' JSON outputs and
+    JSON-lines records do: ``{`` and then the key ``"game"`` or ``"format"`` (or ``}``). A JSON object of another
+    program (a notebook, a package manifest) begins otherwise and is kept. (Not ``[``, which begins TOML and INI
+    files too.) Only the beginning is read."""
     if written_in_place(path) or not os.path.isfile(path):
         return None  # (standard output sent to a file: what the command printed is there, and stays)
     try:
@@ -179,9 +185,12 @@ def not_json(path: str) -> str | None:
             return "is not UTF-8 text"
         text = head[:err.start].decode("utf-8")
     start = text.lstrip("\ufeff \t\r\n")
-    if start and not re.match(r"\{\s*(\"|\}|$)", start):
-        return f"is text that does not begin as a JSON object does (it begins {start[:20]!r})"
-    return None
+    if not start or re.match(OWN_JSON_START, start):
+        return None
+    if re.match(r"\{\s*\"", start):
+        return (f"is a JSON object that no command wrote (theirs begin with the key \"game\" or \"format\"; it "
+                f"begins {start[:20]!r})")
+    return f"is text that does not begin as a JSON object does (it begins {start[:20]!r})"
 
 
 class StandardOutputError(OSError):

@@ -97,6 +97,10 @@ def _json_output(tmp_path, cli, name, seed, path):
     ("binary", b"\x89PNG\r\n\x1a\n\x00\x00", "holds binary data, not text"),
     ("utf-16", '{"a": 1}'.encode("utf-16"), "is UTF-16 text, not UTF-8"),
     ("latin-1", b"{" + b" " * 4094 + b"\xff more", "is not UTF-8 text"),  # a bad byte, not a cut character
+    ("notebook", b'{\n "cells": [],\n "metadata": {}\n}\n',
+     "is a JSON object that no command wrote (theirs begin with the key \"game\" or \"format\"; it begins "
+     "'{\\n \"cells\": [],\\n \"me')"),
+    ("manifest", b'\xef\xbb\xbf  {"name": "x", "game": "contack"}', "is a JSON object that no command wrote"),
 ])
 def test_a_json_output_never_replaces_a_file_that_is_not_json(tmp_path, cli, name, kind, content, why):
     # A slip of the name (--json models/contack_2p_az.npz) must not lose a model, a script or a picture.
@@ -127,6 +131,9 @@ def test_a_json_output_replaces_its_own_earlier_output_or_an_empty_file(tmp_path
     assert _json_output(tmp_path, cli, name, 1, target).code == 0
     target.write_bytes(b"\xef\xbb\xbf \n\t")  # a byte-order mark and white space: nothing to lose
     assert _json_output(tmp_path, cli, name, 1, target).code == 0
+    for other in (b'{}', b' {\n  "format": "contactix-record/1"}\n', b'{"game" : "solitaire2"}'):
+        target.write_bytes(other)  # an empty object, and the beginnings of the other commands' outputs
+        assert _json_output(tmp_path, cli, name, 1, target).code == 0
 
 
 def test_a_file_that_cannot_be_read_is_not_taken_for_json(tmp_path, monkeypatch):
