@@ -37,7 +37,6 @@ import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -53,6 +52,7 @@ from .models import ModelFolders
 from .replays import HeldFile, LastOpened, NotOffered, frames, parse_records, summary
 from .sessions import MAX_AZ_ENDGAME, MAX_AZ_SIMS, MAX_HANDS, MAX_MCTS, PERSON, GameSession, Rejected, parse_setup
 from .store import Store, StoreFull
+from .trusted_hosts import TrustedHosts
 from .web_game import web_games
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -241,7 +241,7 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
         Route("/api/records/{key}/{index:int}", open_record),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(trusted_hosts))] if trusted_hosts else []
+    middleware = [Middleware(TrustedHosts, allowed_hosts=trusted_hosts)] if trusted_hosts else []
     app = Starlette(routes=routes, middleware=middleware,
                     exception_handlers={Rejected: rejected, HTTPException: http_error})
     app.state.games = games

@@ -509,7 +509,14 @@ def test_only_the_loopback_host_names_are_answered_when_serving_on_loopback():
 
     client = TestClient(create_app((MODELS,), trusted_hosts=LOOPBACK_NAMES), base_url="http://127.0.0.1:8000")
     assert client.get("/api/options").status_code == 200
-    assert client.get("/api/options", headers={"Host": "evil.example:8000"}).status_code == 400
+    assert client.get("/api/options", headers={"Host": "LOCALHOST:8000"}).status_code == 200  # names ignore case
+    assert client.get("/api/options", headers={"Host": "[::1]:8000"}).status_code == 200
+    refused = client.get("/api/options", headers={"Host": "evil.example:8000"})
+    assert refused.status_code == 400
+    # in JSON like every other refusal, naming what the server answers to
+    assert refused.json() == {"error": "this server answers only requests addressed to it by one of its names "
+                                       "(127.0.0.1, localhost, ::1); the request's Host header is 'evil.example:8000'"}
+    assert client.post("/api/games", headers={"Host": "localhost.evil.example"}, json={}).status_code == 400
 
 
 @pytest.mark.parametrize("game", ["contack", "solitaire1", "solitaire2", "contactix"])
