@@ -244,6 +244,8 @@ the game goes (as PettingZoo's classic games show themselves), and `render()` pr
 * v0, revised: after an illegal action ends the episode under `env()`, the game counts as over everywhere: no seat
   is to move in the observations' `to_move`, `state()` has no mover's blocks, `action_layout()` is None, and
   `game_record()` says the game ended on an illegal action. Observations during play are unchanged.
+* v0, revised: `game_record()` after an illegal action raises `RuntimeError` (it raised `ValueError`), as
+  `solitaire_v0`'s does and as every call at the wrong moment does (before `reset()`).
 
 """
 
@@ -670,7 +672,7 @@ class raw_env(TurnBasedEnv, EzPickle):
 
         game = self._require_game()
         if self._over() and not game.done:
-            raise ValueError("the episode ended on an illegal action; its game is unfinished and makes no record")
+            raise RuntimeError("the episode ended on an illegal action; its game is unfinished and makes no record")
         return game_record(game, seed=self._episode_seed, agents=agents)
 
     def _text(self, game: ContackGame) -> str:

@@ -438,7 +438,7 @@ def test_env_ends_the_game_on_an_illegal_action_with_minus_one(out_of_range):
         env.step(None)
     assert rewards == {a: (-1 if a == offender else 0) for a in env.possible_agents}
     assert list(rewards) == [offender] + [a for a in env.possible_agents if a != offender]  # the offender first
-    with pytest.raises(ValueError, match="ended on an illegal action; its game is unfinished and makes no record"):
+    with pytest.raises(RuntimeError, match="ended on an illegal action; its game is unfinished and makes no record"):
         env.unwrapped.game_record()
 
 
