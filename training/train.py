@@ -77,7 +77,6 @@ from .run_folder import Run, TrainingError, cannot_write, check_new_run_folder, 
 from .stopped import PPO_MEMORY, STOPS, allocation_failures_as_memory_errors, report_stop
 
 
-
 # -- environments -------------------------------------------------------------------------------------------
 def make_env(cfg: TrainConfig, rank: int) -> Any:
     """Environment ``rank`` of the vectorized set (module level, so SubprocVecEnv can pickle it)."""
