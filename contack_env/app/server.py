@@ -24,8 +24,10 @@ interpreter, so many thinking at once slow every request.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
+import logging
 import os
 import socket
 import sys
@@ -380,8 +382,23 @@ def serve(host: str = "127.0.0.1", port: int = 8000, models: Sequence[str | os.P
     print(f"contack serve: open http://{shown}:{port}/ in a browser (Ctrl+C stops the server)", flush=True)
     if not local:
         print(f"contack serve: listening on {host}: other machines on the network can reach it", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    # (the app has no startup or shutdown of its own: without the lifespan protocol a forced stop has no lifespan
+    # task to cancel, and log)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    quiet = CancelledRequests()
+    logging.getLogger("uvicorn.error").addFilter(quiet)
     try:
         server.run(sockets=[sock])
     finally:
+        logging.getLogger("uvicorn.error").removeFilter(quiet)
         sock.close()
+
+
+class CancelledRequests(logging.Filter):
+    """Drops uvicorn's report of a request cancelled: a second Ctrl-C (or SIGTERM) stops the server without
+    waiting for the requests still running, a bot thinking among them, and uvicorn would log each one's
+    cancellation as an error of the app, with its traceback. The stop is what was asked for; ``contack serve``
+    says it in its one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from typing import Any
@@ -129,28 +132,66 @@ def test_localhost_listens_on_the_ipv4_loopback_as_uvicorn_did(started):
     assert started["listening"][0][0] == "127.0.0.1"
 
 
+STOPPED = ("contack serve: interrupted; the server stopped; its games were held in memory only (download a game's "
+           "record to keep it)")
+
+
+def _serving() -> tuple[subprocess.Popen, str]:
+    """``contack serve`` in a process of its own, serving, and its address. SIGINT as a terminal's Ctrl-C
+    delivers it: a test run in the background (nohup, CI) may ignore SIGINT, and a child inherits an ignored
+    signal."""
+    process = subprocess.Popen([sys.executable, "-m", "contack_env.cli", "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    line = process.stdout.readline()
+    assert line.startswith("contack serve: open http://127.0.0.1:"), line
+    url = line.split()[3]
+    for _ in range(300):  # serving, its signal handlers in place (the line comes just before)
+        try:
+            with urllib.request.urlopen(url + "api/options", timeout=5):
+                return process, url
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("contack serve did not answer")
+
+
+def _post(url: str, body: dict) -> Any:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.load(answer)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_and_sigterm_stop_the_server_with_one_line_and_status_130(sig):
     # as every command ends on Ctrl-C or SIGTERM (docs/reliability.md): one line saying what was kept, 130
-    # SIGINT as a terminal's Ctrl-C delivers it: a test run in the background (nohup, CI) may ignore SIGINT, and
-    # a child inherits an ignored signal
-    server_process = subprocess.Popen([sys.executable, "-m", "contack_env.cli", "serve", "--port", "0"],
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                      preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    server_process, _ = _serving()
     try:
-        line = server_process.stdout.readline()
-        assert line.startswith("contack serve: open http://127.0.0.1:"), line
-        url = line.split()[3]
-        for _ in range(300):  # serving, its signal handlers in place (the line comes just before)
-            try:
-                with urllib.request.urlopen(url + "api/options", timeout=5):
-                    break
-            except OSError:
-                time.sleep(0.1)
         server_process.send_signal(sig)
         out, err = server_process.communicate(timeout=60)
     finally:
         server_process.kill()
     assert server_process.returncode == 130 and out == ""
-    assert err.strip() == ("contack serve: interrupted; the server stopped; its games were held in memory only "
-                           "(download a game's record to keep it)"), err
+    assert err.strip() == STOPPED, err
+
+
+def test_a_second_ctrl_c_while_a_bot_thinks_stops_it_at_once_with_the_same_one_line():
+    # the first waits for the requests running; the second cancels them, which uvicorn would log as errors
+    server_process, url = _serving()
+    try:
+        game = _post(url + "api/games", {"game": "contack", "seats": ["mcts:20000", "mcts:20000"]})
+
+        def think() -> None:
+            with contextlib.suppress(OSError):  # the request is cut off: the server stopped
+                _post(f"{url}api/games/{game['id']}/bot", {"version": game["version"]})
+
+        threading.Thread(target=think, daemon=True).start()
+        time.sleep(1.0)  # 20,000 playouts take many seconds
+        server_process.send_signal(signal.SIGINT)
+        time.sleep(0.5)
+        server_process.send_signal(signal.SIGINT)
+        out, err = server_process.communicate(timeout=60)
+    finally:
+        server_process.kill()
+    assert server_process.returncode == 130 and out == ""
+    assert err.strip() == STOPPED, err
