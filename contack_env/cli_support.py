@@ -2,7 +2,8 @@
 
 - ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are).
 - ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``; a JSON output
-  replaces only an empty file or one of the commands' own JSON outputs, ``not_json``); ``write_output`` writes it at the end, or says why it could not.
+  replaces only an empty file or one of the commands' own JSON outputs, ``not_json``); ``write_output`` writes it
+  at the end, or says why it could not.
 - ``interrupted``: the one line a subcommand prints when Ctrl-C stops it, saying what was kept.
 - ``printable``, ``screen_width``, ``padded``, ``clipped``: a name in one cell of a printed table, on one line and
   measured in the columns a terminal draws (wide characters two, combining marks none).
@@ -153,17 +154,18 @@ def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
 
 JSON_SNIFF_BYTES = 4096
 """How much of an existing file ``not_json`` reads: enough to tell JSON text from anything else."""
-OWN_JSON_START = r'\{\s*("(game|format)"\s*:|\}|$)'
-"""How every JSON output and JSON-lines record of the commands begins (``{}`` and a lone ``{`` too: nothing to
-lose, or nothing to tell within ``JSON_SNIFF_BYTES``)."""
+OWN_JSON_START = r'\{\s*("game"\s*:|"format"\s*:\s*"[^"]*-record/|\}|$)'
+"""How every JSON output and JSON-lines record of the commands begins: the key ``"game"``, or a record format
+(``"format": "NAME-record/N"``; not a run's marker, ``contack-run/1``, nor a model's meta). ``{}`` and a lone ``{``
+pass too: nothing to lose, or nothing to tell within ``JSON_SNIFF_BYTES``."""
 
 
 def not_json(path: str) -> str | None:
     """Why the file at ``path`` is not one that a JSON output may replace, or None: no file is there (or a device,
     a pipe: written in place), it is empty or white space, or it begins as the commands' JSON outputs and
-    JSON-lines records do: ``{`` and then the key ``"game"`` or ``"format"`` (or ``}``). A JSON object of another
-    program (a notebook, a package manifest) begins otherwise and is kept. (Not ``[``, which begins TOML and INI
-    files too.) Only the beginning is read."""
+    JSON-lines records do (``OWN_JSON_START``). A JSON object of another program (a notebook, a package manifest)
+    or a training run's marker begins otherwise and is kept. (Not ``[``, which begins TOML and INI files too.)
+    Only the beginning is read: a file of another program that begins as theirs do would be replaced."""
     if written_in_place(path) or not os.path.isfile(path):
         return None  # (standard output sent to a file: what the command printed is there, and stays)
     try:
@@ -188,8 +190,8 @@ def not_json(path: str) -> str | None:
     if not start or re.match(OWN_JSON_START, start):
         return None
     if re.match(r"\{\s*\"", start):
-        return (f"is a JSON object that no command wrote (theirs begin with the key \"game\" or \"format\"; it "
-                f"begins {start[:20]!r})")
+        return (f"is a JSON object that no command wrote (theirs begin with the key \"game\" or a record's "
+                f"\"format\"; it begins {start[:20]!r})")
     return f"is text that does not begin as a JSON object does (it begins {start[:20]!r})"
 
 

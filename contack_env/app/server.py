@@ -385,7 +385,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, models: Sequence[str | os.P
     # (the app has no startup or shutdown of its own: without the lifespan protocol a forced stop has no lifespan
     # task to cancel, and log)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    quiet = CancelledRequests()
+    quiet = CancelledRequests(server)
     logging.getLogger("uvicorn.error").addFilter(quiet)
     try:
         server.run(sockets=[sock])
@@ -395,10 +395,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, models: Sequence[str | os.P
 
 
 class CancelledRequests(logging.Filter):
-    """Drops uvicorn's report of a request cancelled: a second Ctrl-C (or SIGTERM) stops the server without
-    waiting for the requests still running, a bot thinking among them, and uvicorn would log each one's
-    cancellation as an error of the app, with its traceback. The stop is what was asked for; ``contack serve``
-    says it in its one line."""
+    """Drops uvicorn's report of a request cancelled by a forced stop: a second Ctrl-C stops the server without
+    waiting for the requests still running (a bot thinking among them; its worker thread still ends its decision
+    before the process exits), and uvicorn would log each one's cancellation as an error of the app, with its
+    traceback. The stop is what was asked for, and ``contack serve`` says it in its one line. Before a forced
+    stop, a cancelled request is reported as any other error is."""
+
+    def __init__(self, server: Any) -> None:
+        super().__init__()
+        self.server = server
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
+        cancelled = bool(record.exc_info) and isinstance(record.exc_info[1], asyncio.CancelledError)
+        return not (cancelled and self.server.force_exit)

@@ -43,7 +43,8 @@ class TrustedHosts:
         await TrustedHostMiddleware(through, allowed_hosts=self.allowed_hosts)(scope, receive, send_if_admitted)
         if not admitted:
             host = Headers(scope=scope).get("host")
-            names = ", ".join(name for name in self.allowed_hosts if not name.startswith("["))
+            # as a Host header carries them: an IPv6 address in brackets (a bare one never matches)
+            names = ", ".join(name for name in self.allowed_hosts if name.startswith("[") or ":" not in name)
             said = f"is {host!r}" if host is not None else "is missing"
             await JSONResponse({"error": f"this server answers only requests addressed to it by one of its names "
                                          f"({names}); the request's Host header {said}"},

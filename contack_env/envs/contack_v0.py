@@ -245,7 +245,7 @@ the game goes (as PettingZoo's classic games show themselves), and `render()` pr
   is to move in the observations' `to_move`, `state()` has no mover's blocks, `action_layout()` is None, and
   `game_record()` says the game ended on an illegal action. Observations during play are unchanged.
 * v0, revised: `game_record()` after an illegal action raises `RuntimeError` (it raised `ValueError`), as
-  `solitaire_v0`'s does and as every call at the wrong moment does (before `reset()`).
+  `solitaire_v0`'s does after one, and as a call before `reset()` does.
 
 """
 

@@ -515,7 +515,7 @@ def test_only_the_loopback_host_names_are_answered_when_serving_on_loopback():
     assert refused.status_code == 400
     # in JSON like every other refusal, naming what the server answers to
     assert refused.json() == {"error": "this server answers only requests addressed to it by one of its names "
-                                       "(127.0.0.1, localhost, ::1); the request's Host header is 'evil.example:8000'"}
+                                       "(127.0.0.1, localhost, [::1]); the request's Host header is 'evil.example:8000'"}
     assert client.post("/api/games", headers={"Host": "localhost.evil.example"}, json={}).status_code == 400
 
 
