@@ -20,7 +20,7 @@ from reliability_helpers import ENTRY
 
 ROOT = Path(__file__).resolve().parents[2]
 OLD = b"the old content, which must survive\n"
-OLD_JSON = b'{"old": "an earlier output, which must survive"}\n'  # what the JSON outputs replace
+OLD_JSON = b'{"game": "contack", "old": "an earlier output, which must survive"}\n'  # what the JSON outputs replace
 
 
 def _leftovers(folder: Path) -> list[str]:
