@@ -11,9 +11,11 @@ its own run folder; the ``contack`` commands take SIGTERM as Ctrl-C, and clean u
 a path that is the process's own standard output or error (``--json /dev/stdout``) through it, after what was
 printed, so that a redirect to a file keeps both in order.
 
-``check_output(path)`` is what a command does with an output path before any work: it makes a missing folder
-and refuses, at once, a path it could not write at the end (a folder, a name under a file, a folder it may
-not write in, a name longer than the file system takes, a link into a folder that does not exist).
+``check_output(path)`` is what a command does with an output path before any work: it refuses, at once, a path
+it could not write at the end (a folder, a name ending in ``/``, a name under a file, a folder it may not write
+in or make, a name longer than the file system takes, a link into a folder that does not exist). It makes
+nothing: a missing folder is made when the file is written, so a command refused or interrupted before then
+leaves no empty folder behind.
 
 Standard library only: the rules layer imports it.
 """
@@ -139,12 +141,12 @@ class OutputPathError(ValueError):
 
 
 def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -> str:
-    """Make sure a file can be written at ``path`` at the end of the work: its folder is made if missing; a
-    path that is a folder, lies under a file, is in a folder this process may not write in, has a name longer
-    than the file system takes, or is a link into a folder that does not exist raises ``OutputPathError``
-    saying so. ``suffixes``: the endings allowed for a file (e.g. ``(".gif", ".png")``; a device or a pipe,
-    ``/dev/stdout``, needs none). Returns
-    the path. Nothing is written at ``path`` itself."""
+    """Make sure a file can be written at ``path`` at the end of the work: a path that is a folder, names one
+    (ends in ``/``), lies under a file, is in a folder this process may not write in (or, missing, may not
+    make), has a name longer than the file system takes, or is a link into a folder that does not exist raises
+    ``OutputPathError`` saying so. ``suffixes``: the endings allowed for a file (e.g. ``(".gif", ".png")``; a
+    device or a pipe, ``/dev/stdout``, needs none). Returns the path. Nothing is made: a missing folder is made
+    by the write (``atomic_path``)."""
     path = os.fspath(path)
     if not path:
         raise OutputPathError("the output path is empty; name a file")
@@ -152,6 +154,10 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
         raise OutputPathError(f"{path!r} must end in {' or '.join(suffixes)}")
     if os.path.isdir(path):
         raise OutputPathError(f"{path} is a folder; name a file (in it, e.g. {os.path.join(path, 'out' + (suffixes or ('',))[0])})")
+    if path.endswith((os.sep, os.altsep or os.sep)) or os.path.basename(path) in (".", ".."):
+        # (abspath would drop the ending, and the name with it: the write would fail after all the work)
+        raise OutputPathError(f"{path} names a folder; name a file (in it, e.g. "
+                              f"{os.path.join(path, 'out' + (suffixes or ('',))[0])})")
     if written_in_place(path) and os.path.exists(path):
         # A device or a pipe (/dev/null, /dev/stdout) is written in place: it must be writable, not its folder
         # (/dev is not, for anyone but root).
@@ -171,12 +177,23 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
     if len(os.fsencode(name)) > most:
         raise OutputPathError(f"the file name {name[:40]}... is {len(os.fsencode(name))} bytes long; this folder "
                               f"allows names of at most {most}")
-    check_folder(folder)
+    _check_writable(folder)
     if os.path.islink(path) and not os.path.isdir(os.path.dirname(os.path.realpath(path))):
         raise OutputPathError(f"{path} is a link into a folder that does not exist ({os.path.realpath(path)})")
     if os.path.exists(path) and not os.access(path, os.W_OK):
         raise OutputPathError(f"{path} cannot be replaced: it is read-only")
     return path
+
+
+def _check_writable(folder: str) -> None:
+    """Raise ``OutputPathError`` unless a file can be made in ``folder``: it, or (missing) the nearest folder
+    above it that exists, where it would be made, lets this process write in it. Makes nothing."""
+    here = _nearest_existing(os.path.abspath(folder))
+    if os.access(here, os.W_OK | os.X_OK):
+        return
+    if here == os.path.abspath(folder):
+        raise OutputPathError(f"cannot write in the folder {folder}: permission denied")
+    raise OutputPathError(f"cannot make the folder {folder}: permission denied (in {here})")
 
 
 def _nearest_existing(folder: str) -> str:

@@ -59,7 +59,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     record = records[args.index]
     try:
         replay(record)  # a record that does not replay cannot be drawn: say why first
-        output_arg(parser, "--out", args.out)  # once the record replays: a folder it makes is then used
+        output_arg(parser, "--out", args.out)  # once the record replays: a record that cannot be drawn says so first
         if gif:
             save_gif(record, args.out, fps=args.fps)
         else:

@@ -358,9 +358,13 @@ def test_render_that_hits_the_file_size_limit_keeps_the_old_picture(tmp_path, cl
     assert target.read_bytes() == OLD and _leftovers(tmp_path) == []
 
 
-def test_check_output_makes_a_missing_folder_and_refuses_what_cannot_be_written(tmp_path):
+def test_check_output_makes_nothing_and_refuses_what_cannot_be_written(tmp_path):
+    # a missing folder passes, and is made by the write, not by the check: a command refused or stopped between
+    # the two leaves no empty folder behind
     assert check_output(tmp_path / "a" / "b" / "x.json") == str(tmp_path / "a" / "b" / "x.json")
-    assert (tmp_path / "a" / "b").is_dir() and not (tmp_path / "a" / "b" / "x.json").exists()
+    assert list(tmp_path.iterdir()) == []
+    write_text(tmp_path / "a" / "b" / "x.json", "{}")
+    assert (tmp_path / "a" / "b" / "x.json").read_text() == "{}"
     (tmp_path / "file").write_text("")
     with pytest.raises(OutputPathError, match="lies under a file"):
         check_output(tmp_path / "file" / "x.json")
@@ -368,6 +372,21 @@ def test_check_output_makes_a_missing_folder_and_refuses_what_cannot_be_written(
         check_output(tmp_path / "a")
     with pytest.raises(OutputPathError, match="must end in .gif or .png"):
         check_output(tmp_path / "x.jpg", (".gif", ".png"))
+    # a name ending in a separator names a folder, there or not (the write would fail after all the work)
+    for named in ("new/", "file/", "a/b/x.json/", "new/.", "new/.."):
+        with pytest.raises(OutputPathError, match="names a folder; name a file"):
+            check_output(f"{tmp_path}/{named}")  # (a Path would drop the ending)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "file"]
+
+
+def test_check_output_refuses_a_folder_it_could_not_make(tmp_path, monkeypatch):
+    # (as root every folder can be written: the refusal is made here)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: False if os.fspath(p) == str(tmp_path) else real_access(p, mode))
+    with pytest.raises(OutputPathError, match=f"cannot make the folder {tmp_path}/new: permission denied \\(in {tmp_path}\\)"):
+        check_output(tmp_path / "new" / "x.json")
+    with pytest.raises(OutputPathError, match=f"cannot write in the folder {tmp_path}: permission denied"):
+        check_output(tmp_path / "x.json")
 
 
 # -- the source: no writer bypasses the helper ---------------------------------------------------------------

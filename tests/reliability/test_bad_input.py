@@ -72,6 +72,24 @@ def test_simulate_out_is_checked_before_the_games(tmp_path, cli):
         timeout=120).assert_clean_failure(2, "--out: file/x.jsonl lies under a file")
 
 
+def test_an_output_named_as_a_folder_is_refused_before_the_games_and_a_refusal_makes_no_folder(tmp_path, cli):
+    # `--json out/`: the name of a folder, missing or not; found only at the write, it lost every game played
+    started = time.time()
+    cli("evaluate", "--agents", "mcts:100000,greedy", "--games", "2", "--seed", "1", "--json", "out/", cwd=tmp_path,
+        timeout=120).assert_clean_failure(2, "--json: out/ names a folder; name a file (in it, e.g. out/out)")
+    cli("simulate", "--games", "1", "--seed", "1", "--out", "results/", cwd=tmp_path, timeout=120
+        ).assert_clean_failure(2, "--out: results/ names a folder")
+    assert time.time() - started < 100
+    # a later option refused: the folder of an earlier one's path is not made
+    (tmp_path / "notes.txt").write_text("mine")
+    cli("evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", "--json", "new/sub/x.json",
+        "--records", "notes.txt", cwd=tmp_path).assert_clean_failure(2, "--records: notes.txt is there")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+    assert cli("evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", "--json", "new/sub/x.json",
+               cwd=tmp_path).code == 0
+    assert json.loads((tmp_path / "new" / "sub" / "x.json").read_text())["games"] == 2  # the write makes it
+
+
 JSON_OUTPUTS = {  # every option that writes JSON, with the rest of its command
     "evaluate --json": ["evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "{seed}", "--json"],
     "evaluate --records": ["evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "{seed}", "--records"],
