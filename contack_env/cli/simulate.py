@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
@@ -62,57 +62,97 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
-    records, tally = [], Tally()
+    tally = Tally()
     # The tally keeps each game's outcome alone: the summary of a game whose records it cannot read.
     stream = simulate_records(args.game, players, agent_names, args.games, args.seed, options, trace=args.trace,
                               agent_seed=args.agent_seed, on_state=tally.add)
-    for record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
-        records.append(record)
+    summary = Summary(game.report) if game.record_format in (CONTACK_FORMAT, CONTACTIX_FORMAT) else None
+
+    def played() -> Iterator[dict]:  # each record written as its game ends, and counted: none is kept in memory
+        for record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
+            if summary is not None:
+                summary.add(record)
+            yield record
+
     try:
-        write_records(args.out, records)
+        count = write_records(args.out, played())
     except OUTPUT_ERRORS:  # the output's own failure (a reader gone away): contack_env.cli.main says so
         raise
     except OSError as err:
         print(f"contack simulate: cannot write {args.out}: {err}", file=sys.stderr)
         return 1
-    if records[0].get("format") in (CONTACK_FORMAT, CONTACTIX_FORMAT):
-        print(summarize(records, game.report))
+    if summary is not None:
+        print(summary.text())
     else:  # a game whose records the summary cannot read: what its states say
         print(tally.summary(agent_names, game.name, args.seed))
-    print(f"wrote {plural(len(records), 'record')} to {args.out}")
+    print(f"wrote {plural(count, 'record')} to {args.out}")
     return 0
 
 
-def summarize(records: Sequence[dict], report: str) -> str:
+def summarize(records: Iterable[dict], report: str) -> str:
     """A short table of what a batch of records of one game shows, by the game's kind of report
     (``contack_env.games.REPORTS``): wins and mean scores per seat, wins per colour, or solitaire results."""
-    if report == "colours":
-        return _summarize_colours(records)
-    first = records[0]
-    n = len(records)
-    lines = []
-    if report == "scores":  # seats with scores; else a solitaire
-        seats = first["players"]
-        rules = first["rules"]
-        lines.append(
-            f"{plural(n, 'game')} of contack, {seats} players, {plural(rules['hands'], 'hand')}, "
-            f"enclosed_end={rules['enclosed_end']}, {_seeds(records)}"
-        )
-        tally = Tally()
-        reasons: Counter[str] = Counter()
-        for record in records:
-            tally.add_result(record["winners"], record["scores"])
+    summary = Summary(report)
+    for record in records:
+        summary.add(record)
+    return summary.text()
+
+
+class Summary:
+    """``summarize``'s table, gathered one record at a time: ``add`` each record, then ``text()``. It keeps the
+    first record and counts, so a run of any length is summed up in the memory of one game."""
+
+    def __init__(self, report: str) -> None:
+        self.report = report
+        self.first: dict | None = None
+        self.last_seed: object = None
+        self.games = 0
+        self.tally = Tally()
+        self.reasons: Counter[str] = Counter()  # how the hands ended ("scores")
+        self.won = self.placed = 0  # a solitaire's deals won and tiles placed
+        self.points = 0.0
+        self.colour_wins: Counter[str] = Counter()  # CON-TAC-TIX
+        self.moves = 0
+
+    def add(self, record: dict) -> None:
+        """One game's record."""
+        if self.first is None:
+            self.first = record
+        self.last_seed = record["seed"]
+        self.games += 1
+        if self.report == "colours":
+            self.colour_wins[record["winner"]] += 1
+            self.moves += len(record["moves"])
+        elif self.report == "scores":  # seats with scores; else a solitaire
+            self.tally.add_result(record["winners"], record["scores"])
             for hand in record["hands"]:
-                reasons[hand["events"][-1]["reason"]] += 1
-        lines.extend(_seat_table(first["agents"], tally.wins, tally.totals, n))
-        lines.append("hand ends: " + ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items())))
-    else:
-        won = sum(1 for r in records if r["winners"])
-        placed = sum(sum(1 for h in r["hands"] for e in h["events"] if e["type"] in ("open", "place")) for r in records)
-        points = sum(r["scores"][0] for r in records)
-        lines.append(f"{plural(n, 'game')} of {first['game']}, agent {first['agents'][0]}, {_seeds(records)}")
-        lines.append(f"won {won} ({won / n:.3f}), mean tiles placed {placed / n:.2f}, mean points {points / n:.2f}")
-    return "\n".join(lines)
+                self.reasons[hand["events"][-1]["reason"]] += 1
+        else:
+            self.won += 1 if record["winners"] else 0
+            self.placed += sum(1 for h in record["hands"] for e in h["events"] if e["type"] in ("open", "place"))
+            self.points += record["scores"][0]
+
+    def text(self) -> str:
+        """The table of the records added (at least one)."""
+        first, n = self.first, self.games
+        if first is None:
+            raise ValueError("no record to sum up")
+        seeds = f"seed {first['seed']}" if n == 1 else f"seeds {first['seed']}..{self.last_seed}"
+        if self.report == "colours":
+            return _summarize_colours(first, n, seeds, self.colour_wins, self.moves)
+        lines = []
+        if self.report == "scores":
+            rules = first["rules"]
+            lines.append(f"{plural(n, 'game')} of contack, {first['players']} players, "
+                         f"{plural(rules['hands'], 'hand')}, enclosed_end={rules['enclosed_end']}, {seeds}")
+            lines.extend(_seat_table(first["agents"], self.tally.wins, self.tally.totals, n))
+            ends = sorted(self.reasons.items())
+            lines.append("hand ends: " + ", ".join(f"{reason} {count}" for reason, count in ends))
+        else:
+            lines.append(f"{plural(n, 'game')} of {first['game']}, agent {first['agents'][0]}, {seeds}")
+            lines.append(f"won {self.won} ({self.won / n:.3f}), mean tiles placed {self.placed / n:.2f}, "
+                         f"mean points {self.points / n:.2f}")
+        return "\n".join(lines)
 
 
 class Tally:
@@ -159,22 +199,14 @@ def _seat_table(agents: Sequence[str], wins: Sequence[float], totals: Sequence[f
     return lines
 
 
-def _summarize_colours(records: Sequence[dict]) -> str:
-    """CON-TAC-TIX: wins by colour (Black, seat 0, moves first) and the mean number of moves."""
-    first = records[0]
-    n = len(records)
+def _summarize_colours(first: dict, n: int, seeds: str, wins: Counter[str], moves: int) -> str:
+    """CON-TAC-TIX: wins by colour (Black, seat 0, moves first) and the mean number of moves, of ``n`` games."""
     names = [printable(a) for a in first["agents"]]
     width = max(10, *(screen_width(name) for name in names))
     lines = [f"{plural(n, 'game')} of contactix, {first['size']}x{first['size']} board, "
-             f"swap rule {'on' if first['swap'] else 'off'}, {_seeds(records)}",
+             f"swap rule {'on' if first['swap'] else 'off'}, {seeds}",
              f"{'seat':>4}  {'colour':<6} {'agent':<{width}} {'wins':>5} {'win rate':>9}"]
     for seat, colour in enumerate(COLOUR_NAMES):
-        wins = sum(1 for r in records if r["winner"] == colour)
-        lines.append(f"{seat:>4}  {colour:<6} {padded(names[seat], width)} {wins:>5} {wins / n:>9.3f}")
-    lines.append(f"mean moves {sum(len(r['moves']) for r in records) / n:.1f}")
+        lines.append(f"{seat:>4}  {colour:<6} {padded(names[seat], width)} {wins[colour]:>5} {wins[colour] / n:>9.3f}")
+    lines.append(f"mean moves {moves / n:.1f}")
     return "\n".join(lines)
-
-
-def _seeds(records: Sequence[dict]) -> str:
-    first, last = records[0]["seed"], records[-1]["seed"]
-    return f"seed {first}" if len(records) == 1 else f"seeds {first}..{last}"

@@ -17,17 +17,17 @@ __all__ = ["append_record", "parse_records", "read_records", "write_records"]
 
 def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> int:
     """Write ``records`` to ``path`` as JSON lines, one record a line, replacing the file atomically
-    (``contack_env.atomic``): a reader never sees half a file, and a failed write leaves the old one. Returns
-    the count."""
+    (``contack_env.atomic``): a reader never sees half a file, and a failed write (a record that is not a dict,
+    an exception of the iterable's, Ctrl-C) leaves the old one. ``records`` is consumed as it is written, so a
+    generator of games (``contack simulate``) is never held in memory whole. Returns the count."""
     path = os.fspath(path)
-    lines = []
-    for n, record in enumerate(records, 1):
-        if not isinstance(record, dict):
-            raise TypeError(f"record {n}: a record is a dict; got {type(record).__name__}")
-        lines.append(json.dumps(record, allow_nan=False) + "\n")
+    count = 0
     with open_atomic(path) as f:
-        f.writelines(lines)
-    return len(lines)
+        for count, record in enumerate(records, 1):
+            if not isinstance(record, dict):
+                raise TypeError(f"record {count}: a record is a dict; got {type(record).__name__}")
+            f.write(json.dumps(record, allow_nan=False) + "\n")
+    return count
 
 
 def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:

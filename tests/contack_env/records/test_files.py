@@ -35,6 +35,28 @@ def test_write_records_is_json_lines_and_replaces_atomically(tmp_path) -> None:
     assert os.listdir(tmp_path) == ["out.jsonl"]
 
 
+def test_write_records_writes_each_record_as_it_comes_and_keeps_the_old_file_on_a_failure(tmp_path) -> None:
+    # contack simulate hands it a generator of games: a long run must not be held in memory whole first
+    path = tmp_path / "out.jsonl"
+    path.write_text("old\n")
+    opened_before = []
+
+    def games(fail_at: int | None = None):
+        for i in range(3):
+            opened_before.append(any(p.name.startswith(".tmp-") for p in tmp_path.iterdir()))
+            if i == fail_at:
+                raise KeyboardInterrupt  # Ctrl-C in the middle of the games
+            yield sample(i % 2)
+
+    assert write_records(path, games()) == 3
+    assert opened_before == [True, True, True]  # the file was open before the first game ended
+    assert [json.loads(line) for line in path.read_text().splitlines()] == [sample(0), sample(1), sample(0)]
+    path.write_text("old\n")
+    with pytest.raises(KeyboardInterrupt):
+        write_records(path, games(fail_at=2))
+    assert path.read_text() == "old\n" and os.listdir(tmp_path) == ["out.jsonl"]
+
+
 def test_append_record(tmp_path) -> None:
     path = tmp_path / "log.jsonl"
     a, b = sample(0), sample(2)
