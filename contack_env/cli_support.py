@@ -23,7 +23,7 @@ from contack_env.seeds import MAX_SEED, largest_first_seed
 
 
 INTERRUPTED = {
-    "simulate": "nothing was written (the records are written once every game is played)",
+    "simulate": "nothing was written (the records replace --out only once every game is played)",
     "evaluate": "nothing was written (the statistics and records are written once every game is played)",
     "play": "the game is not saved; its seed is in the first line, to play it again with --seed",
     "render": "--out is as it was (a picture is written whole or not at all)",
