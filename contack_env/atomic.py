@@ -158,6 +158,12 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
         # (abspath would drop the ending, and the name with it: the write would fail after all the work)
         raise OutputPathError(f"{path} names a folder; name a file (in it, e.g. "
                               f"{os.path.join(path, 'out' + (suffixes or ('',))[0])})")
+    parts = path.split(os.sep)
+    for i, part in enumerate(parts):
+        # abspath resolves "missing/.." away, where the system needs "missing" to be there
+        if part == ".." and not os.path.isdir(os.sep.join(parts[:i]) or "."):
+            raise OutputPathError(f"{path} goes into {os.sep.join(parts[:i])}, which is not a folder, and back "
+                                  "out with ..; name the file without it")
     if written_in_place(path) and os.path.exists(path):
         # A device or a pipe (/dev/null, /dev/stdout) is written in place: it must be writable, not its folder
         # (/dev is not, for anyone but root).
@@ -187,11 +193,26 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
 
 def _check_writable(folder: str) -> None:
     """Raise ``OutputPathError`` unless a file can be made in ``folder``: it, or (missing) the nearest folder
-    above it that exists, where it would be made, lets this process write in it. Makes nothing."""
-    here = _nearest_existing(os.path.abspath(folder))
+    above it that exists, where it would be made, lets this process write in it, and each missing folder's name
+    is one that can be made there (not a link that leads nowhere, not longer than the file system takes). Makes
+    nothing."""
+    target = os.path.abspath(folder)
+    here = _nearest_existing(target)
+    missing = os.path.relpath(target, here).split(os.sep) if here != target else []
+    parent = here
+    for name in missing:
+        place = os.path.join(parent, name)
+        if os.path.islink(place):  # there, but leading nowhere: no folder can be made in its name
+            raise OutputPathError(f"cannot make the folder {folder}: {place} is a link to "
+                                  f"{os.readlink(place)}, which does not exist")
+        if len(os.fsencode(name)) > _name_max(here):
+            raise OutputPathError(f"cannot make the folder {folder}: the name {name[:40]}... is "
+                                  f"{len(os.fsencode(name))} bytes long; this folder allows names of at most "
+                                  f"{_name_max(here)}")
+        parent = place
     if os.access(here, os.W_OK | os.X_OK):
         return
-    if here == os.path.abspath(folder):
+    if not missing:
         raise OutputPathError(f"cannot write in the folder {folder}: permission denied")
     raise OutputPathError(f"cannot make the folder {folder}: permission denied (in {here})")
 

@@ -23,7 +23,8 @@ from contack_env.seeds import MAX_SEED, largest_first_seed
 
 
 INTERRUPTED = {
-    "simulate": "nothing was written (the records replace --out only once every game is played)",
+    "simulate": ("--out is as it was (the records replace it only once every game is played; a stream such as "
+                 "/dev/stdout got each record as its game ended)"),
     "evaluate": "nothing was written (the statistics and records are written once every game is played)",
     "play": "the game is not saved; its seed is in the first line, to play it again with --seed",
     "render": "--out is as it was (a picture is written whole or not at all)",

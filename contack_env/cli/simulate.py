@@ -66,27 +66,39 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     # The tally keeps each game's outcome alone: the summary of a game whose records it cannot read.
     stream = simulate_records(args.game, players, agent_names, args.games, args.seed, options, trace=args.trace,
                               agent_seed=args.agent_seed, on_state=tally.add)
-    summary = Summary(game.report) if game.record_format in (CONTACK_FORMAT, CONTACTIX_FORMAT) else None
+    summaries: list[Summary] = []  # of the records, when their format is one the summary reads
 
     def played() -> Iterator[dict]:  # each record written as its game ends, and counted: none is kept in memory
-        for record in tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr):
-            if summary is not None:
-                summary.add(record)
-            yield record
+        try:
+            games = tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr)
+            for n, record in enumerate(games):
+                if n == 0 and record.get("format") in (CONTACK_FORMAT, CONTACTIX_FORMAT):
+                    summaries.append(Summary(game.report))
+                if summaries:
+                    summaries[0].add(record)
+                yield record
+        except OSError as err:  # the games' own (an agent's file): not a failure to write --out
+            raise GamesFailed() from err
 
     try:
         count = write_records(args.out, played())
+    except GamesFailed as failed:
+        raise failed.__cause__ from None  # as it came, outside the write's handling
     except OUTPUT_ERRORS:  # the output's own failure (a reader gone away): contack_env.cli.main says so
         raise
     except OSError as err:
         print(f"contack simulate: cannot write {args.out}: {err}", file=sys.stderr)
         return 1
-    if summary is not None:
-        print(summary.text())
+    if summaries:
+        print(summaries[0].text())
     else:  # a game whose records the summary cannot read: what its states say
         print(tally.summary(agent_names, game.name, args.seed))
     print(f"wrote {plural(count, 'record')} to {args.out}")
     return 0
+
+
+class GamesFailed(Exception):
+    """Carries (as its cause) an ``OSError`` that playing the games raised, past the write's own handling."""
 
 
 def summarize(records: Iterable[dict], report: str) -> str:

@@ -28,6 +28,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+
 class ActionCoding(Protocol):
     """How a state's moves map to an environment's actions (``contack_env.envs.actions.ActionLayout``)."""
 

@@ -19,7 +19,8 @@ def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]
     """Write ``records`` to ``path`` as JSON lines, one record a line, replacing the file atomically
     (``contack_env.atomic``): a reader never sees half a file, and a failed write (a record that is not a dict,
     an exception of the iterable's, Ctrl-C) leaves the old one. ``records`` is consumed as it is written, so a
-    generator of games (``contack simulate``) is never held in memory whole. Returns the count."""
+    generator of games (``contack simulate``) is never held in memory whole; a stream (``/dev/stdout``, a pipe)
+    is written in place, and gets the records before a failure. Returns the count."""
     path = os.fspath(path)
     count = 0
     with open_atomic(path) as f:

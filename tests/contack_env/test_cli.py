@@ -206,6 +206,26 @@ def test_an_error_without_a_file_name_elsewhere_is_not_taken_for_the_output(tmp_
         main(["simulate", "--agents", "random", "--games", "1", "--seed", "1", "--out", str(tmp_path / "g.jsonl")])
 
 
+def test_an_error_of_the_games_in_simulate_is_not_taken_for_a_failed_write(tmp_path, monkeypatch, capsys):
+    # the games are played while --out is being written: an agent's own file failing is not "cannot write --out"
+    import agents.arena
+
+    real = agents.arena.simulate_records
+
+    def failing(*args, **kwargs):
+        games = real(*args, **kwargs)
+        yield next(games)
+        raise OSError(errno.EIO, "Input/output error", "/data/opening_book.bin")
+
+    monkeypatch.setattr(agents.arena, "simulate_records", failing)
+    out = tmp_path / "g.jsonl"
+    out.write_text('{"game": "contack"}\n')
+    with pytest.raises(OSError, match="opening_book.bin"):
+        main(["simulate", "--agents", "random", "--games", "3", "--seed", "1", "--out", str(out)])
+    assert "cannot write" not in capsys.readouterr().err
+    assert out.read_text() == '{"game": "contack"}\n' and [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]
+
+
 def test_a_failing_output_after_a_file_is_written_is_not_blamed_on_the_file(tmp_path, monkeypatch, capsys):
     # `contack evaluate --json F`: the JSON is written, then "wrote F" cannot be printed. The command's own
     # `except OSError` for its files must not report that as F's failure.

@@ -379,6 +379,19 @@ def test_check_output_makes_nothing_and_refuses_what_cannot_be_written(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "file"]
 
 
+def test_check_output_refuses_a_folder_that_no_write_could_make(tmp_path):
+    # each caught before the work: the write would fail after it (the check makes nothing to find out)
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere" / "dir")
+    with pytest.raises(OutputPathError, match=f"dangling is a link to {tmp_path}/nowhere/dir, which does not exist"):
+        check_output(tmp_path / "dangling" / "x.json")
+    with pytest.raises(OutputPathError, match="the name dddd.* is 300 bytes long; this folder allows names of at most"):
+        check_output(tmp_path / ("d" * 300) / "x.json")
+    with pytest.raises(OutputPathError, match="goes into .*/missing, which is not a folder, and back out with"):
+        check_output(f"{tmp_path}/missing/../x.json")
+    assert check_output(f"{tmp_path}/../{tmp_path.name}/x.json")  # through folders that are there: written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling"]
+
+
 def test_check_output_refuses_a_folder_it_could_not_make(tmp_path, monkeypatch):
     # (as root every folder can be written: the refusal is made here)
     real_access = os.access

@@ -94,6 +94,17 @@ def test_sigterm_to_evaluate_ends_its_workers_as_ctrl_c_does():
     _one_clean_line(code, err, "contack evaluate: interrupted; nothing was written")
 
 
+def test_ctrl_c_in_simulate_keeps_the_old_records_and_leaves_no_temporary_file(tmp_path):
+    # the records go into a temporary file as the games end (ready: it is there), and replace --out only at the end
+    out = tmp_path / "games.jsonl"
+    old = '{"format": "contack-record/1", "game": "contack", "note": "an earlier run"}\n'
+    out.write_text(old)
+    code, _, err = _interrupt(["simulate", "--agents", "mcts:300", "--games", "600", "--seed", "1", "--out",
+                               str(out)], lambda: any(p.name.startswith(".tmp-") for p in tmp_path.iterdir()))
+    _one_clean_line(code, err, "contack simulate: interrupted; --out is as it was")
+    assert out.read_text() == old and [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+
+
 @pytest.mark.parametrize("seat", ["0", "1"])
 def test_ctrl_c_in_play_at_the_prompt_and_while_a_bot_thinks(seat):
     # Seat 1: the bot (mcts with a huge budget) moves first and is thinking when Ctrl-C comes.
