@@ -199,16 +199,15 @@ def _check_writable(folder: str) -> None:
     target = os.path.abspath(folder)
     here = _nearest_existing(target)
     missing = os.path.relpath(target, here).split(os.sep) if here != target else []
-    parent = here
+    parent, most = here, _name_max(here)
     for name in missing:
         place = os.path.join(parent, name)
         if os.path.islink(place):  # there, but leading nowhere: no folder can be made in its name
             raise OutputPathError(f"cannot make the folder {folder}: {place} is a link to "
                                   f"{os.readlink(place)}, which does not exist")
-        if len(os.fsencode(name)) > _name_max(here):
+        if len(os.fsencode(name)) > most:
             raise OutputPathError(f"cannot make the folder {folder}: the name {name[:40]}... is "
-                                  f"{len(os.fsencode(name))} bytes long; this folder allows names of at most "
-                                  f"{_name_max(here)}")
+                                  f"{len(os.fsencode(name))} bytes long; this folder allows names of at most {most}")
         parent = place
     if os.access(here, os.W_OK | os.X_OK):
         return

@@ -66,16 +66,17 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     # The tally keeps each game's outcome alone: the summary of a game whose records it cannot read.
     stream = simulate_records(args.game, players, agent_names, args.games, args.seed, options, trace=args.trace,
                               agent_seed=args.agent_seed, on_state=tally.add)
-    summaries: list[Summary] = []  # of the records, when their format is one the summary reads
+    summary: Summary | None = None  # of the records, when their format is one the summary reads
 
     def played() -> Iterator[dict]:  # each record written as its game ends, and counted: none is kept in memory
+        nonlocal summary
         try:
             games = tqdm(stream, total=args.games, desc="simulate", unit="game", disable=None, file=sys.stderr)
             for n, record in enumerate(games):
                 if n == 0 and record.get("format") in (CONTACK_FORMAT, CONTACTIX_FORMAT):
-                    summaries.append(Summary(game.report))
-                if summaries:
-                    summaries[0].add(record)
+                    summary = Summary(game.report)
+                if summary is not None:
+                    summary.add(record)
                 yield record
         except OSError as err:  # the games' own (an agent's file): not a failure to write --out
             raise GamesFailed() from err
@@ -89,8 +90,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"contack simulate: cannot write {args.out}: {err}", file=sys.stderr)
         return 1
-    if summaries:
-        print(summaries[0].text())
+    if summary is not None:
+        print(summary.text())
     else:  # a game whose records the summary cannot read: what its states say
         print(tally.summary(agent_names, game.name, args.seed))
     print(f"wrote {plural(count, 'record')} to {args.out}")
