@@ -13,7 +13,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     rn = sub.add_parser("render", help="draw a game record as an animated GIF (one frame per move) or a PNG strip")
     rn.add_argument("file", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
     rn.add_argument("--index", type=int, default=0, help="which record of the file, from 0 (default 0)")
-    rn.add_argument("--out", required=True, help="OUT.gif (animation) or OUT.png (a grid of every --every-th frame)")
+    rn.add_argument("--out", required=True, help="OUT.gif (animation) or OUT.png (a grid of every --every-th frame); "
+                    "an existing file is replaced only if it is empty or a picture contack render drew")
     rn.add_argument("--every", type=int, default=None, help="PNG strip: one frame in N (default 5)")
     rn.add_argument("--fps", type=float, default=None, help="GIF: frames a second, 0.01 to 100 (default 2)")
 
@@ -21,7 +22,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from contack_env.cli_support import OUTPUT_ERRORS, not_an_input, output_arg
     from contack_env.records import RecordError, read_records, replay
-    from contack_env.render.pictures import MAX_FPS, MIN_FPS, save_gif, save_strip
+    from contack_env.render.pictures import DRAWN_BY, MAX_FPS, MIN_FPS, not_drawn_here, save_gif, save_strip
 
     if not args.out.lower().endswith((".gif", ".png")):
         parser.error(f"--out must end in .gif or .png; got {args.out!r}")
@@ -60,6 +61,11 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         replay(record)  # a record that does not replay cannot be drawn: say why first
         output_arg(parser, "--out", args.out)  # once the record replays: a record that cannot be drawn says so first
+        why = not_drawn_here(args.out)
+        if why is not None:
+            parser.error(f"--out: {args.out} is there and {why}; --out replaces only an empty file or a picture "
+                         f"contack render drew (each carries the mark {DRAWN_BY!r} in its metadata): name another "
+                         "file, or move that one away first")
         if gif:
             save_gif(record, args.out, fps=args.fps)
         else:

@@ -4,28 +4,35 @@ Each record format has its frames function (``FRAMES``, by the record's ``format
 ``contack_env.render.image.record_to_held_frames``, ``contactix-record/1`` through
 ``contack_env.render.contactix.record_to_frames``. Both walk the record with the records' walker, so a record
 that does not replay raises ``RecordError`` naming where, before anything is written.
+
+Every picture drawn here carries ``DRAWN_BY`` (a PNG's ``Software`` text, a GIF's comment), so that ``contack
+render`` can tell its own earlier output, which it replaces, from anybody else's picture, which it keeps
+(``not_drawn_here``).
 """
 
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import numpy as np
-from PIL import Image
+from PIL import Image, PngImagePlugin, UnidentifiedImageError
 
-from contack_env.atomic import atomic_path
+from contack_env.atomic import atomic_path, written_in_place
 from contack_env.checks import is_whole_number
 from contack_env.records import RecordError, codec_for
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
 from contack_env.records.contactix import FORMAT as CONTACTIX_FORMAT
 from contack_env.render import contactix, image
 
-__all__ = ["FRAMES", "record_frames", "save_gif", "save_strip"]
+__all__ = ["DRAWN_BY", "FRAMES", "not_drawn_here", "record_frames", "save_gif", "save_strip"]
 
 GIF_SIZE = (720, 450)
 STRIP_SIZE = (480, 300)
+DRAWN_BY = "contack render"
+"""The mark of the pictures drawn here: a PNG's ``Software`` text, a GIF's comment."""
 
 
 def _contack_frames(record: Mapping[str, Any], size: int | tuple[int, int]) -> list[tuple[np.ndarray, bool]]:
@@ -52,6 +59,33 @@ def record_frames(record: Mapping[str, Any], size: int | tuple[int, int] = GIF_S
     if fmt not in FRAMES:  # a game added to the registry without pictures
         raise RecordError(f"pictures are drawn of {', '.join(map(repr, FRAMES))} records; {fmt!r} has none", "format")
     return FRAMES[fmt](record, size)
+
+
+def _png_mark() -> PngImagePlugin.PngInfo:
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Software", DRAWN_BY)
+    return info
+
+
+def not_drawn_here(path: str | Path) -> str | None:
+    """Why the file at ``path`` is not one that a new picture may replace, or None: nothing is there (or a device,
+    a pipe: written in place), it is empty, or it is a PNG or GIF that this module drew (it carries ``DRAWN_BY``).
+    Anything else, a photo or a chart of another program included, is somebody's to keep."""
+    path = str(path)
+    if written_in_place(path) or not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return None
+    try:
+        with Image.open(path) as im:
+            kind, mark = im.format, im.info.get("Software" if im.format == "PNG" else "comment")
+    except Exception as err:  # noqa: BLE001 - whatever Pillow cannot open (any of its errors) is not our picture
+        if isinstance(err, OSError) and not isinstance(err, UnidentifiedImageError):
+            return f"cannot be read to tell whether contack render drew it ({err.strerror or err})"
+        return "is not a PNG or GIF picture"
+    if kind not in ("PNG", "GIF"):
+        return f"is a {kind} picture"
+    if (mark.decode("latin-1") if isinstance(mark, bytes) else mark) != DRAWN_BY:
+        return f"is a {kind} picture that contack render did not draw"
+    return None
 
 
 def _check_path(path: str | Path, suffix: str) -> Path:
@@ -88,7 +122,7 @@ def save_gif(record: Mapping[str, Any], path: str | Path, fps: float = 2.0, size
     durations[-1] = int(step * 4)
     with atomic_path(path) as tmp:
         paletted[0].save(tmp, format="GIF", save_all=True, append_images=paletted[1:], duration=durations, loop=0,
-                         optimize=False, disposal=1)
+                         optimize=False, disposal=1, comment=DRAWN_BY.encode())
     return path
 
 
@@ -116,5 +150,5 @@ def save_strip(
     for k, index in enumerate(chosen):
         strip.paste(Image.fromarray(frames[index]), ((k % cols) * width, (k // cols) * height))
     with atomic_path(path) as tmp:
-        strip.save(tmp, format="PNG", optimize=True)
+        strip.save(tmp, format="PNG", optimize=True, pnginfo=_png_mark())
     return chosen

@@ -61,6 +61,34 @@ def test_the_picture_never_replaces_the_record_file_it_draws(tmp_path, capsys):
     assert path.read_bytes() == kept
 
 
+def test_render_replaces_its_own_pictures_and_keeps_anybody_elses(tmp_path, capsys):
+    path = _records(tmp_path)
+    for out in ("own.gif", "own.png"):  # its earlier output, and an empty file, are replaced
+        assert main(["render", str(path), "--out", str(tmp_path / out)]) == 0
+        first = (tmp_path / out).read_bytes()
+        assert main(["render", str(path), "--index", "1", "--out", str(tmp_path / out)]) == 0
+        assert (tmp_path / out).read_bytes() != first
+    (tmp_path / "empty.gif").write_bytes(b"")
+    assert main(["render", str(path), "--out", str(tmp_path / "empty.gif")]) == 0
+    with Image.open(tmp_path / "empty.gif") as gif:
+        assert gif.n_frames > 10
+    Image.new("RGB", (8, 8), "red").save(tmp_path / "photo.png")
+    Image.new("RGB", (8, 8), "red").save(tmp_path / "chart.gif")
+    Image.new("RGB", (8, 8), "red").save(tmp_path / "holiday.png", format="JPEG")
+    (tmp_path / "notes.gif").write_text("a file that happens to end in .gif\n")
+    for out, words in (("photo.png", "is a PNG picture that contack render did not draw"),
+                       ("chart.gif", "is a GIF picture that contack render did not draw"),
+                       ("holiday.png", "is a JPEG picture"), ("notes.gif", "is not a PNG or GIF picture")):
+        kept = (tmp_path / out).read_bytes()
+        with pytest.raises(SystemExit) as exit_info:
+            main(["render", str(path), "--out", str(tmp_path / out)])
+        err = capsys.readouterr().err
+        assert exit_info.value.code == 2 and f"{out} is there and {words}; --out replaces only" in err
+        assert "Traceback" not in err
+        assert (tmp_path / out).read_bytes() == kept
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".tmp")) == []
+
+
 def test_agent_names_with_line_breaks_are_drawn_on_one_line(tmp_path):
     # A record names its agents as it likes ("a\nb" replays); the picture draws the name, it does not fail on it.
     from contack_env.render.image import agent_label
