@@ -33,6 +33,8 @@ from contack_env.wording import plural
 
 FORMAT = "contack-policy/1"
 ACTIVATIONS = ("tanh", "relu")
+SCORER_KEYS = ("gather", "wf", "wc", "bc", "wo", "bo")
+"""The factored head's arrays, ``s_gather``, ``s_wf``, ... (docs/training.md, *The factored policy*), in a file that has one."""
 
 
 class PolicyFileError(ValueError):
@@ -256,9 +258,11 @@ class PolicyNet:
         if "s_gather" in arrays:
             scorer = {k[2:]: (v.astype(np.int64) if k == "s_gather" else v.astype(np.float32))
                       for k, v in arrays.items() if k.startswith("s_")}
-            missing = {"gather", "wf", "wc", "bc", "wo", "bo"} - set(scorer)
+            missing = set(SCORER_KEYS) - set(scorer)
             if missing:
                 raise PolicyFileError(f"{path}: the factored head lacks {', '.join(sorted(missing))}")
+        check_no_stray_arrays(arrays, {f"{w}{i}" for i in range(len(layers)) for w in "wb"} | {"wa", "ba"}
+                              | ({f"s_{k}" for k in SCORER_KEYS} if scorer else set()), path)
         try:
             net = cls(layers, (arrays["wa"].astype(np.float32), arrays["ba"].astype(np.float32)),
                       meta.get("activation", "tanh"), meta, scorer)
@@ -307,6 +311,17 @@ def _check_shapes(net: PolicyNet, path: str) -> None:
     for key in ("obs_size", "num_actions"):
         if key in net.meta and net.meta[key] != getattr(net, key):
             raise PolicyFileError(f"{path}: meta says {key}={net.meta[key]}, the weights say {getattr(net, key)}")
+
+
+def check_no_stray_arrays(arrays: dict[str, np.ndarray], used: set[str], path: str) -> None:
+    """Refuse arrays that no part of the network reads: a layer is a pair (``w1`` and ``b1``), numbered from 0,
+    and the loader stops at the first number missing, so a file that lost a layer's weights (``b1`` without
+    ``w1``) would otherwise load as a smaller network that plays, silently, with what is left."""
+    stray = sorted(set(arrays) - used)
+    if stray:
+        raise PolicyFileError(f"{path}: holds {', '.join(stray)}, which no part of the network uses (its layers are "
+                              "pairs such as w0 and b0, numbered from 0 with none missing: is a layer's array gone, "
+                              "or is the file another program's?)")
 
 
 def check_finite(arrays: dict[str, np.ndarray], path: str) -> None:

@@ -38,14 +38,14 @@ from agents.az.horizon import HORIZONS, STAKES
 from agents.features import AZ_FEATURES
 from agents.az.search import MAX_CONSIDERED, MODES, check_leaf_moves
 from agents.playout import is_share
-from agents.policy_file import PolicyFileError, check_archive, check_finite, game_of
+from agents.policy_file import (SCORER_KEYS, PolicyFileError, check_archive, check_finite, check_no_stray_arrays,
+                                game_of)
 from contack_env.atomic import open_atomic
 from contack_env.checks import is_whole_number
 from contack_env.contack.multiplayer import MAX_PLAYERS as MAX_SEATS
 
 FORMAT = "contack-az/1"
 ACTIVATIONS = ("relu", "tanh")
-SCORER_KEYS = ("gather", "wf", "wc", "bc", "wo", "bo")
 
 
 @dataclass
@@ -220,6 +220,9 @@ class AZNet:
             raise PolicyFileError(f"{path}: the weights lack {err.args[0]}") from None
         if not trunk or not value:
             raise PolicyFileError(f"{path}: the weights lack the trunk or the value head")
+        check_no_stray_arrays(arrays, {f"{w}{i}" for i in range(len(trunk)) for w in "wb"} | {"wa", "ba"}
+                              | {f"{w}{i}" for i in range(len(value)) for w in ("vw", "vb")}
+                              | ({f"s_{k}" for k in SCORER_KEYS} if scorer else set()), path)
         try:
             net = cls(trunk, head, value, meta.get("activation", "relu"), meta, scorer)
         except PolicyFileError as err:  # a setting of the file (its activation): name the file

@@ -157,6 +157,27 @@ def test_weights_that_do_not_chain_are_refused(tmp_path):
         PolicyNet.load(path)
 
 
+@pytest.mark.parametrize("lost, stray", [("w1", "b1"), ("w0", "b0, b1, w1"), ("s_wf", None)])
+def test_a_file_that_lost_an_array_is_refused_not_played_as_a_smaller_network(tmp_path, lost, stray):
+    # layers are read up to the first number missing: the shipped file without w1 chains as a one-layer network
+    # (its two layers are as wide as each other) and played, silently, before the loader looked for strays
+    with np.load("models/contack_2p.npz") as data:
+        arrays = {k: data[k] for k in data.files if k != lost}
+    np.savez(tmp_path / "cut.npz", **arrays)
+    if stray is None:  # the factored head names what it lacks
+        with pytest.raises(PolicyFileError, match="the factored head lacks wf"):
+            PolicyNet.load(tmp_path / "cut.npz")
+        return
+    with pytest.raises(PolicyFileError, match=f"holds {stray}, which no part of the network uses .its layers are pairs"):
+        PolicyNet.load(tmp_path / "cut.npz")
+    net = _net(np.random.default_rng(0))
+    net.save(tmp_path / "p.npz")
+    with np.load(tmp_path / "p.npz") as data:
+        np.savez(tmp_path / "more.npz", **{k: data[k] for k in data.files}, notes=np.zeros(2))
+    with pytest.raises(PolicyFileError, match="holds notes, which no part"):
+        PolicyNet.load(tmp_path / "more.npz")
+
+
 def test_the_factored_policy_is_exported_exactly_and_survives_a_file(tmp_path):
     from training.networks import FactoredPolicy
     from training.seat_env import ContackSeatEnv

@@ -193,6 +193,25 @@ def test_bad_files_and_games_are_refused_clearly(nets, tmp_path):
         make_agent(f"az:{tmp_path / 'short.npz'}")
 
 
+@pytest.mark.parametrize("lost", ["w1", "vw1", "s_wf"])
+def test_a_file_that_lost_an_array_is_refused_not_played_as_a_smaller_network(nets, tmp_path, lost):
+    # the trunk and the value head are read layer by layer up to the first number missing: without w1 the file
+    # would chain as a one-layer trunk (its layers are as wide as each other) and play, silently
+    net = AZNet.load(nets["contack"])
+    assert len(net.trunk) == len(net.value) == 2 and net.scorer is not None
+    with np.load(nets["contack"]) as data:
+        arrays = {k: data[k] for k in data.files if k != lost}
+    np.savez(tmp_path / "cut.npz", **arrays)
+    message = {"w1": "holds b1, which no part of the network uses", "vw1": "holds vb1, which no part of the network uses",
+               "s_wf": "the weights lack s_wf"}[lost]
+    with pytest.raises(PolicyFileError, match=f"^{re.escape(str(tmp_path / 'cut.npz'))}: {message}"):
+        make_agent(f"az:{tmp_path / 'cut.npz'}")
+    with np.load(nets["contack"]) as data:
+        np.savez(tmp_path / "more.npz", **{k: data[k] for k in data.files}, notes=np.zeros(2))
+    with pytest.raises(PolicyFileError, match="holds notes, which no part of the network uses"):
+        make_agent(f"az:{tmp_path / 'more.npz'}")
+
+
 def test_az_takes_part_in_an_evaluation(nets):
     ev = evaluate([f"az:{nets['contack']}:2", "random"], 2, seed=1, players=2, hands=1)
     assert ev.entries[0].games == 2
