@@ -1,4 +1,5 @@
-"""What every check of a count given by a user asks first: is it a whole number?
+"""What every check of a count given by a user asks first: is it a whole number? (``whole_number_text``: the
+same question of a count typed on a command line.)
 
 Python's ``bool`` is an ``int`` (``True == 1``), so ``isinstance(value, int)`` lets ``hands=True`` through as one
 hand; and numpy's integers (what an array of seeds holds) are not ``int``. ``is_whole_number`` takes the one and
@@ -9,6 +10,7 @@ Standard library and numpy only: the rules layer imports it.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -17,3 +19,15 @@ import numpy as np
 def is_whole_number(value: Any) -> bool:
     """True for an ``int`` or a numpy integer; False for a ``bool``, a float (even ``2.0``), a string, None."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def whole_number_text(text: str) -> int:
+    """The whole number that ``text`` writes, as every command line reads a count: digits with an optional sign,
+    read exactly however long (``12345678901234567890``), or a number whose value is whole (``1e3``, ``2.0e6``);
+    ``ValueError`` for anything else (``2.5``, ``1e400``, ``nan``, ``x``, ``''``)."""
+    if text.strip().lstrip("+-").isdigit():
+        return int(text)  # exactly: through a float a long number would be rounded
+    value = float(text)
+    if not math.isfinite(value) or value != int(value):
+        raise ValueError(f"not a whole number: {text!r}")
+    return int(value)

@@ -1,6 +1,8 @@
 """What every ``contack`` subcommand shares for bad input and interruptions: seeds, output paths, Ctrl-C.
 
-- ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are).
+- ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are);
+  ``whole_number_arg`` of a count or an index (``1e3`` too, as ``contack train`` reads one), ``whole_arg`` of one
+  with a range.
 - ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``; a JSON output
   replaces only an empty file or one of the commands' own JSON outputs, ``not_json``); ``write_output`` writes it
   at the end, or says why it could not.
@@ -19,6 +21,7 @@ import unicodedata
 from typing import Callable, Sequence
 
 from contack_env.atomic import OutputPathError, check_output, write_text, written_in_place
+from contack_env.checks import whole_number_text
 from contack_env.seeds import MAX_SEED, largest_first_seed
 
 
@@ -34,11 +37,20 @@ INTERRUPTED = {
 }
 
 
+def whole_number_arg(text: str) -> int:
+    """An argparse type for a count or an index: a whole number as every command line reads one
+    (``contack_env.checks.whole_number_text``: ``1000`` or ``1e3``); its range is each command's own check."""
+    try:
+        return whole_number_text(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a valid whole number") from None
+
+
 def whole_arg(least: int, most: int) -> Callable[[str], int]:
     """An argparse type: a whole number ``least``..``most`` (a count kept in memory or paid in time needs a most)."""
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            value = whole_number_text(text)
         except ValueError:
             value = least - 1
         if not least <= value <= most:
@@ -115,7 +127,7 @@ def clipped(text: str, width: int) -> str:
 def seed_arg(text: str) -> int:
     """``--seed``: a whole number 0..2**63-1 (argparse shows the message with the option's name)."""
     try:
-        value = int(text)
+        value = whole_number_text(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"a seed is a whole number 0..{MAX_SEED}; got {text!r}") from None
     if not 0 <= value <= MAX_SEED:

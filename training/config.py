@@ -17,7 +17,7 @@ from typing import Any
 import tomli_w
 
 from contack_env.atomic import write_text
-from contack_env.checks import is_whole_number
+from contack_env.checks import is_whole_number, whole_number_text
 from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS, check_num_hands
 from contack_env.games import RuleOptions, get_game
@@ -383,12 +383,7 @@ def option_value(name: str, text: str, default: Any) -> Any:
                 raise ValueError
             return [int(s) for s in items] if name == "net_arch" else items
         if is_whole_number(default):
-            if str(text).strip().lstrip("+-").isdigit():
-                return int(text)  # exactly, however long (through a float it would be rounded)
-            value = float(text)
-            if not math.isfinite(value) or value != int(value):
-                raise ValueError
-            return int(value)
+            return whole_number_text(str(text))
         if isinstance(default, float):
             value = float(text)
             if not math.isfinite(value):

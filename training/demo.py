@@ -30,7 +30,7 @@ import time
 from typing import Sequence
 
 from contack_env.atomic import OutputPathError, check_folder, write_text
-from contack_env.cli_support import OUTPUT_ERRORS, check_seed_range, seed_arg
+from contack_env.cli_support import OUTPUT_ERRORS, check_seed_range, seed_arg, whole_number_arg
 
 # (model file, players, its agent spec with {path} for the file's path, the opponents it meets)
 MATCHES = (
@@ -129,9 +129,9 @@ def write_finished_game(model: str, seed: int, out: str) -> list[str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=1000, help="games per evaluation (default 1000, as the README's tables; rounded up to a multiple of the players)")
+    parser.add_argument("--games", type=whole_number_arg, default=1000, help="games per evaluation (default 1000, as the README's tables; rounded up to a multiple of the players)")
     parser.add_argument("--seed", type=seed_arg, default=1, help="deal d of every evaluation is played from seed S+d (default 1)")
-    parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2); the results do not depend on it")
+    parser.add_argument("--workers", type=whole_number_arg, default=2, help="worker processes (default 2); the results do not depend on it")
     parser.add_argument(
         "--models", default=None,
         help="the folder of the shipped models (default: the repository's models folder, from any current folder)",

@@ -11,6 +11,7 @@ from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.atomic import written_in_place
 from contack_env.cli.rule_options import add_rule_options, rule_options
 from contack_env.cli_support import INTERRUPTED, OUTPUT_ERRORS, check_seed_range, not_an_input, output_arg, seed_arg
+from contack_env.cli_support import whole_number_arg
 from contack_env.games import GAMES, get_game
 from contack_env.wording import plural
 
@@ -26,9 +27,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--game", choices=tuple(GAMES), default="contack",
         help="contack (default), a solitaire (each agent alone on the same deals), contactix (heads-up, colours swapped every deal), or another game of the registry (docs/architecture.md)",
     )
-    ev.add_argument("--players", type=int, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")
+    ev.add_argument("--players", type=whole_number_arg, default=None, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default: one per agent); 1 for a solitaire")
     ev.add_argument("--agents", required=True, help=f"one agent per seat, comma-separated: {spec_help()}")
-    ev.add_argument("--games", type=int, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
+    ev.add_argument("--games", type=whole_number_arg, required=True, help="games in all: K/N deals, each played in all N seat rotations (K a multiple of N); solitaires: K deals per agent")
     ev.add_argument("--seed", type=seed_arg, required=True, help="deal d is played from seed S+d, so two evaluations of D deals share none when their seeds are D or more apart")
     ev.add_argument(
         "--agent-seed", type=seed_arg, default=None, metavar="A",
@@ -36,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "agents (default: S); several agent seeds show how much of a result is the agents' luck",
     )
     add_rule_options(ev)
-    ev.add_argument("--workers", type=int, default=None,
+    ev.add_argument("--workers", type=whole_number_arg, default=None,
                     help="worker processes (default 1); with --ray, games at once (default: the cluster's CPUs); the results do not depend on it")
     ev.add_argument("--ray", action="store_true",
                     help="play the games on a Ray cluster: RAY_ADDRESS's, else a local one (the [rllib] extra); the same results as --workers")

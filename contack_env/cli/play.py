@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from contack_env.cli.rule_options import add_rule_options, rule_options
-from contack_env.cli_support import seed_arg
+from contack_env.cli_support import seed_arg, whole_number_arg
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.games import RuleOptions, get_game
 
@@ -15,13 +15,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     pl = sub.add_parser("play", help="play Contack (or CON-TAC-TIX) against bots at the terminal")
     pl.add_argument("--game", choices=("contack", "contactix"), default="contack", help="contack (default) or contactix")
-    pl.add_argument("--players", type=int, default=2, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 2)")
+    pl.add_argument("--players", type=whole_number_arg, default=2, help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 2)")
     pl.add_argument(
         "--agents", default=None,
         help=f"the bots: one for every bot seat, or one per bot seat in seat order ({spec_help()}; default lookahead); "
         "contactix: one bot (random, two_distance, mcts[:N], ppo:PATH, az:PATH[:SIMS]; default two_distance)",
     )
-    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0); contactix: 0 black (moves first), 1 white")
+    pl.add_argument("--seat", type=whole_number_arg, default=0, help="your seat (default 0); contactix: 0 black (moves first), 1 white")
     pl.add_argument("--seed", type=seed_arg, default=None, help="the game's seed (default: a fresh one, printed)")
     add_rule_options(pl)
 

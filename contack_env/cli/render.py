@@ -6,16 +6,17 @@ import argparse
 import os
 import sys
 
+from contack_env.cli_support import whole_number_arg
 from contack_env.wording import plural
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     rn = sub.add_parser("render", help="draw a game record as an animated GIF (one frame per move) or a PNG strip")
     rn.add_argument("file", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
-    rn.add_argument("--index", type=int, default=0, help="which record of the file, from 0 (default 0)")
+    rn.add_argument("--index", type=whole_number_arg, default=0, help="which record of the file, from 0 (default 0)")
     rn.add_argument("--out", required=True, help="OUT.gif (animation) or OUT.png (a grid of every --every-th frame); "
                     "an existing file is replaced only if it is empty or a picture contack render drew")
-    rn.add_argument("--every", type=int, default=None, help="PNG strip: one frame in N (default 5)")
+    rn.add_argument("--every", type=whole_number_arg, default=None, help="PNG strip: one frame in N (default 5)")
     rn.add_argument("--fps", type=float, default=None, help="GIF: frames a second, 0.01 to 100 (default 2)")
 
 

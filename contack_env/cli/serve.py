@@ -6,11 +6,13 @@ import argparse
 import os
 import sys
 
+from contack_env.cli_support import whole_number_arg
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     sv = sub.add_parser("serve", help="play and watch games in a web browser (a local web app)")
     sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
-    sv.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: a free one, shown when it starts)")
+    sv.add_argument("--port", type=whole_number_arg, default=8000, help="the port (default 8000; 0: a free one, shown when it starts)")
     sv.add_argument(
         "--models", action="append", metavar="DIR",
         help="a folder of trained models (.npz: PPO policies, az networks) that tables may seat; repeat for more "

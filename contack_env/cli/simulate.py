@@ -11,7 +11,7 @@ from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
 from contack_env.cli.rule_options import add_rule_options, rule_options
 from contack_env.cli_support import (OUTPUT_ERRORS, check_seed_range, not_an_input, output_arg, padded, printable,
-                                     screen_width, seed_arg)
+                                     screen_width, seed_arg, whole_number_arg)
 from contack_env.games import GAMES, get_game
 from contack_env.protocol import State
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
@@ -22,10 +22,10 @@ from contack_env.wording import plural
 def add_parser(sub: argparse._SubParsersAction) -> None:
     sim = sub.add_parser("simulate", help="play games between agents and write their records (JSON lines)")
     sim.add_argument("--game", choices=tuple(GAMES), default="contack", help="the game (default: contack)")
-    sim.add_argument("--players", type=int, default=None,
+    sim.add_argument("--players", type=whole_number_arg, default=None,
                      help=f"seats, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4); 1 for a solitaire, 2 for contactix")
     sim.add_argument("--agents", default="random", help="one agent for every seat, or one per seat, comma-separated (default: random)")
-    sim.add_argument("--games", type=int, required=True, help="how many games")
+    sim.add_argument("--games", type=whole_number_arg, required=True, help="how many games")
     sim.add_argument("--seed", type=seed_arg, required=True, help="game i is played from seed S+i")
     sim.add_argument("--agent-seed", type=seed_arg, default=None, metavar="A",
                      help="the agents' random choices of game i come from seed A+i (default: S+i, with the deal)")

@@ -6,7 +6,7 @@ import argparse
 import json
 import math
 
-from contack_env.cli_support import check_seed_range, output_arg, seed_arg, write_output
+from contack_env.cli_support import check_seed_range, output_arg, seed_arg, write_output, whole_number_arg
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -14,7 +14,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     parser = sub.add_parser("solve", help="can solitaire deals be won at all, every tile known (an exact solver)")
     parser.add_argument("--game", choices=SOLITAIRES, required=True, help="the solitaire")
-    parser.add_argument("--games", type=int, required=True, metavar="K", help="deals 0 .. K-1")
+    parser.add_argument("--games", type=whole_number_arg, required=True, metavar="K", help="deals 0 .. K-1")
     parser.add_argument("--seed", type=seed_arg, required=True, metavar="S", help="the deals of `contack evaluate --seed S`")
     parser.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
                         help="per deal; a deal not settled in time is unknown (default 10)")

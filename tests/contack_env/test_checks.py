@@ -1,11 +1,12 @@
-"""``is_whole_number``: the first question of every check of a count a user gives."""
+"""``is_whole_number``: the first question of every check of a count a user gives; ``whole_number_text``: the same
+of a count typed on a command line."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from contack_env.checks import is_whole_number
+from contack_env.checks import is_whole_number, whole_number_text
 
 
 @pytest.mark.parametrize("value", [0, 3, -2, 2**70, np.int64(5), np.uint8(1), np.int32(-1)])
@@ -25,3 +26,16 @@ def test_a_boolean_is_refused_where_a_count_is_asked():
     with pytest.raises(ValueError, match="1 to 100 hands"):
         new_game(2, True)
     assert new_game(2, np.int64(1)).num_hands == 1
+
+
+@pytest.mark.parametrize("text, value", [("0", 0), ("42", 42), ("-3", -3), ("+7", 7), (" 12 ", 12), ("1e3", 1000),
+                                         ("2.0e6", 2_000_000), ("12345678901234567890123", 12345678901234567890123)])
+def test_a_count_typed_on_a_command_line_reads_as_its_whole_number(text, value):
+    # long digits are read exactly (through a float, 12345678901234567890123 would come back rounded)
+    assert whole_number_text(text) == value and type(whole_number_text(text)) is int
+
+
+@pytest.mark.parametrize("text", ["2.5", "1e-3", "1e400", "inf", "nan", "x", "", "1,000", "0x10", "²"])
+def test_a_count_that_is_not_whole_is_refused_never_cut_down(text):
+    with pytest.raises(ValueError):
+        whole_number_text(text)

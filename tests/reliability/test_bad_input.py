@@ -38,6 +38,31 @@ def test_a_usage_error_shows_the_usage_of_the_command_given(tmp_path, cli, args,
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("args, option", [
+    (["simulate", "--seed", "1", "--out", "x.jsonl", "--games"], "--games"),
+    (["simulate", "--seed", "1", "--games", "1", "--out", "x.jsonl", "--players"], "--players"),
+    (["evaluate", "--agents", "random,greedy", "--seed", "1", "--games"], "--games"),
+    (["evaluate", "--agents", "random,greedy", "--seed", "1", "--games", "2", "--workers"], "--workers"),
+    (["solve", "--game", "solitaire1", "--seed", "1", "--games"], "--games"),
+    (["render", "x.jsonl", "--out", "x.png", "--every"], "--every"),
+    (["play", "--seat"], "--seat"),
+    (["serve", "--port"], "--port"),
+    (["demo", "--games"], "--games"),
+])
+@pytest.mark.parametrize("text", ["2.5", "many"])
+def test_a_count_that_is_not_a_whole_number_is_refused_in_the_words_of_every_command(tmp_path, cli, args, option, text):
+    # as contack train says it, not Python's "invalid int value"
+    cli(*args, text, cwd=tmp_path).assert_clean_failure(2, f"argument {option}: {text!r} is not a valid whole number")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_count_may_be_written_as_train_reads_one(tmp_path, cli):
+    # 2e0 games from seed 1e0: what contack train takes for its counts, every command takes
+    ok = cli("simulate", "--game", "solitaire1", "--games", "2e0", "--seed", "1e0", "--out", "x.jsonl", cwd=tmp_path)
+    assert ok.code == 0 and "wrote 2 records" in ok.out
+    assert cli("replay", "x.jsonl", "--check", cwd=tmp_path).code == 0
+
+
 def test_a_seed_that_is_not_a_number_is_a_usage_error(tmp_path, cli):
     cli("simulate", "--games", "1", "--seed", "abc", "--out", "x.jsonl", cwd=tmp_path).assert_clean_failure(
         2, "argument --seed: a seed is a whole number")

@@ -32,7 +32,7 @@ from agents.evaluate import check_request, evaluate, format_table
 from agents.lookahead import LookaheadAgent
 from agents.policy_file import PolicyFileError
 from agents.registry import check_spec, register, unregister
-from contack_env.cli_support import check_seed_range, seed_arg, whole_arg
+from contack_env.cli_support import check_seed_range, seed_arg, whole_arg, whole_number_arg
 from contack_env.protocol import State
 
 from .value_ceiling import continuations
@@ -75,9 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--continuations", type=whole_arg(0, MAX_CONTINUATIONS), required=True,
                         help="the bot's continuations whose mean values a leaf (0: the network's values)")
     parser.add_argument("--opponent", default="mcts:200", help="the agent in every other seat (default mcts:200)")
-    parser.add_argument("--games", type=int, default=200, help="games, in whole deals of every seat rotation")
+    parser.add_argument("--games", type=whole_number_arg, default=200, help="games, in whole deals of every seat rotation")
     parser.add_argument("--seed", type=seed_arg, default=1, help="the first deal's seed (default 1)")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--workers", type=whole_number_arg, default=1, help="worker processes (default 1)")
     args = parser.parse_args(argv)
     from training.az import leaf_oracle  # the factory under its module's name, which worker processes import
 

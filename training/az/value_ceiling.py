@@ -41,7 +41,7 @@ from agents.lookahead import LookaheadAgent
 from agents.policy_file import PolicyFileError
 from agents.progress import MODES, reporter
 from agents.view import determinize, public_view
-from contack_env.cli_support import padded, screen_width, seed_arg, whole_arg
+from contack_env.cli_support import padded, screen_width, seed_arg, whole_arg, whole_number_arg
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contack.state import GameState
 from contack_env.games import RuleOptions, get_game
@@ -210,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", required=True,
                         help="comma-separated az network files (contack, one horizon), measured on the same positions")
-    parser.add_argument("--players", type=int, default=2, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+    parser.add_argument("--players", type=whole_number_arg, default=2, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
                         metavar=f"{MIN_PLAYERS}..{MAX_PLAYERS}", help="table size (default 2)")
     parser.add_argument("--positions", type=whole_arg(1, MAX_POSITIONS), default=2000,
                         help="positions sampled (default 2000)")
