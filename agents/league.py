@@ -23,6 +23,7 @@ from typing import Any, Sequence
 
 from contack_env.cli_support import padded, printable, screen_width
 from contack_env.records import RecordError, replay
+from contack_env.wording import plural
 
 from .rating import DESCRIPTION, Game, Rating, fit
 
@@ -113,8 +114,8 @@ def format_league(table: League) -> str:
     """The table as ``contack ratings`` prints it."""
     names = [printable(e.agent) for e in table.entries]
     width = max(len("agent"), *(screen_width(name) for name in names))
-    lines = [f"{table.games} games of {table.game}, {table.players} players, {table.deals} deals, from "
-             f"{table.sources} file{'s' if table.sources != 1 else ''}",
+    lines = [f"{plural(table.games, 'game')} of {table.game}, {table.players} players, {plural(table.deals, 'deal')}, "
+             f"from {plural(table.sources, 'file')}",
              f" #  {'agent':<{width}}  games  win rate    Elo  95% CI"]
     for k, (e, name) in enumerate(zip(table.entries, names), 1):
         ci = "" if e.rating.ci95 is None else f"[{e.rating.ci95[0]:+.0f}, {e.rating.ci95[1]:+.0f}]"

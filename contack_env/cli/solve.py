@@ -6,7 +6,8 @@ import argparse
 import json
 import math
 
-from contack_env.cli_support import check_seed_range, output_arg, seed_arg, write_output, whole_number_arg
+from contack_env.cli_support import check_seed_range, output_arg, seed_arg, whole_number_arg, write_output
+from contack_env.wording import plural
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -37,15 +38,15 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     solutions = solve_deals(args.game, args.games, args.seed, args.time_limit)
     t = count_verdicts(solutions)
     k = len(solutions)
-    print(f"{args.game}, {k} deals (seed {args.seed}), every tile known, {args.time_limit:g} s a deal at most:")
+    print(f"{args.game}, {plural(k, 'deal')} (seed {args.seed}), every tile known, {args.time_limit:g} s a deal at most:")
     print(f"  winnable {t.winnable}, not winnable {t.not_winnable}, unknown {t.unknown}")
     settled = t.settled
     if settled:
         lo, hi = t.share_ci95
         least, most = t.share_of_all
-        print(f"  share winnable {t.share:.3f} [{lo:.3f}, {hi:.3f}] of the {settled} deals settled; "
-              f"between {least:.3f} and {most:.3f} of all {k}")
-    print(f"  {sum(s.seconds for s in solutions):.1f} s, {sum(s.positions for s in solutions)} positions searched")
+        print(f"  share winnable {t.share:.3f} [{lo:.3f}, {hi:.3f}] of the {plural(settled, 'deal')} settled; "
+              f"between {least:.3f} and {most:.3f} of {'all ' if k > 1 else ''}{plural(k, 'deal')}")
+    print(f"  {sum(s.seconds for s in solutions):.1f} s, {plural(sum(s.positions for s in solutions), 'position')} searched")
     if args.json:
         found = solutions_json(args.game, args.games, args.seed, args.time_limit, solutions)
         if not write_output("solve", args.json, json.dumps(found, indent=2, allow_nan=False) + "\n"):

@@ -104,6 +104,11 @@ def test_the_command_prints_the_table_and_writes_json_and_refuses_bad_input(tmp_
     assert main(["ratings", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--json", str(out)]) == 0
     printed = capsys.readouterr().out
     assert printed.startswith("40 games of contack, 2 players, 10 deals, from 2 files")
+    assert main(["simulate", "--players", "2", "--agents", "greedy,random", "--games", "1", "--seed", "3", "--hands", "1",
+                 "--out", str(tmp_path / "one.jsonl")]) == 0
+    capsys.readouterr()
+    assert main(["ratings", str(tmp_path / "one.jsonl")]) == 0
+    assert capsys.readouterr().out.startswith("1 game of contack, 2 players, 1 deal, from 1 file\n")
     data = json.loads(out.read_text())
     assert [e["agent"] for e in data["entries"]] == [line.split()[1] for line in printed.splitlines()[2:5]]
     # a file that cannot be read, or read as records, fails as in replay and render (1); usage errors are 2

@@ -49,6 +49,9 @@ def test_the_command_reports_the_share_of_winnable_deals(capsys):
     assert main(["solve", "--game", "solitaire2", "--games", "3", "--seed", "1", "--time-limit", "5"]) == 0
     out = capsys.readouterr().out
     assert "solitaire2, 3 deals (seed 1)" in out and "winnable" in out
+    assert main(["solve", "--game", "solitaire1", "--games", "1", "--seed", "1"]) == 0
+    one = capsys.readouterr().out  # deal 1 of seed 1 settles at once (not winnable)
+    assert one.startswith("solitaire1, 1 deal (seed 1)") and "of the 1 deal settled;" in one and one.count("deals") == 0
     with pytest.raises(SystemExit):
         main(["solve", "--game", "solitaire1", "--games", "0", "--seed", "1"])
     assert "--games must be at least 1" in capsys.readouterr().err
