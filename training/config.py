@@ -132,6 +132,12 @@ class TrainConfig:
                      "snapshot_every", "keep_snapshots", "eval_games", "checkpoint_every"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1; got {getattr(self, name)}")
+        most_envs = MAX_WORKERS if self.vec_env == "subproc" else MAX_ENVS
+        if self.n_envs > most_envs:
+            why = ("each is a process" if self.vec_env == "subproc"
+                   else "they step one after another in this process, and each rollout plays n_steps in every one")
+            raise ValueError(f"n_envs must be a whole number 1..{most_envs} with vec_env {self.vec_env!r} ({why}); "
+                             f"got {self.n_envs}")
         if self.torch_threads > MAX_TORCH_THREADS:
             raise ValueError(f"torch_threads must be a whole number 1..{MAX_TORCH_THREADS}; got {self.torch_threads}")
         if self.eval_every < 0:
@@ -265,6 +271,9 @@ UNUSED_WHY = {"features": "the lookahead inputs are Contack's",
 MAX_TORCH_THREADS = MAX_WORKERS
 """The most torch threads a run takes, as many as the worker processes of ``contack evaluate`` (far more makes
 torch hang or crash)."""
+MAX_ENVS = 4096
+"""The most environments of a ``dummy`` run (``subproc``: ``MAX_WORKERS``, a process each): 8 is the default, and
+a count far past this is a slip of the keyboard that would spend minutes making games before one step."""
 
 
 def _shown(value: Any) -> str:

@@ -330,6 +330,9 @@ def test_a_bad_training_option_is_refused_naming_it(tmp_path, cli):
     (["--n-steps", "5", "--n-envs", "1", "--batch-size", "2"], "leaves a last minibatch of one sample"),
     # a minibatch is drawn from one rollout: a larger one would be stored and silently never used
     (["--n-steps", "32", "--n-envs", "1"], "batch_size (512) is larger than a rollout, n_steps x n_envs (32)"),
+    # a slip of the keyboard: it spent minutes making games in silence, or forked a process each
+    (["--n-envs", "80000"], "n_envs must be a whole number 1..4096 with vec_env 'dummy' (they step one after another"),
+    (["--n-envs", "300", "--vec-env", "subproc"], "n_envs must be a whole number 1..256 with vec_env 'subproc' (each is a process); got 300"),
 ])
 def test_a_training_option_out_of_range_is_refused_before_any_work(tmp_path, cli, argv, message):
     cli("train", *argv, "--out", tmp_path / "run").assert_clean_failure(2, message)
