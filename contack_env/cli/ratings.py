@@ -34,7 +34,9 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     not_an_input(parser, "--json", args.json, args.files)
     output_arg(parser, "--json", args.json, (".json",), json=True)
     try:
-        sources = [read_records(path) for path in args.files]
+        # a torn last line (an append cut short) is left out and said, as replay and render do
+        sources = [read_records(path, on_torn=lambda err: print(f"contack ratings: {err} (left out)", file=sys.stderr))
+                   for path in args.files]
         table = league(sources, args.files)
     except RecordError as err:  # a file's contents, as replay and render report them: exit status 1
         print(f"contack ratings: {err}", file=sys.stderr)

@@ -264,7 +264,7 @@ def test_a_duplicate_key_is_refused_naming_it(tmp_path, cli):
     assert result.code == 1 and "an object holds the key 'points' twice" in result.out
 
 
-def test_a_torn_last_line_is_reported_and_the_intact_records_are_checked_and_drawn(tmp_path, cli):
+def test_a_torn_last_line_is_reported_and_the_intact_records_are_checked_drawn_and_rated(tmp_path, cli):
     path = _records(tmp_path, cli, games=3)
     text = path.read_text()
     torn = tmp_path / "torn.jsonl"
@@ -278,6 +278,14 @@ def test_a_torn_last_line_is_reported_and_the_intact_records_are_checked_and_dra
     drawn = cli("render", torn, "--index", "1", "--out", tmp_path / "t.png", "--every", "50")
     assert drawn.code == 0, drawn.err
     assert "line 3: torn last line" in drawn.err and (tmp_path / "t.png").is_file()
+    played = tmp_path / "played.jsonl"  # ratings rates games at a table, not solitaires
+    assert cli("simulate", "--players", "2", "--agents", "greedy,random", "--games", "3", "--hands", "1", "--seed", "3",
+               "--out", played).code == 0
+    whole = played.read_text()
+    played.write_text(whole[: len(whole) - 200])
+    rated = cli("ratings", played)  # the two intact games rated, the torn one said and left out
+    assert rated.code == 0 and rated.out.startswith("2 games of contack"), rated.err
+    assert "played.jsonl, line 3: torn last line" in rated.err and "(left out)" in rated.err
     # A bad line that is not the last is no torn append: the file is refused as before.
     lines = text.splitlines()
     (tmp_path / "mid.jsonl").write_text("\n".join([lines[0], lines[1][:50], lines[2]]) + "\n")
