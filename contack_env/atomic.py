@@ -245,8 +245,9 @@ def check_folder(folder: str | os.PathLike[str]) -> str:
     folder = os.fspath(folder)
     blocker = _file_in_the_way(folder)
     if blocker is not None:
-        what = "is" if blocker == os.path.abspath(folder) else "lies under"
-        raise OutputPathError(f"{folder} {what} a file ({blocker}), not a folder")
+        if blocker == os.path.abspath(folder):
+            raise OutputPathError(f"{folder} is a file, not a folder: name a folder (a new one is made)")
+        raise OutputPathError(f"{folder} lies under a file ({blocker}), where no folder can be made")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as err:

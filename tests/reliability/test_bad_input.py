@@ -198,7 +198,11 @@ def test_a_file_that_cannot_be_read_is_not_taken_for_json(tmp_path, monkeypatch)
 
 def test_demo_out_under_a_file_is_refused_at_once(tmp_path, cli):
     (tmp_path / "file").write_text("")
-    cli("demo", "--out", "file/demo", cwd=tmp_path).assert_clean_failure(2, "--out: file/demo lies under a file")
+    cli("demo", "--out", "file/demo", cwd=tmp_path).assert_clean_failure(
+        2, "--out: file/demo lies under a file (" + str(tmp_path / "file") + "), where no folder can be made")
+    # the file named once, and what to name instead
+    cli("demo", "--out", "file", cwd=tmp_path).assert_clean_failure(
+        2, "--out: file is a file, not a folder: name a folder (a new one is made)")
 
 
 def _records(tmp_path, cli, game="solitaire1", games=2):
