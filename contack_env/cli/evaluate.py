@@ -65,6 +65,10 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if players is None:
         players = len(agents) if seats_vary else game.min_players
     if seats_vary and not game.min_players <= players <= game.max_players:
+        if args.players is None:  # counted from --agents, one seat each: say so, not an option never typed
+            parser.error(f"--agents names {plural(len(agents), 'agent')}, one a seat, and {game.title} is played by "
+                         f"{game.min_players} to {game.max_players} players: name {game.min_players} to "
+                         f"{game.max_players} agents, or one and --players N to seat it N times")
         parser.error(f"--players: {game.title} is played by {game.min_players} to {game.max_players} players; got {players}")
     if game.report != "solitaire" and len(agents) == 1:  # one agent for every seat
         agents = agents * players

@@ -37,7 +37,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     args.fps = 2.0 if args.fps is None else args.fps
     args.every = 5 if args.every is None else args.every
     if not MIN_FPS <= args.fps <= MAX_FPS:
-        parser.error(f"--fps is {MIN_FPS:g} to {MAX_FPS:g} frames a second (a GIF shows a frame 10 ms to 655 s); got {args.fps:g}")
+        parser.error(f"--fps is {MIN_FPS:g} to {MAX_FPS:g} frames a second (a GIF shows a frame 10 ms to 655 s); got {args.fps:.10g}")
     if args.every < 1:
         parser.error(f"--every is a whole number of frames, at least 1 (every frame); got {args.every}")
     not_an_input(parser, "--out", args.out, [args.file])

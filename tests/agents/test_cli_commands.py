@@ -85,6 +85,10 @@ def test_evaluate_solitaire(capsys):
     [
         (["--agents", "greedy,clever", "--games", "4"], "unknown agent 'clever'; agents are: random, greedy, lookahead, mcts"),
         (["--players", "8", "--agents", "greedy", "--games", "8"], "Contack is played by 2 to 7 players; got 8"),
+        # --players not given: the seats are counted from --agents, and the message says so, not "--players: got 1"
+        (["--agents", "greedy", "--games", "2"], "error: --agents names 1 agent, one a seat, and Contack is played by 2 to 7 "
+                                                 "players: name 2 to 7 agents, or one and --players N to seat it N times"),
+        ([f"--agents={','.join(['greedy'] * 8)}", "--games", "8"], "error: --agents names 8 agents, one a seat"),
         (["--agents", "greedy,ppo:nowhere/model.zip", "--games", "4"], "no policy file at nowhere/model.zip"),
         (["--agents", "greedy,ppo", "--games", "4"], "ppo needs the path of a trained model: ppo:PATH"),
         (["--agents", "greedy,mcts:lots", "--games", "4"], "budget is a whole number of iterations"),

@@ -32,6 +32,8 @@ def test_a_bad_index_suffix_or_record_is_refused_with_the_reason(tmp_path, capsy
         (["--out", str(tmp_path / "x.jpg")], "--out must end in .gif or .png"),
         (["--out", str(tmp_path / "x.gif"), "--fps", "0.001"], "--fps is 0.01 to 100 frames a second"),
         (["--out", str(tmp_path / "x.gif"), "--fps", "nan"], "--fps is 0.01 to 100 frames a second"),
+        # the value as given, not rounded into the range ("got 100")
+        (["--out", str(tmp_path / "x.gif"), "--fps", "100.0001"], "frames a second (a GIF shows a frame 10 ms to 655 s); got 100.0001"),
         (["--out", str(tmp_path / "x.png"), "--fps", "50"], "--fps is for an animated GIF (--out ending in .gif)"),
         (["--out", str(tmp_path / "x.gif"), "--every", "3"], "--every is for a PNG strip (--out ending in .png)"),
     ):
