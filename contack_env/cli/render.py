@@ -61,7 +61,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     record = records[args.index]
     try:
         replay(record)  # a record that does not replay cannot be drawn: say why first
-        output_arg(parser, "--out", args.out)  # once the record replays: a record that cannot be drawn says so first
+        output_arg(parser, "--out", args.out, (".gif", ".png"))  # once the record replays: a record that cannot be drawn says so first
         why = not_drawn_here(args.out)
         if why is not None:
             parser.error(f"--out: {args.out} is there and {why}; --out replaces only an empty file or a picture "

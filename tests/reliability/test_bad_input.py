@@ -217,7 +217,8 @@ def test_render_into_a_missing_folder_makes_it_and_onto_a_folder_is_refused(tmp_
     assert ok.code == 0, ok.err
     assert (tmp_path / "new" / "deeper" / "g.png").stat().st_size > 0
     (tmp_path / "pics.png").mkdir()
-    cli("render", path, "--out", tmp_path / "pics.png").assert_clean_failure(2, "is a folder; name a file")
+    cli("render", path, "--out", tmp_path / "pics.png").assert_clean_failure(
+        2, f"is a folder; name a file (in it, e.g. {tmp_path / 'pics.png' / 'out.png'})")  # a name render takes
     # a refused input, index, record or option makes no folder for the picture
     record = json.loads(path.read_text().splitlines()[0])
     place = next(e for e in record["hands"][0]["events"] if e["type"] == "place")
