@@ -326,9 +326,13 @@ def check_no_stray_arrays(arrays: dict[str, np.ndarray], used: set[str], path: s
 
 def check_finite(arrays: dict[str, np.ndarray], path: str) -> None:
     """Refuse weights that are NaN or infinite, or too large for float32 (a diverged run, or a damaged file):
-    such a policy would still pick actions, silently, from garbage logits."""
+    such a policy would still pick actions, silently, from garbage logits. Arrays of anything but real numbers
+    (text, booleans, complex numbers) are refused too, naming the array."""
     limit = float(np.finfo(np.float32).max)
     for key, value in arrays.items():
+        if not np.issubdtype(value.dtype, np.number) or np.issubdtype(value.dtype, np.complexfloating):
+            raise PolicyFileError(f"{path}: {key} does not hold numbers (its type is {value.dtype}); a policy file's "
+                                  "arrays are real numbers (a damaged or hand-edited file?)")
         if not np.issubdtype(value.dtype, np.floating):
             continue
         ok = np.isfinite(value) & (np.abs(np.nan_to_num(value)) <= limit)

@@ -90,6 +90,23 @@ def test_a_policy_file_with_weights_that_are_not_finite_is_refused(tmp_path, bad
         PolicyNet.load(path)
 
 
+@pytest.mark.parametrize("bad", [np.array(["a", "b", "c"]), np.array([True, False, True]), np.array([1j, 2, 3])])
+@pytest.mark.parametrize("loader", ["ppo", "az"])
+def test_a_network_file_whose_weights_are_not_real_numbers_is_refused_naming_the_array(tmp_path, bad, loader):
+    # text stored as weights failed with numpy's "could not convert string to float: np.str_('a')", naming no
+    # file and no array; booleans and complex numbers were cast and played
+    from agents.az.network import AZNet
+
+    source = {"ppo": "models/solitaire1.npz", "az": "models/solitaire1_az.npz"}[loader]
+    with np.load(source) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["b0"] = np.resize(bad, arrays["b0"].shape)
+    np.savez(tmp_path / "odd.npz", **arrays)
+    with pytest.raises(PolicyFileError, match=rf"odd.npz: b0 does not hold numbers \(its type is {bad.dtype}\); a policy "
+                                              "file's arrays are real numbers"):
+        {"ppo": PolicyNet, "az": AZNet}[loader].load(tmp_path / "odd.npz")
+
+
 def test_a_policy_file_with_nan_weights_is_refused_by_the_command_line(tmp_path, cli):
     net = PolicyNet([], (np.full((787, 105), np.nan, np.float32), np.zeros(105, np.float32)),
                     meta={"game": "contack", "players": 2, "features": "none"})
