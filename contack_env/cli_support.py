@@ -203,8 +203,8 @@ def not_json(path: str) -> str | None:
     if not start or re.match(OWN_JSON_START, start):
         return None
     if re.match(r"\{\s*\"", start):
-        return (f"is a JSON object that no command wrote (theirs begin with the key \"game\" or a record's "
-                f"\"format\"; it begins {start[:20]!r})")
+        return (f"is a JSON object that is no JSON output of a command (theirs begin with the key \"game\" or a "
+                f"record's \"format\"; it begins {start[:20]!r})")
     return f"is text that does not begin as a JSON object does (it begins {start[:20]!r})"
 
 

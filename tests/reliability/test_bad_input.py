@@ -141,10 +141,10 @@ def _json_output(tmp_path, cli, name, seed, path):
     ("utf-16", '{"a": 1}'.encode("utf-16"), "is UTF-16 text, not UTF-8"),
     ("latin-1", b"{" + b" " * 4094 + b"\xff more", "is not UTF-8 text"),  # a bad byte, not a cut character
     ("notebook", b'{\n "cells": [],\n "metadata": {}\n}\n',
-     "is a JSON object that no command wrote (theirs begin with the key \"game\" or a record's \"format\"; it "
-     "begins '{\\n \"cells\": [],\\n \"me')"),
-    ("manifest", b'\xef\xbb\xbf  {"name": "x", "game": "contack"}', "is a JSON object that no command wrote"),
-    ("run marker", b'{"format": "contack-run/1", "run_id": "x"}', "is a JSON object that no command wrote"),
+     "is a JSON object that is no JSON output of a command (theirs begin with the key \"game\" or a record's "
+     "\"format\"; it begins '{\\n \"cells\": [],\\n \"me')"),
+    ("manifest", b'\xef\xbb\xbf  {"name": "x", "game": "contack"}', "is a JSON object that is no JSON output of a"),
+    ("run marker", b'{"format": "contack-run/1", "run_id": "x"}', "is a JSON object that is no JSON output of a"),
 ])
 def test_a_json_output_never_replaces_a_file_that_is_not_json(tmp_path, cli, name, kind, content, why):
     # A slip of the name (--json models/contack_2p_az.npz) must not lose a model, a script or a picture.
