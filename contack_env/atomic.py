@@ -152,6 +152,9 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
         raise OutputPathError("the output path is empty; name a file")
     if suffixes and not path.lower().endswith(suffixes) and not written_in_place(path):  # /dev/stdout has no ending
         raise OutputPathError(f"{path!r} must end in {' or '.join(suffixes)}")
+    if os.path.basename(path).lower() in suffixes:  # ".json": a hidden file, where a name was meant
+        named = os.path.join(os.path.dirname(path), "out" + os.path.basename(path))
+        raise OutputPathError(f"{path} names a file before its ending, e.g. {named}")
     # the example of a file in it keeps the ending given (pics.png/ suggests pics.png/out.png)
     example = os.path.join(path, "out" + next((x for x in suffixes if path.lower().endswith(x)), (suffixes or ("",))[0]))
     if os.path.isdir(path):

@@ -91,6 +91,14 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_game(tmp_path, c
         ).assert_clean_failure(2, "dir is a folder; name a file")
 
 
+def test_an_output_named_by_its_ending_alone_is_refused(tmp_path, cli):
+    # "--json .json" wrote a hidden file, where a name was meant (render said so already)
+    (tmp_path / "sub").mkdir()
+    cli("ratings", "--json", "sub/.JSON", "r.jsonl", cwd=tmp_path).assert_clean_failure(
+        2, "--json: sub/.JSON names a file before its ending, e.g. sub/out.JSON")
+    assert list((tmp_path / "sub").iterdir()) == []
+
+
 def test_simulate_out_is_checked_before_the_games(tmp_path, cli):
     (tmp_path / "file").write_text("")
     cli("simulate", "--games", "1", "--seed", "1", "--agents", "mcts:100000", "--out", "file/x.jsonl", cwd=tmp_path,
