@@ -3,6 +3,7 @@
 - ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are);
   ``whole_number_arg`` of a count or an index (``1e3`` too, as ``contack train`` reads one), ``whole_arg`` of one
   with a range.
+- ``output_file_arg``, ``input_file_arg``: the ``type`` of a file option, ``-`` being standard output or input.
 - ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``; a JSON output
   replaces only an empty file or one of the commands' own JSON outputs, ``not_json``); ``write_output`` writes it
   at the end, or says why it could not.
@@ -35,6 +36,17 @@ INTERRUPTED = {
     "demo": "each file written so far is whole (files are written atomically); the others were not written",
     "serve": "the server stopped; its games were held in memory only (download a game's record to keep it)",
 }
+
+
+def output_file_arg(text: str) -> str:
+    """An argparse type for an output file: ``-`` is the standard output (``/dev/stdout``), as Unix tools take it,
+    not a file named ``-``."""
+    return "/dev/stdout" if text == "-" else text
+
+
+def input_file_arg(text: str) -> str:
+    """An argparse type for a file to read: ``-`` is the standard input (``/dev/stdin``)."""
+    return "/dev/stdin" if text == "-" else text
 
 
 def whole_number_arg(text: str) -> int:

@@ -11,7 +11,7 @@ from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.atomic import written_in_place
 from contack_env.cli.rule_options import add_rule_options, rule_options
 from contack_env.cli_support import INTERRUPTED, OUTPUT_ERRORS, check_seed_range, not_an_input, output_arg, seed_arg
-from contack_env.cli_support import whole_number_arg
+from contack_env.cli_support import output_file_arg, whole_number_arg
 from contack_env.games import GAMES, get_game
 from contack_env.wording import plural
 
@@ -41,8 +41,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     help="worker processes (default 1); with --ray, games at once (default: the cluster's CPUs); the results do not depend on it")
     ev.add_argument("--ray", action="store_true",
                     help="play the games on a Ray cluster: RAY_ADDRESS's, else a local one (the [rllib] extra); the same results as --workers")
-    ev.add_argument("--json", metavar="FILE", help="write the statistics as JSON")
-    ev.add_argument("--records", metavar="FILE", help="write every game's record (JSON lines)")
+    ev.add_argument("--json", metavar="FILE", type=output_file_arg, help="write the statistics as JSON")
+    ev.add_argument("--records", metavar="FILE", type=output_file_arg, help="write every game's record (JSON lines)")
     ev.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                     help="progress on standard error: a bar on a terminal, elsewhere a plain line every 30 s (auto); "
                     "on: also a line at the start and at the end off a terminal; off: none")

@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 
-from contack_env.cli_support import file_identity, not_an_input, output_arg, write_output
+from contack_env.cli_support import (file_identity, input_file_arg, not_an_input, output_arg, output_file_arg,
+                                     write_output)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -17,8 +18,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "(contack evaluate --records FILE, one file a match); all of one game and one table size. Games dealt the "
         "same tiles are one deal, across files too.",
     )
-    rat.add_argument("files", nargs="+", metavar="FILE", help="record files written by contack evaluate --records")
-    rat.add_argument("--json", metavar="FILE", help="also write the table as JSON")
+    rat.add_argument("files", nargs="+", metavar="FILE", type=input_file_arg, help="record files written by contack evaluate --records")
+    rat.add_argument("--json", metavar="FILE", type=output_file_arg, help="also write the table as JSON")
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -6,13 +6,13 @@ import argparse
 import os
 import sys
 
-from contack_env.cli_support import whole_number_arg
+from contack_env.cli_support import input_file_arg, whole_number_arg
 from contack_env.wording import plural
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     rn = sub.add_parser("render", help="draw a game record as an animated GIF (one frame per move) or a PNG strip")
-    rn.add_argument("file", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
+    rn.add_argument("file", metavar="FILE", type=input_file_arg, help="records: a JSON object, a JSON array or JSON lines")
     rn.add_argument("--index", type=whole_number_arg, default=0, help="which record of the file, from 0 (default 0)")
     rn.add_argument("--out", required=True, help="OUT.gif (animation) or OUT.png (a grid of every --every-th frame); "
                     "an existing file is replaced only if it is empty or a picture contack render drew")

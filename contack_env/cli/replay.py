@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from contack_env.cli_support import input_file_arg
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     rep = sub.add_parser("replay", help="replay game records and check them against the rules")
@@ -14,7 +16,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="replay through the environments (contack_v0, the solitaire envs, contactix_v0) instead of the engine alone",
     )
-    rep.add_argument("files", nargs="+", metavar="FILE", help="records: a JSON object, a JSON array or JSON lines")
+    rep.add_argument("files", nargs="+", metavar="FILE", type=input_file_arg, help="records: a JSON object, a JSON array or JSON lines")
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

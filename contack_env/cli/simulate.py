@@ -10,8 +10,8 @@ from typing import Iterable, Iterator, Sequence
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.contactix.rules import COLOUR_NAMES
 from contack_env.cli.rule_options import add_rule_options, rule_options
-from contack_env.cli_support import (OUTPUT_ERRORS, check_seed_range, not_an_input, output_arg, padded, printable,
-                                     screen_width, seed_arg, whole_number_arg)
+from contack_env.cli_support import (OUTPUT_ERRORS, check_seed_range, not_an_input, output_arg, output_file_arg, padded,
+                                     printable, screen_width, seed_arg, whole_number_arg)
 from contack_env.games import GAMES, get_game
 from contack_env.protocol import State
 from contack_env.records.contack import FORMAT as CONTACK_FORMAT
@@ -32,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     sim.add_argument("--trace", action="store_true",
                      help="add the list of legal moves to every place event (contack and the solitaires)")
     add_rule_options(sim)
-    sim.add_argument("--out", required=True, help="where to write the records, one JSON object per line")
+    sim.add_argument("--out", required=True, type=output_file_arg, help="where to write the records, one JSON object per line")
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

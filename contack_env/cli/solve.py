@@ -6,7 +6,8 @@ import argparse
 import json
 import math
 
-from contack_env.cli_support import check_seed_range, output_arg, seed_arg, whole_number_arg, write_output
+from contack_env.cli_support import (check_seed_range, output_arg, output_file_arg, seed_arg, whole_number_arg,
+                                     write_output)
 from contack_env.wording import plural
 
 
@@ -19,7 +20,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=seed_arg, required=True, metavar="S", help="the deals of `contack evaluate --seed S`")
     parser.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
                         help="per deal; a deal not settled in time is unknown (default 10)")
-    parser.add_argument("--json", metavar="FILE",
+    parser.add_argument("--json", metavar="FILE", type=output_file_arg,
                         help="also write as JSON the request (game, games, seed, time limit), the counts, the share "
                         "winnable with its 95%% Wilson interval, and per deal its seed, result and positions searched "
                         "(null when unknown); no times, so two runs give the same bytes, but a deal close to the time "

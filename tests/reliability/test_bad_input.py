@@ -99,6 +99,19 @@ def test_an_output_named_by_its_ending_alone_is_refused(tmp_path, cli):
     assert list((tmp_path / "sub").iterdir()) == []
 
 
+def test_a_file_named_dash_is_the_standard_output_or_input(tmp_path, cli):
+    # as Unix tools take it: simulate --out - wrote a file named "-"
+    wrote = cli("simulate", "--game", "solitaire1", "--games", "2", "--seed", "3", "--out", "-", cwd=tmp_path)
+    assert wrote.code == 0 and list(tmp_path.iterdir()) == []
+    records = [line for line in wrote.out.splitlines() if line.startswith("{")]
+    assert len(records) == 2
+    checked = cli("replay", "--check", "-", stdin="\n".join(records) + "\n", cwd=tmp_path)
+    assert checked.code == 0 and checked.out.splitlines()[-1] == "2 passed, 0 failed", checked.out
+    drawn = cli("render", "-", "--index", "1", "--out", "g.png", "--every", "50", stdin=records[0] + "\n" + records[1],
+                cwd=tmp_path)
+    assert drawn.code == 0 and (tmp_path / "g.png").stat().st_size > 0
+
+
 def test_simulate_out_is_checked_before_the_games(tmp_path, cli):
     (tmp_path / "file").write_text("")
     cli("simulate", "--games", "1", "--seed", "1", "--agents", "mcts:100000", "--out", "file/x.jsonl", cwd=tmp_path,
