@@ -159,7 +159,10 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         check_out_folder(args.out)
     except ValueError as err:
         parser.error(str(err))
-    models = args.models or shipped_models_folder()
+    if args.models == "":
+        parser.error("--models names the folder of the shipped models; got an empty name (leave it out for the "
+                     "repository's models/)")
+    models = shipped_models_folder() if args.models is None else args.models
     if os.path.exists(models) and not os.path.isdir(models):
         parser.error(f"--models names the folder of the shipped models; {models} is a file")
     try:

@@ -26,6 +26,7 @@ def test_a_negative_seed_is_a_usage_error(tmp_path, cli, args):
     (["demo", "--games", "0"], "--games is at least 1; got 0"),  # found while the command runs
     (["demo", "--workers", "0"], "--workers is at least 1; got 0"),
     (["demo", "--models", __file__], f"--models names the folder of the shipped models; {__file__} is a file"),
+    (["demo", "--models", ""], "--models names the folder of the shipped models; got an empty name"),
     (["train", "--players", "9"], "players: Contack is played by 2 to 7 players; got 9"),
     (["evaluate", "--agents", "random", "--game", "solitaire1", "--hands", "2", "--games", "2", "--seed", "1"],
      "--hands is an option of --game contack, not of solitaire1"),
