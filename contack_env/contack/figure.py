@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable, NamedTuple
 
+from contack_env.checks import is_whole_number
 from contack_env.contack.grid import CELL_SIDES, OFFSET, ORIGIN, SPAN, cell_index
 from contack_env.contack.tiles import ALL_TILES_MASK, NUM_TILES, TILE_NAMES, TILE_VALUES, contact_points, contact_valid
 
@@ -23,6 +24,8 @@ class Move(NamedTuple):
     y: int
 
     def __str__(self) -> str:
+        if not 0 <= self.tile < NUM_TILES:  # (a move given by a caller, not yet checked)
+            return f"tile id {self.tile} at ({self.x}, {self.y}) (tile ids are 0..{NUM_TILES - 1})"
         return f"{TILE_NAMES[self.tile]} at ({self.x}, {self.y})"
 
 
@@ -82,6 +85,25 @@ def code_to_move(code: int) -> Move:
 def move_to_code(move: Move) -> int:
     """The code of a ``Move``."""
     return move.tile << TILE_SHIFT | cell_index(move.x, move.y)
+
+
+def as_move(move: object) -> Move:
+    """``move`` (a ``Move``, or any sequence of tile id, x and y) as a ``Move`` of Python ints. ``ValueError``
+    unless it is three whole numbers (Python or numpy integers): a float (``1.9``), a string or a bool is no
+    coordinate, and turned into one by ``int()`` it would name another move than the one given."""
+    try:
+        tile, x, y = move  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise ValueError(f"a move is (tile id, x, y), three whole numbers; got {move!r}") from None
+    if not all(is_whole_number(v) for v in (tile, x, y)):
+        raise ValueError(f"a move is (tile id, x, y), three whole numbers; got {move!r}")
+    return Move(int(tile), int(x), int(y))
+
+
+def on_the_grid(move: Move) -> bool:
+    """Whether ``move``'s tile is a tile id and its cell one of the engine's cells (a cell beyond the grid would
+    share its index, and its move code, with another)."""
+    return 0 <= move.tile < NUM_TILES and -OFFSET <= move.x < SPAN - OFFSET and -OFFSET <= move.y < SPAN - OFFSET
 
 
 def neighbour_count(entry: int) -> int:

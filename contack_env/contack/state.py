@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from contack_env.contack.figure import CELL_MASK, TILE_SHIFT, Figure, Move, code_to_move, move_to_code
+from contack_env.contack.figure import (CELL_MASK, TILE_SHIFT, Figure, Move, as_move, code_to_move, move_to_code,
+                                        on_the_grid)
 from contack_env.contack.grid import OFFSET, SPAN
 from contack_env.contack.tiles import TILE_NAMES
 from contack_env.wording import plural
@@ -53,12 +54,11 @@ class GameState:
         if self.done:
             raise IllegalMoveError(f"the game is over; no move is legal (tried {move})")
         try:
-            move = Move(*(int(v) for v in move))
-            code = move_to_code(move)
-        except (TypeError, ValueError):
-            raise IllegalMoveError(f"a move is (tile id, x, y); got {move!r}") from None
-        # A code that does not decode to the same move came from coordinates beyond the engine's cell range.
-        if code not in self._codes or code_to_move(code) != move:
+            move = as_move(move)
+        except ValueError as err:
+            raise IllegalMoveError(str(err)) from None
+        code = move_to_code(move)
+        if not on_the_grid(move) or code not in self._codes:
             raise IllegalMoveError(
                 f"{_describe(move)} is not legal for seat {self.current_player}; "
                 f"{plural(len(self._codes), 'legal move')}: {', '.join(str(m) for m in self.legal_moves())}"

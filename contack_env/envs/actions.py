@@ -26,7 +26,8 @@ from typing import Sequence
 
 import numpy as np
 
-from contack_env.contack.figure import CELL_MASK, TILE_SHIFT, Figure, Move, code_to_move, move_code, neighbour_count
+from contack_env.contack.figure import (CELL_MASK, TILE_SHIFT, Figure, Move, code_to_move, move_code, neighbour_count,
+                                        on_the_grid)
 from contack_env.contack.grid import CELL_SIDES, cell_index
 
 MAX_HOLES = 18
@@ -77,7 +78,10 @@ class ActionLayout:
         return self._slot_of[code >> TILE_SHIFT] * NUM_CELL_SLOTS + self._cell_slot_of[code & CELL_MASK]
 
     def encode(self, move: Move) -> int:
-        """The action of ``move``; ``KeyError`` if its tile or cell has no slot at this decision."""
+        """The action of ``move``; ``KeyError`` if its tile or cell has no slot at this decision (a cell beyond the
+        engine's grid has none, though its index is another cell's)."""
+        if not on_the_grid(move):
+            raise KeyError(move)
         return self._slot_of[move.tile] * NUM_CELL_SLOTS + self._cell_slot_of[cell_index(move.x, move.y)]
 
     def decode_code(self, action: int) -> int | None:

@@ -261,11 +261,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from contack_env.checks import is_whole_number
-from contack_env.contack.figure import TILE_SHIFT, Move
+from contack_env.contack.figure import TILE_SHIFT, Move, as_move
 from contack_env.contack.multiplayer import (DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ContackGame, check_rules,
                                              shuffled_decks)
 from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
-from contack_env.envs.conventions import MASK_DTYPE, TurnBasedEnv, check_illegal_action, handed_out, reset_options
+from contack_env.envs.conventions import (MASK_DTYPE, TurnBasedEnv, action_index, check_illegal_action, handed_out,
+                                          reset_options)
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_HIGH, OBS_LOW, OBS_SIZE, ObservationBuilder, hand_tiles
 from contack_env.envs.state import STATE_HIGH, STATE_LOW, STATE_SIZE, state_vector
 from contack_env.wording import plural
@@ -485,16 +486,17 @@ class raw_env(TurnBasedEnv, EzPickle):
         """The move ``action`` stands for at the current decision, or None if its slots are empty (it may
         still be illegal: check the mask)."""
         layout = self.action_layout()
-        return None if layout is None else layout.decode(action)
+        action = action_index(action, NUM_ACTIONS)  # ValueError for a float, a string, a bool
+        return None if layout is None or not 0 <= action < NUM_ACTIONS else layout.decode(action)
 
     def encode_move(self, move: Move | Sequence[int]) -> int:
         """The action of ``move`` (tile id, x, y) at the current decision; ``ValueError`` if it has none."""
         layout = self.action_layout()
         if layout is None:
             raise ValueError("the game is over; no move has an action")
-        tile, x, y = move
+        move = as_move(move)  # ValueError for anything but three whole numbers
         try:
-            return layout.encode(Move(int(tile), int(x), int(y)))
+            return layout.encode(move)
         except KeyError:
             raise ValueError(
                 f"{tuple(move)!r} has no action now: its tile is not in the hand of {self.agent_selection} "

@@ -145,7 +145,6 @@ the text diamond after the reset and after every move, and `render()` prints it 
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Sequence
 
 import numpy as np
@@ -386,10 +385,12 @@ class raw_env(TurnBasedEnv, EzPickle):
                 raise ValueError("no swap now: the swap is White's first move, with the swap rule on")
             return game.moves[0]
         try:
-            r, c = (operator.index(v) for v in move)
+            r, c = move
+            if not (is_whole_number(r) and is_whole_number(c)):  # (True is an int to Python, but no row)
+                raise ValueError
         except (TypeError, ValueError):
             raise ValueError(f"a move is (r, c), two whole numbers, or \"swap\"; got {move!r}") from None
-        return cell_index(r, c, self.board_size)
+        return cell_index(int(r), int(c), self.board_size)
 
     # -- stepping (TurnBasedEnv.step does the checks and illegal actions) ---------------------------------------
     def _legal_code(self, action: int) -> int | None:

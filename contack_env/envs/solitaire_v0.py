@@ -154,8 +154,7 @@ import numpy as np
 from gymnasium import spaces
 
 from contack_env.checks import is_whole_number
-from contack_env.contack.figure import Move
-from contack_env.contack.grid import cell_index
+from contack_env.contack.figure import Move, as_move
 from contack_env.contack.solitaire import NUM_STACKS, STACK6_SIZE, Solitaire1, Solitaire2
 from contack_env.contack.state import GameState
 from contack_env.contack.tiles import NUM_TILES, tile_id
@@ -334,12 +333,15 @@ class _SolitaireEnv(gymnasium.Env):
 
     def encode_move(self, move: Move | Sequence[int]) -> int:
         """The action of a legal ``move`` (tile id, x, y); ``ValueError`` if it has none at this decision."""
-        tile, x, y = (int(v) for v in move)
-        if not self._decision or cell_index(x, y) not in self.layout.cells or tile not in self.layout.slots:
-            raise ValueError(f"{Move(tile, x, y)} is not legal here (no action names it): {self._what_is_legal()}")
-        action = self.layout.encode(Move(tile, x, y))
+        move = as_move(move)  # ValueError for anything but three whole numbers
+        try:
+            action = self.layout.encode(move) if self._decision else None
+        except KeyError:  # its tile or its cell (one beyond the grid included) has no slot
+            action = None
+        if action is None:
+            raise ValueError(f"{move} is not legal here (no action names it): {self._what_is_legal()}")
         if not self._mask[action]:
-            raise ValueError(f"{Move(tile, x, y)} is not legal here: {self._what_is_legal()}")
+            raise ValueError(f"{move} is not legal here: {self._what_is_legal()}")
         return action
 
     def decode_action(self, action: int) -> Move | None:

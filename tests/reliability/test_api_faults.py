@@ -122,3 +122,57 @@ def test_the_multi_agent_environments_refuse_actions_that_are_not_integers(make,
     env.reset(seed=1)
     with pytest.raises(ValueError, match="an action is an int"):
         env.step(action)
+
+
+def _second_move(game):
+    return game.legal_moves()[1]
+
+
+@pytest.mark.parametrize("bad", [lambda m: (m.tile, m.x + 0.9, m.y),  # int() made it this very move
+                                 lambda m: (str(m.tile), str(m.x), str(m.y)), lambda m: (m.tile, True, m.y),
+                                 lambda m: (m.tile, float("inf"), m.y), lambda m: (m.tile, m.x), lambda m: None])
+def test_the_engine_plays_only_moves_of_three_whole_numbers(bad):
+    from contack_env import IllegalMoveError, new_game
+
+    game = new_game(2, seed=1)
+    move = _second_move(game)
+    assert move.x == 1  # (m.x + 0.9 would truncate to it)
+    with pytest.raises(IllegalMoveError, match=r"a move is \(tile id, x, y\), three whole numbers; got "):
+        game.play(bad(move))
+    assert len(game.hand_events[-1]) == 1  # only the opening: nothing was played
+    assert game.play((np.int64(move.tile), np.int32(move.x), move.y)) >= 0  # numpy integers are whole numbers
+
+
+def test_a_cell_beyond_the_grid_has_no_action_though_its_index_is_another_cells():
+    # cell (x, y - 128) shares (x, y)'s engine index: encode_move returned the legal move's action
+    env = contack_v0.raw_env(num_players=2)
+    env.reset(seed=3)
+    move = env.decode_action(21)
+    assert env.encode_move(move) == 21
+    with pytest.raises(ValueError, match="has no action now"):
+        env.encode_move((move.tile, move.x + 1, move.y - 128))
+    for bad in ((move.tile + 0.9, move.x, move.y), (move.tile, move.x, move.y, 0), "abc"):
+        with pytest.raises(ValueError, match="three whole numbers"):
+            env.encode_move(bad)
+    for bad in (21.9, "21", True, None):  # as step refuses them: no other action is decoded
+        with pytest.raises(ValueError, match=r"an action is an int in 0..104"):
+            env.decode_action(bad)
+    assert env.decode_action(np.int64(21)) == move
+    solo = solitaire_v0.Solitaire2Env()
+    solo.reset(seed=4)
+    action = int(np.flatnonzero(solo.action_masks())[0])
+    move = solo.decode_action(action)
+    assert solo.encode_move(move) == action
+    with pytest.raises(ValueError, match="is not legal here .no action names it."):
+        solo.encode_move((move.tile, move.x + 1, move.y - 128))
+    with pytest.raises(ValueError, match="three whole numbers"):
+        solo.encode_move((move.tile, move.x - 0.5, move.y))
+
+
+def test_contactix_takes_no_bool_for_a_row():
+    env = contactix_v0.raw_env(board_size=5)
+    env.reset(seed=0)
+    assert env.encode_move((1, 2)) == 7
+    for bad in ((True, 2), (1.0, 2), ("1", 2)):
+        with pytest.raises(ValueError, match=r"a move is \(r, c\), two whole numbers"):
+            env.encode_move(bad)
