@@ -8,7 +8,7 @@ import numpy as np
 
 from contack_env.checks import is_whole_number
 from contack_env.contack.figure import Figure
-from contack_env.contack.state import GameState, hidden_order
+from contack_env.contack.state import GameState, deal_rng, hidden_order
 from contack_env.contack.tiles import NUM_TILES, OPENING_RANK, TILE_NAMES, mask_of
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
@@ -272,7 +272,8 @@ def new_game(
     trace: bool = False,
     log: bool = True,
 ) -> ContackGame:
-    """A new game with every hand's deal drawn from ``seed`` (an int, a Generator, or None for fresh entropy)."""
+    """A new game with every hand's deal drawn from ``seed`` (an int 0..``MAX_SEED``, a Generator, or None for
+    fresh entropy)."""
     check_rules(num_players, num_hands, enclosed_end)
-    rng = np.random.default_rng(seed)
+    rng = deal_rng(seed)
     return ContackGame(shuffled_decks(rng, num_hands), num_players, num_hands, enclosed_end, trace=trace, log=log)

@@ -9,7 +9,7 @@ import numpy as np
 from contack_env.checks import is_whole_number
 from contack_env.contack.figure import Figure, split_code
 from contack_env.contack.multiplayer import check_deck
-from contack_env.contack.state import GameState, hidden_order
+from contack_env.contack.state import GameState, deal_rng, hidden_order
 from contack_env.contack.tiles import NUM_TILES, TILE_NAMES
 
 NUM_STACKS = 7
@@ -296,11 +296,13 @@ class Solitaire2(SolitaireState):
 
 
 def new_solitaire1(seed: int | np.random.Generator | None = None, trace: bool = False, log: bool = True) -> Solitaire1:
-    rng = np.random.default_rng(seed)
+    """A new deal of Solitaire No. 1 from ``seed`` (an int 0..``MAX_SEED``, a Generator, or None)."""
+    rng = deal_rng(seed)
     return Solitaire1(rng.permutation(NUM_TILES).tolist(), trace=trace, log=log)
 
 
 def new_solitaire2(seed: int | np.random.Generator | None = None, trace: bool = False, log: bool = True) -> Solitaire2:
-    rng = np.random.default_rng(seed)
+    """A new deal of Solitaire No. 2 from ``seed`` (an int 0..``MAX_SEED``, a Generator, or None)."""
+    rng = deal_rng(seed)
     deck = rng.permutation(NUM_TILES).tolist()
     return Solitaire2(deck, int(rng.integers(STACK6_SIZE)), trace=trace, log=log)

@@ -15,6 +15,7 @@ from contack_env.contack.figure import (CELL_MASK, TILE_SHIFT, Figure, Move, as_
                                         on_the_grid)
 from contack_env.contack.grid import OFFSET, SPAN
 from contack_env.contack.tiles import TILE_NAMES
+from contack_env.seeds import check_seed
 from contack_env.wording import plural
 
 
@@ -149,6 +150,15 @@ class GameState:
     def points_scored(self) -> list[int]:
         """Points each seat scored by counting contacts, all hands together, penalties excluded."""
         return list(self._points)
+
+
+def deal_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
+    """The generator a new game deals from: ``seed`` itself if it is a Generator, else a new one from ``seed``, a
+    whole number 0..``MAX_SEED`` (``check_seed``: a bool, a float or a list is refused, not dealt from), or None
+    for fresh entropy."""
+    if seed is None or isinstance(seed, np.random.Generator):
+        return np.random.default_rng(seed)
+    return np.random.default_rng(check_seed(seed))
 
 
 def hidden_order(tiles: list[int], rng: np.random.Generator | None) -> list[int]:

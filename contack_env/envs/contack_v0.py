@@ -260,7 +260,6 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from contack_env.checks import is_whole_number
 from contack_env.contack.figure import TILE_SHIFT, Move, as_move
 from contack_env.contack.multiplayer import (DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ContackGame, check_rules,
                                              shuffled_decks)
@@ -269,6 +268,7 @@ from contack_env.envs.conventions import (MASK_DTYPE, TurnBasedEnv, action_index
                                           reset_options)
 from contack_env.envs.observation import NUM_ACTIONS, NUM_SLOTS, OBS_HIGH, OBS_LOW, OBS_SIZE, ObservationBuilder, hand_tiles
 from contack_env.envs.state import STATE_HIGH, STATE_LOW, STATE_SIZE, state_vector
+from contack_env.seeds import check_seed
 from contack_env.wording import plural
 
 REWARD_OPTIONS = ("win", "score")
@@ -378,9 +378,7 @@ class raw_env(TurnBasedEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         decks = reset_options(options, RESET_OPTIONS).get("decks")
         if seed is not None:
-            if not is_whole_number(seed) or seed < 0:
-                raise ValueError(f"seed is a non-negative int or None; got {seed!r}")
-            episode_seed = int(seed)
+            episode_seed = check_seed(seed)  # a whole number 0..MAX_SEED, as the records and the commands take
             # The generator of later unseeded resets starts from this seed; made when first needed.
             self._rng = None
             self._rng_seed = episode_seed

@@ -174,6 +174,7 @@ from contack_env.envs.figure_features import (
     fill_figure_columns,
 )
 from contack_env.envs.layout import Column, Columns, ObservationLayout, Piece
+from contack_env.seeds import check_seed
 from contack_env.wording import plural
 
 __all__ = [
@@ -389,6 +390,8 @@ class _SolitaireEnv(gymnasium.Env):
 
     # -- Gymnasium API -------------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        if seed is not None:
+            seed = check_seed(seed)  # (Gymnasium would take True as 1, and any size of int)
         super().reset(seed=seed)
         options = reset_options(options, RESET_OPTIONS)
         if "deck" in options:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from contack_env.checks import is_whole_number
 from contack_env.wording import plural
 from contack_env.contack.figure import Move
 from contack_env.contack.grid import cell_index
@@ -25,6 +24,7 @@ from contack_env.records.files import append_record, read_records, write_records
 from contack_env.records.schema import check_structure
 from contack_env.records.values import is_int, json_kind, plain, same_json, show
 from contack_env.records.walker import Driver, Setup, Step, Through, Walk
+from contack_env.seeds import check_seed
 
 FORMAT = "contack-record/1"
 EVENT_TYPES = ("open", "place", "draw", "discard", "pass", "end")
@@ -72,9 +72,7 @@ def game_record(state: GameState, *, seed: int | None = None, agents: Sequence[s
         )
     players = state.num_players if isinstance(state, ContackGame) else 1
     if seed is not None:
-        if not is_whole_number(seed):
-            raise ValueError(f"seed is the int the deals were drawn from, or None; got {seed!r}")
-        seed = int(seed)
+        seed = check_seed(seed, "seed (the int the deals were drawn from, or None)")
     if agents is not None:
         names = None if isinstance(agents, str) else list(agents)
         if names is None or not all(isinstance(a, str) for a in names) or len(names) != players:

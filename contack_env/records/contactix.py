@@ -25,6 +25,7 @@ from typing import Any, Sequence
 
 from contack_env.contactix.rules import COLOUR_NAMES, ContactixState, IllegalMoveError, cell_rc
 from contack_env.records.errors import RecordError
+from contack_env.seeds import check_seed
 # The one reader and writer of both formats, also reachable from here as before.
 from contack_env.records.files import read_records, write_records
 from contack_env.records.schema import check_structure
@@ -64,11 +65,13 @@ def game_record(
         "winner": None if state.winner is None else COLOUR_NAMES[state.winner],
     }
     if agents is not None:
-        if len(agents) != 2:
-            raise ValueError(f"agents names Black's and White's agent, 2 names; got {len(agents)}")
-        record["agents"] = [None if a is None else str(a) for a in agents]
+        names = None if isinstance(agents, str) else list(agents)  # ("ab" would be two names, a and b)
+        if names is None or len(names) != 2 or not all(a is None or isinstance(a, str) for a in names):
+            raise ValueError(f"agents names Black's and White's agent, 2 names (a name is a string, or None); "
+                             f"got {agents!r}")
+        record["agents"] = names
     if seed is not None:
-        record["seed"] = int(seed)
+        record["seed"] = check_seed(seed)
     return record
 
 

@@ -201,8 +201,9 @@ def test_unknown_reset_options_are_ignored_with_a_warning():
 
 def test_bad_reset_arguments_say_what_is_allowed():
     env = contack_v0.raw_env(num_players=2, num_hands=2)
-    with pytest.raises(ValueError, match="seed is a non-negative int"):
-        env.reset(seed="7")
+    for seed in ("7", True, 1.0, -1, 2**63):  # what the records and the commands take, no more: not True as 1
+        with pytest.raises(ValueError, match=r"seed is a whole number 0..9223372036854775807; got "):
+            env.reset(seed=seed)
     with pytest.raises(ValueError, match=r"one list of the 36 tile ids .* per hand \(2\)"):
         env.reset(options={"decks": [list(range(36))]})
     with pytest.raises(ValueError, match="not a permutation of 0..35"):

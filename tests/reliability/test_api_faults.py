@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -176,3 +177,39 @@ def test_contactix_takes_no_bool_for_a_row():
     for bad in ((True, 2), (1.0, 2), ("1", 2)):
         with pytest.raises(ValueError, match=r"a move is \(r, c\), two whole numbers"):
             env.encode_move(bad)
+
+
+@pytest.mark.parametrize("seed", [True, 1.0, "3", [1, 2], -1, 2**63])
+def test_a_seed_is_a_whole_number_in_the_suites_range_everywhere(seed):
+    # True dealt as seed 1, [1, 2] and 2**64 dealt from numpy's SeedSequence, and records carried seeds that no
+    # command takes; -1 and 1.5 were refused in numpy's words, naming no seed
+    from contack_env import new_game, new_solitaire1, new_solitaire2
+    from contack_env.contactix.rules import ContactixState
+    from contack_env.records.contactix import game_record as contactix_record
+    from contack_env.records.contack import game_record
+
+    message = r"seed.* is a whole number 0..9223372036854775807; got "
+    for make in (lambda: new_game(2, seed=seed), lambda: new_solitaire1(seed), lambda: new_solitaire2(seed)):
+        with pytest.raises(ValueError, match=message):
+            make()
+    for env_id in ("contack/Solitaire1-v0", "contack/Solitaire2-v0"):
+        with pytest.raises(ValueError, match=message):
+            gymnasium.make(env_id).reset(seed=seed)
+    finished = new_game(2, 1, seed=3)
+    while not finished.done:
+        finished.play(finished.legal_moves()[0])
+    with pytest.raises(ValueError, match=message):
+        game_record(finished, seed=seed)
+    with pytest.raises(ValueError, match=message):
+        contactix_record(ContactixState(5), seed=seed)
+    assert game_record(finished, seed=np.int64(3))["seed"] == 3  # numpy integers are whole numbers
+
+
+def test_a_contactix_record_takes_two_names_not_a_string_of_two_letters():
+    from contack_env.contactix.rules import ContactixState
+    from contack_env.records.contactix import game_record
+
+    for agents in ("ab", [1, 2], ["random"]):
+        with pytest.raises(ValueError, match="agents names Black's and White's agent, 2 names"):
+            game_record(ContactixState(5), agents=agents)
+    assert game_record(ContactixState(5), agents=["random", None])["agents"] == ["random", None]
