@@ -398,7 +398,7 @@ def check_request(
                 f"a positive multiple of {players}; got {games} ({lower} or {lower + players} would do)"
             )
     elif report == "colours":
-        if players != 2:
+        if not is_whole_number(players) or players != 2:
             raise ValueError(f"{game} is played by 2 players; got {players!r}")
         if len(agents) != 2:
             raise ValueError(f"{game} is heads-up: name 2 agents (Black's and White's in the first game); got {len(agents)}")
@@ -409,8 +409,8 @@ def check_request(
                 f"positive multiple of 2; got {games} ({lower} or {lower + 2} would do)"
             )
     else:
-        if players != 1:
-            raise ValueError(f"{game} is a solitaire, played by 1 player; got {players}")
+        if not is_whole_number(players) or players != 1:
+            raise ValueError(f"{game} is a solitaire, played by 1 player; got {players!r}")
         if not agents:
             raise ValueError("name at least one agent to evaluate")
         if games < 1:
@@ -455,12 +455,17 @@ def evaluate(
     the agents' random choices of deal ``d`` come from ``agent_seed + d`` (module docstring). ``progress``:
     ``auto``, ``on`` or ``off`` (None, True, False) as ``agents.progress`` says, on ``out`` (standard error by
     default)."""
-    if isinstance(agents, (str, bytes)) or not isinstance(agents, Iterable):
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):  # a set or a dict has no seat order
         raise ValueError(f"agents is a list of entries, one a seat (specs, Agent objects, functions); got {agents!r}"
                          + (" (a list is written ['random', 'greedy'], not 'random,greedy')" if isinstance(agents, str) else ""))
     agents = [a.strip() if isinstance(a, str) else a for a in agents]
     names = [display_name(a) for a in agents]
     mode_of(progress)  # a bad value is refused before any game is played
+    for name, flag in (("records", records), ("swap", swap), ("ray", ray)):
+        if not isinstance(flag, (bool, np.bool_)):  # "no" is true to Python: it would start Ray
+            raise ValueError(f"{name} is True or False; got {flag!r}")
+    if out is not None and not callable(getattr(out, "write", None)):
+        raise ValueError(f"out is a text stream (a file open for writing, sys.stderr), or None; got {out!r}")
     if not isinstance(game, str):
         raise ValueError(f"game is the name of a game, one of {', '.join(GAMES)}; got {game!r}")
     # numpy's integers are whole numbers too

@@ -38,6 +38,8 @@ class PPOAgent(Agent[State, Any]):
     def __init__(
         self, path: str, game: str | None = None, deterministic: bool = True, seed: int | np.random.Generator | None = None
     ) -> None:
+        if not isinstance(deterministic, (bool, np.bool_)):  # "no" is true to Python
+            raise ValueError(f"deterministic is True (the most likely action) or False (sampled); got {deterministic!r}")
         self.path = path
         self.net = PolicyNet.load(path, game=game)
         self.game = game_of(self.net.meta)

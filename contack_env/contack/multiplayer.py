@@ -40,7 +40,7 @@ def check_rules(num_players: int, num_hands: int, enclosed_end: str) -> None:
 
 def check_enclosed_end(enclosed_end: str) -> None:
     """Raise ``ValueError`` naming ``ENCLOSED_END_OPTIONS`` unless ``enclosed_end`` is one of them."""
-    if enclosed_end not in ENCLOSED_END_OPTIONS:
+    if not isinstance(enclosed_end, str) or enclosed_end not in ENCLOSED_END_OPTIONS:  # (an array compares per item)
         raise ValueError(f"enclosed_end must be one of {', '.join(ENCLOSED_END_OPTIONS)}; got {enclosed_end!r}")
 
 

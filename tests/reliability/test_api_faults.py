@@ -213,3 +213,34 @@ def test_a_contactix_record_takes_two_names_not_a_string_of_two_letters():
         with pytest.raises(ValueError, match="agents names Black's and White's agent, 2 names"):
             game_record(ContactixState(5), agents=agents)
     assert game_record(ContactixState(5), agents=["random", None])["agents"] == ["random", None]
+
+
+def test_flags_and_the_agents_list_of_an_evaluation_are_what_they_say():
+    # ray="no" is true to Python and started Ray; a set of agents has no seat order (it followed the strings'
+    # hashes, which differ between processes); players=2.0 failed deep in the schedule
+    from agents.evaluate import evaluate
+    from agents.ppo_agent import PPOAgent
+
+    for kwargs, message in (({"ray": "no"}, "ray is True or False; got 'no'"),
+                            ({"records": "no"}, "records is True or False"),
+                            ({"progress": True, "out": "prog.txt"}, "out is a text stream")):
+        with pytest.raises(ValueError, match=message):
+            evaluate(["random", "greedy"], 2, 1, **kwargs)
+    with pytest.raises(ValueError, match="agents is a list of entries, one a seat"):
+        evaluate({"random", "greedy"}, 2, 1)
+    with pytest.raises(ValueError, match="contactix is played by 2 players; got 2.0"):
+        evaluate(["random", "two_distance"], 2, 1, game="contactix", board_size=3, players=2.0)
+    with pytest.raises(ValueError, match="solitaire1 is a solitaire, played by 1 player; got 1.0"):
+        evaluate(["random"], 1, 1, game="solitaire1", players=1.0)
+    with pytest.raises(ValueError, match="deterministic is True .* or False .*; got 'no'"):
+        PPOAgent("models/contack_2p.npz", deterministic="no")
+    assert evaluate(("random", "greedy"), 2, 1, hands=1, records=np.bool_(True)).results[0].record is not None
+
+
+def test_the_enclosed_end_option_is_a_name_not_an_array_holding_one():
+    from contack_env import new_game
+
+    for make in (lambda: contack_v0.raw_env(enclosed_end=np.array(["never"])),
+                 lambda: new_game(2, enclosed_end=np.array(["1939"]))):
+        with pytest.raises(ValueError, match="enclosed_end must be one of 1939, next_player, never; got array"):
+            make()
