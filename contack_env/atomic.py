@@ -48,6 +48,10 @@ class atomic_path:
         self.tmp: str | None = None
 
     def __enter__(self) -> str:
+        if not self.path:  # (abspath would make it the current folder, and the rename would fail at the end)
+            raise FileNotFoundError(errno.ENOENT, "the path is empty; name a file", self.path)
+        if self.path.endswith((os.sep, os.altsep or os.sep)) or os.path.basename(self.path) in (".", ".."):
+            raise IsADirectoryError(errno.EISDIR, "the path names a folder; name a file in it", self.path)
         if written_in_place(self.path):
             return self.path  # a device, a pipe, ``/dev/stdout``: written as given, never replaced by a file
         if os.path.islink(self.path):
@@ -58,6 +62,10 @@ class atomic_path:
         if os.path.isdir(self.path):  # say so now, naming it: the rename at the end would name the temporary file
             raise IsADirectoryError(errno.EISDIR, "a folder is there, not a file", self.path)
         directory = os.path.dirname(os.path.abspath(self.path))
+        blocker = _file_in_the_way(directory)
+        if blocker is not None:  # (makedirs would say only "File exists")
+            raise NotADirectoryError(errno.ENOTDIR, f"{self.path} lies under a file, where no folder can be made",
+                                     blocker)
         os.makedirs(directory, exist_ok=True)
         suffix = _fitting_tail(os.path.basename(self.path), _name_max(directory) - len(TEMPORARY_PREFIX) - RANDOM_CHARS)
         fd, self.tmp = tempfile.mkstemp(dir=directory, prefix=TEMPORARY_PREFIX, suffix=suffix)

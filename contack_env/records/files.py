@@ -27,7 +27,12 @@ def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]
         for count, record in enumerate(records, 1):
             if not isinstance(record, dict):
                 raise TypeError(f"record {count}: a record is a dict; got {type(record).__name__}")
-            f.write(json.dumps(record, allow_nan=False) + "\n")
+            try:
+                line = json.dumps(record, allow_nan=False)
+            except (TypeError, ValueError) as err:  # a numpy integer, a NaN: say which record
+                raise type(err)(f"record {count}: {err} (a record holds JSON values: plain ints, finite floats, "
+                                "strings, lists, dicts)") from None
+            f.write(line + "\n")
     return count
 
 

@@ -456,3 +456,31 @@ def test_no_module_writes_a_file_but_through_the_atomic_helper():
     found = [v for p in sources if p.name != "atomic.py" for v in _violations(p)]
     # The one exception: appending a record to a JSON-lines file (a reader reports a torn last line).
     assert [v for v in found if "records/files.py" not in v or "'a+b'" not in v] == []
+
+
+def test_a_write_to_an_empty_path_a_folder_name_or_under_a_file_says_so_and_leaves_nothing(tmp_path, monkeypatch):
+    # "" made its temporary file in the parent folder and failed naming it; "x/" and a path under a file failed
+    # with "File exists" or at the rename, after the work
+    from contack_env.records import write_records
+
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")  # an empty path's temporary file went to the folder above
+    (tmp_path / "sub" / "file").write_text("kept\n")
+    for path, error, words in (("", FileNotFoundError, "the path is empty; name a file"),
+                               ("new/", IsADirectoryError, "the path names a folder; name a file in it"),
+                               ("file/x.jsonl", NotADirectoryError, "file/x.jsonl lies under a file")):
+        with pytest.raises(error, match=words):
+            write_records(path, [{"format": "contack-record/1"}])
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["file", "sub"]
+    assert (tmp_path / "sub" / "file").read_text() == "kept\n"
+
+
+def test_a_record_that_is_no_json_is_named_and_the_old_file_kept(tmp_path):
+    from contack_env.records import write_records
+
+    target = tmp_path / "r.jsonl"
+    target.write_bytes(OLD_JSON)
+    for bad, error in ((np.int64(3), TypeError), (float("nan"), ValueError)):
+        with pytest.raises(error, match=r"^record 2: .*\(a record holds JSON values"):
+            write_records(target, [{"seed": 1}, {"seed": bad}])
+        assert target.read_bytes() == OLD_JSON and _leftovers(tmp_path) == []
