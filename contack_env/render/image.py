@@ -404,16 +404,41 @@ def _render_view(
     return np.asarray(image, dtype=np.uint8).copy()
 
 
+MAX_SIDE = 8000
+"""The widest and tallest picture drawn, in pixels (drawn at twice that with the default supersampling: a
+larger one takes gigabytes)."""
+
+
 def check_size(size: int | tuple[int, int]) -> tuple[int, int]:
+    """``size`` as ``(width, height)``: a width (the height follows the default shape) or a pair, whole numbers
+    of pixels from 160 x 100 to ``MAX_SIDE`` x ``MAX_SIDE``; ``ValueError`` for anything else (``720.9``,
+    ``"720"``: no rounding)."""
     if is_whole_number(size):
         size = (int(size), int(round(size * DEFAULT_SIZE[1] / DEFAULT_SIZE[0])))
     try:
-        width, height = (int(v) for v in size)  # type: ignore[union-attr]
+        width, height = size  # type: ignore[misc]
+        if not (is_whole_number(width) and is_whole_number(height)):
+            raise ValueError
     except (TypeError, ValueError):
-        raise ValueError(f"size is a width in pixels or a (width, height) pair; got {size!r}") from None
-    if width < 160 or height < 100:
-        raise ValueError(f"the image must be at least 160 x 100 pixels; got {width} x {height}")
-    return width, height
+        raise ValueError(f"size is a width in pixels or a (width, height) pair of whole numbers; got {size!r}") from None
+    if not (160 <= width <= MAX_SIDE and 100 <= height <= MAX_SIDE):
+        raise ValueError(f"the image is 160 x 100 to {MAX_SIDE} x {MAX_SIDE} pixels; got {width} x {height}")
+    return int(width), int(height)
+
+
+def check_bounds(bounds: object) -> Bounds | None:
+    """``bounds`` as ``(xmin, xmax, ymin, ymax)``, four whole numbers with ``xmin <= xmax`` and ``ymin <= ymax``
+    (cells), or None; ``ValueError`` for anything else."""
+    if bounds is None:
+        return None
+    try:
+        xmin, xmax, ymin, ymax = bounds  # type: ignore[misc]
+        if not all(is_whole_number(v) for v in (xmin, xmax, ymin, ymax)) or xmin > xmax or ymin > ymax:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ValueError(f"bounds is (xmin, xmax, ymin, ymax), four whole numbers of cells with xmin <= xmax and "
+                         f"ymin <= ymax, or None; got {bounds!r}") from None
+    return int(xmin), int(xmax), int(ymin), int(ymax)
 
 
 def _check_supersample(supersample: int) -> None:
@@ -437,7 +462,8 @@ def render_rgb(
     antialiased edges (1 draws directly). ``agents``: one spec per seat, to name who sits where in the panel.
     """
     _check_supersample(supersample)
-    return _render_view(_view(state, agents=_check_agents(state, agents)), check_size(size), bounds, int(supersample))
+    return _render_view(_view(state, agents=_check_agents(state, agents)), check_size(size), check_bounds(bounds),
+                        int(supersample))
 
 
 def _check_agents(state: GameState, agents: Sequence[str | None] | None) -> list[str | None] | None:
@@ -459,7 +485,7 @@ def render_layout(
     width, height = check_size(size)
     ss = int(supersample)
     draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    lay, _ = _layout(draw, _view(state), width * ss, height * ss, bounds, ss)
+    lay, _ = _layout(draw, _view(state), width * ss, height * ss, check_bounds(bounds), ss)
     return Layout(lay.side / ss, lay.ox / ss, lay.oy / ss)
 
 

@@ -101,8 +101,11 @@ MIN_FPS, MAX_FPS = 0.01, 100.0
 
 def save_gif(record: Mapping[str, Any], path: str | Path, fps: float = 2.0, size: int | tuple[int, int] = GIF_SIZE) -> Path:
     """Write the game of ``record`` as an animated GIF (one frame per move, ``fps`` frames a second; the last
-    frame and finished hands are held longer). Returns the path."""
+    frame and finished hands are held longer), replacing whatever file is at ``path`` (``not_drawn_here`` tells
+    whether it is one of these pictures, as ``contack render`` asks before it writes). Returns the path."""
     path = _check_path(path, ".gif")
+    if isinstance(fps, (bool, np.bool_)) or not isinstance(fps, (int, float, np.integer, np.floating)):
+        raise ValueError(f"fps is a number of frames a second, {MIN_FPS:g} to {MAX_FPS:g}; got {fps!r}")
     if not MIN_FPS <= fps <= MAX_FPS:  # a GIF holds a frame a whole number of centiseconds, at most 655.35 s
         raise ValueError(f"fps is {MIN_FPS:g} to {MAX_FPS:g} frames a second; got {fps!r}")
     frames = record_frames(record, size)
@@ -134,7 +137,8 @@ def save_strip(
     size: int | tuple[int, int] = STRIP_SIZE,
 ) -> list[int]:
     """Write a PNG grid of every ``every``-th frame of ``record`` (``record_frames``), plus the final one,
-    ``columns`` frames a row. Returns the indices of the frames shown."""
+    ``columns`` frames a row, replacing whatever file is at ``path`` (as ``save_gif``). Returns the indices of the
+    frames shown."""
     path = _check_path(path, ".png")
     for name, value in (("every", every), ("columns", columns)):
         if not is_whole_number(value) or value < 1:

@@ -157,10 +157,18 @@ def test_bounds_fix_the_scale():
 
 def test_bad_arguments_are_refused():
     state = new_game(2, seed=4)
-    with pytest.raises(ValueError, match="at least 160 x 100"):
+    with pytest.raises(ValueError, match="the image is 160 x 100 to 8000 x 8000 pixels; got 50 x 50"):
         render_rgb(state, size=(50, 50))
-    with pytest.raises(ValueError, match="width in pixels or a"):
-        render_rgb(state, size="big")  # type: ignore[arg-type]
+    # 2**31 failed in Pillow ("signed integer is greater than maximum"), 60000 x 40000 ran out of memory
+    for huge in ((2**31, 200), (60000, 40000), 9000):
+        with pytest.raises(ValueError, match="the image is 160 x 100 to 8000 x 8000 pixels"):
+            render_rgb(state, size=huge)
+    for odd in ("big", (720.9, 450.9), ("720", "450"), (float("inf"), 450), (720,)):  # no rounding, no parsing
+        with pytest.raises(ValueError, match="width in pixels or a .width, height. pair of whole numbers"):
+            render_rgb(state, size=odd)  # type: ignore[arg-type]
+    for bounds in ("abc", (float("nan"), 1, 0, 1), (1, 0, 0, 0), (0, 1, 0)):
+        with pytest.raises(ValueError, match=r"bounds is \(xmin, xmax, ymin, ymax\), four whole numbers"):
+            render_rgb(state, bounds=bounds)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="supersample"):
         render_rgb(state, supersample=0)
     with pytest.raises(TypeError, match="ContackGame, Solitaire1 or Solitaire2"):

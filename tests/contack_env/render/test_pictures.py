@@ -12,7 +12,7 @@ from PIL import Image
 from contack_env.contactix.rules import ContactixState, cell_index
 from contack_env.records import RecordError, read_records
 from contack_env.render import contactix
-from contack_env.render.pictures import record_frames, save_gif, save_strip
+from contack_env.render.pictures import DRAWN_BY, not_drawn_here, record_frames, save_gif, save_strip
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 
@@ -55,3 +55,17 @@ def test_a_record_that_does_not_replay_is_not_drawn(tmp_path):
     with pytest.raises(RecordError, match=r"^move 2 .*already holds a black peg"):
         save_gif(record, tmp_path / "g.gif")
     assert not (tmp_path / "g.gif").exists()
+
+
+def test_a_frame_rate_is_a_number_and_the_pictures_carry_their_mark(tmp_path):
+    record = read_records(GOLDEN / "contactix_5x5.jsonl")[1]
+    for fps in ("2", None, True):  # "2" failed comparing str with float; True drew at 1 frame a second
+        with pytest.raises(ValueError, match=r"fps is a number of frames a second, 0.01 to 100; got "):
+            save_gif(record, tmp_path / "g.gif", fps=fps)
+    assert not (tmp_path / "g.gif").exists()
+    save_gif(record, tmp_path / "g.gif", fps=np.float32(4), size=(480, 300))
+    save_strip(record, tmp_path / "s.png", size=(480, 300))
+    # what contack render reads to replace only its own pictures (tests/contack_env/test_cli_render.py)
+    with Image.open(tmp_path / "g.gif") as gif, Image.open(tmp_path / "s.png") as png:
+        assert gif.info["comment"] == DRAWN_BY.encode() and png.info["Software"] == DRAWN_BY
+    assert not_drawn_here(tmp_path / "g.gif") is None and not_drawn_here(tmp_path / "s.png") is None
