@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from .config import TrainConfig
 
 
-
 def _contack_env(cfg: TrainConfig, rank: int) -> Any:
     from .opponents import OpponentPool, parse_weights
     from .seat_env import ContackSeatEnv

@@ -51,6 +51,7 @@ def test_an_entry_in_two_seats_wins_with_both_seats_chances():
     games = [Game(table, (1, 0, 0))] * 100 + [Game(table, (0, 0, 1))] * 100 + [Game(table, (0, 1, 0))] * 100
     a, b = fit([games[k::10] for k in range(10)], 2)
     # d/dr of 200 log(2e^r/(2e^r+1)) + 100 log(1/(2e^r+1)) + 0.5 log(e^r) + 0.5 log(1) - log(e^r+1) = 0, r = ln x/y
+
     def slope(r: float) -> float:
         q = 2 * math.exp(r) / (2 * math.exp(r) + 1)
         return 200 * (1 - q) - 100 * q + 0.5 - math.exp(r) / (math.exp(r) + 1)

@@ -652,8 +652,6 @@ def test_encode_move_refuses_a_move_without_an_action():
         env.encode_move((stranger, 0, -1))
 
 
-
-
 def test_changing_an_observation_handed_out_changes_nothing_the_environment_keeps():
     # A caller may mask actions in place; the environment's own copy (built once a decision) stays as it was.
     env = contack_v0.env(num_players=3)

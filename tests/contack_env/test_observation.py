@@ -13,6 +13,7 @@ from contack_env import ContackGame, Figure, Move, new_game
 from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
 from contack_env.envs.figure_features import CELL_COLUMNS
 from contack_env.contack.grid import cell_index
+from contack_env.contack.tiles import TILE_VALUES, tile_id, tiles_in
 from contack_env.envs.observation import ObservationBuilder, observation_vector
 
 
@@ -25,7 +26,7 @@ def load_grid_bounds():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-from contack_env.contack.tiles import TILE_VALUES, tile_id, tiles_in
+
 
 # -- the layout --------------------------------------------------------------------------------------------------
 

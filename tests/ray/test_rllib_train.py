@@ -258,6 +258,7 @@ def test_the_command_line_extends_a_finished_run_and_refuses_a_damaged_checkpoin
     (checkpoint,) = RLlibRun(str(damaged)).checkpoints()
     state = damaged / checkpoint / "learner_group" / "learner" / "state.pkl"
     state.write_bytes(state.read_bytes()[:100])
+
     def contents():
         return {str(p.relative_to(damaged)): p.read_bytes() if p.is_file() else None for p in damaged.rglob("*")}
 
