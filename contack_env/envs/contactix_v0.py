@@ -158,6 +158,7 @@ from contack_env.contactix.rules import BLACK, COLOUR_NAMES, DEFAULT_SIZE, EMPTY
 from contack_env.envs.conventions import (MASK_DTYPE, TurnBasedEnv, action_index, check_illegal_action, handed_out,
                                           reset_options)
 from contack_env.wording import plural
+from contack_env.seeds import check_seed
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 NUM_PLANES = 4
@@ -303,7 +304,10 @@ class raw_env(TurnBasedEnv, EzPickle):
 
     # -- reset ---------------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        # Nothing in the game is random: the seed has nothing to seed, and there are no options.
+        # Nothing in the game is random: the seed has nothing to seed, and there are no options. A seed is still
+        # checked as the other environments check it, so that a call that is wrong there is wrong here too.
+        if seed is not None:
+            check_seed(seed)
         reset_options(options, ())
         self.game = ContactixState(self.board_size, self.swap)
         self._start_episode()

@@ -329,7 +329,10 @@ class _SolitaireEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the current decision (int8, 1 = legal); see the module docstring for episodes with no
-        decision and for finished ones (action 0 alone: a mask is never all zeros)."""
+        decision and for finished ones (action 0 alone: a mask is never all zeros). ``RuntimeError`` before the
+        first ``reset()``, as ``step`` raises: there is no decision yet to mask."""
+        if self._state is None:
+            raise RuntimeError("no episode yet: call reset() first")
         return self._mask.copy()
 
     def encode_move(self, move: Move | Sequence[int]) -> int:

@@ -244,3 +244,18 @@ def test_the_enclosed_end_option_is_a_name_not_an_array_holding_one():
                  lambda: new_game(2, enclosed_end=np.array(["1939"]))):
         with pytest.raises(ValueError, match="enclosed_end must be one of 1939, next_player, never; got array"):
             make()
+
+
+def test_the_environments_agree_on_what_comes_before_reset_and_on_seeds():
+    # a solitaire's mask before reset was all zeros (its docstring says a mask never is); CON-TAC-TIX took any seed
+    for env_id in ("contack/Solitaire1-v0", "contack/Solitaire2-v0"):
+        env = gymnasium.make(env_id).unwrapped
+        with pytest.raises(RuntimeError, match=r"no episode yet: call reset\(\) first"):
+            env.action_masks()
+        env.reset(seed=1)
+        assert env.action_masks().any()
+    board = contactix_v0.raw_env(board_size=5)
+    for seed in ("abc", True, -1):
+        with pytest.raises(ValueError, match="seed is a whole number 0.."):
+            board.reset(seed=seed)
+    board.reset(seed=7)  # taken, and nothing to seed
