@@ -43,43 +43,49 @@ def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
     an interrupted append can leave a partial last line (``read_records(..., on_torn=...)``, ``contack replay``
     and ``contack render`` report it and read the records before it). Appending after such a line would leave it
     in the middle of the file, where it makes the whole file unreadable: a file whose last line is not a whole
-    record raises ``RecordError`` and is left as it is.
+    record (torn, or a line of a file of another kind: a text file, a CSV) raises ``RecordError`` and is left as
+    it is.
     """
     if not isinstance(record, dict):
         raise TypeError(f"a record is a dict; got {type(record).__name__}")
     line = json.dumps(record, allow_nan=False) + "\n"
     with open(path, "a+b") as f:
-        f.seek(0, os.SEEK_END)
-        if f.tell() > 0:
+        if f.seek(0, os.SEEK_END) > 0:
             f.seek(-1, os.SEEK_END)
-            if f.read(1) != b"\n":
-                last = _last_line(f).removeprefix(b"\xef\xbb\xbf")  # the file's start may be the line's
-                try:
-                    text = last.decode("utf-8")
-                    whole = not text.strip() or isinstance(_loads(text), dict)  # a blank tail is no torn record
-                except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-                    whole = False
-                if not whole:
-                    raise RecordError("its last line is not a whole record (an interrupted write, or not a JSON-lines "
-                                      "file): a line added after it would make the whole file unreadable; remove "
-                                      "that line first (the records before it are intact)", os.fspath(path))
+            ends_a_line = f.read(1) == b"\n"
+            last = _last_written_line(f).removeprefix(b"\xef\xbb\xbf")  # the file's start may be the line's
+            try:
+                text = last.decode("utf-8")
+                whole = not text.strip() or isinstance(_loads(text), dict)  # a blank tail is no torn record
+            except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+                whole = False
+            if not whole and ends_a_line:  # a whole line, of something else: a file of another kind
+                raise RecordError("its last line is not a record: records are added only to a JSON-lines file of "
+                                  "records (or a new or empty one)", os.fspath(path))
+            if not whole:
+                raise RecordError("its last line is not a whole record (an interrupted write, or not a JSON-lines "
+                                  "file): a line added after it would make the whole file unreadable; remove "
+                                  "that line first (the records before it are intact)", os.fspath(path))
+            if not ends_a_line:
                 line = "\n" + line
         f.write(line.encode("utf-8"))
 
 
-def _last_line(f: Any, block: int = 1 << 16) -> bytes:
-    """The bytes after the last newline of the open file ``f`` (read backwards, a block at a time)."""
+def _last_written_line(f: Any, block: int = 1 << 16) -> bytes:
+    """The last line of the open file ``f`` that holds more than white space (read backwards, a block at a
+    time), or its white space when it holds nothing else."""
     end = f.seek(0, os.SEEK_END)
     tail = b""
     while end > 0:
         start = max(0, end - block)
         f.seek(start)
         tail = f.read(end - start) + tail
-        cut = tail.rfind(b"\n")
-        if cut >= 0:
-            return tail[cut + 1:]
+        body = tail.rstrip()
+        cut = body.rfind(b"\n")
+        if body and cut >= 0:
+            return body[cut + 1:]
         end = start
-    return tail
+    return tail.rstrip() or tail
 
 
 def read_records(

@@ -85,6 +85,22 @@ def test_append_record_refuses_to_bury_a_torn_last_line(tmp_path) -> None:
         assert read_records(path) == [a, b]
 
 
+def test_append_record_adds_to_files_of_records_only(tmp_path) -> None:
+    # a text file ending in a newline took the record as its last line
+    a = sample(0)
+    for name, content in (("notes.txt", "precious\n"), ("table.csv", "a,b\n1,2\n\n"), ("list.json", "[1, 2]\n")):
+        path = tmp_path / name
+        path.write_text(content)
+        with pytest.raises(RecordError, match="its last line is not a record: records are added only to a JSON-lines"):
+            append_record(path, a)
+        assert path.read_text() == content
+    for content in ("", "\n\n", json.dumps(a) + "\n\n  \n"):  # empty, blank, records with a blank tail
+        path = tmp_path / "log.jsonl"
+        path.write_text(content)
+        append_record(path, a)
+        assert read_records(path)[-1] == a
+
+
 def test_read_records_accepts_an_object_an_array_and_json_lines(tmp_path) -> None:
     a, b = sample(0), sample(2)
     single = tmp_path / "one.json"
