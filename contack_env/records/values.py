@@ -51,11 +51,14 @@ def plain(value: Any) -> Any:
 
 
 def show(value: Any, limit: int | None = None) -> str:
-    """``value`` as JSON text (its ``repr`` if it is no JSON), cut to ``limit`` characters if given."""
+    """``value`` as JSON text (its ``repr`` if it is no JSON), cut to ``limit`` characters if given; a numpy
+    number (a record built in Python) says so, since JSON would write it as the plain number a check asked for."""
     try:
         text = json.dumps(plain(value))
     except (TypeError, ValueError):
         text = repr(value)
     if limit is not None and len(text) > limit:
         text = text[: limit - 3] + "..."
+    if isinstance(value, np.generic):  # shown as JSON writes it ("got 2"), it would read as the value asked for
+        text += f" (numpy.{type(value).__name__}: a record holds JSON values, plain ints and floats)"
     return text

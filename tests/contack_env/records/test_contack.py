@@ -677,6 +677,15 @@ def test_bad_players_count(rich, players) -> None:
     assert (err.where, err.why) == ("players", f"Contack is played by 2 to 7 players; got {json.dumps(players)}")
 
 
+def test_a_numpy_number_in_a_record_built_in_python_is_named_as_such(rich) -> None:
+    # the message read "Contack is played by 2 to 7 players; got 2", refusing the very value it asked for
+    record = copy.deepcopy(rich)
+    record["players"] = np.int64(2)
+    err = replay_error(record)
+    assert (err.where, err.why) == ("players", "Contack is played by 2 to 7 players; got 2 (numpy.int64: a record "
+                                               "holds JSON values, plain ints and floats)")
+
+
 def test_players_count_that_does_not_match_the_deals(rich) -> None:
     # Four seats deal other hands from the same decks: the replay parts from the record at once or soon after.
     record = copy.deepcopy(rich)
