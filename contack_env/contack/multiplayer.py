@@ -50,8 +50,15 @@ def shuffled_decks(rng: np.random.Generator, count: int) -> list[list[int]]:
 
 
 def check_deck(deck: Sequence[int]) -> None:
-    if sorted(deck) != list(range(NUM_TILES)):
-        raise ValueError("a deck must hold each of the 36 tile ids exactly once")
+    """``ValueError`` unless ``deck`` holds each of the 36 tile ids (whole numbers 0..35) exactly once."""
+    try:
+        ok = all(is_whole_number(t) for t in deck) and sorted(deck) == list(range(NUM_TILES))
+    except TypeError:  # not a sequence at all
+        ok = False
+    if not ok:
+        shown = repr(deck)
+        raise ValueError(f"a deck must hold each of the 36 tile ids exactly once (whole numbers 0..35); got "
+                         f"{shown if len(shown) <= 60 else shown[:57] + '...'}")
 
 
 class ContackGame(GameState):

@@ -133,6 +133,8 @@ class GameState:
 
     def determinize(self, rng: np.random.Generator) -> "GameState":
         """A copy of this view with its face-down tiles in a random order drawn from ``rng``."""
+        if not isinstance(rng, np.random.Generator):  # (a seed would fail deep inside, on its first draw)
+            raise TypeError(f"rng is a numpy Generator (numpy.random.default_rng(seed)); got {rng!r}")
         return self._rearranged(rng)
 
     def _rearranged(self, rng: np.random.Generator | None) -> "GameState":

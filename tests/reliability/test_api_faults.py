@@ -259,3 +259,16 @@ def test_the_environments_agree_on_what_comes_before_reset_and_on_seeds():
         with pytest.raises(ValueError, match="seed is a whole number 0.."):
             board.reset(seed=seed)
     board.reset(seed=7)  # taken, and nothing to seed
+
+
+def test_a_deck_of_other_things_and_a_seed_for_a_generator_are_refused_in_words():
+    # a string among the tiles failed sorting them ("'<' not supported between 'int' and 'str'"), True passed as
+    # tile 1; determinize(5) failed on its first draw ("'int' object has no attribute 'permutation'")
+    from contack_env import Solitaire1, new_game
+
+    for deck in (["a", *range(1, 36)], [True, *range(1, 36)], 5):
+        with pytest.raises(ValueError, match=r"a deck must hold each of the 36 tile ids exactly once \(whole numbers"):
+            Solitaire1(deck)
+    with pytest.raises(TypeError, match="rng is a numpy Generator"):
+        new_game(2, seed=1).determinize(5)
+    assert new_game(2, seed=1).determinize(np.random.default_rng(0)).num_players == 2
