@@ -7,14 +7,15 @@ the terminal interface ``contack play`` draws.
                      --games K --seed S [--agent-seed A] [--trace] [--hands N] [--enclosed-end {1939,next_player,never}]
                      --out FILE.jsonl
     contack replay --check [--through-env] FILE...
-    contack evaluate --players N --agents A,B,... --games K --seed S [--agent-seed A] [--workers W] [--ray]
+    contack evaluate [--players N] --agents A,B,... --games K --seed S [--agent-seed A] [--workers W] [--ray]
                      [--json FILE] [--records FILE] [--game {contack,solitaire1,solitaire2,contactix}] [--hands N]
                      [--enclosed-end ...]
     contack ratings FILE... [--json OUT]
     contack render FILE [--index I] --out OUT.gif|OUT.png [--every N] [--fps F]
     contack demo [--games K] [--seed S] [--workers W] [--models DIR] [--out DIR]
-    contack train [--config FILE] [--out DIR] [--resume] [--FIELD VALUE ...]
-    contack play [--players N] [--agents ...] [--seat S] [--seed S]
+    contack train [--algorithm {ppo,az}] [--backend {sb3,rllib}] [--config FILE] [--out DIR] [--resume]
+                  [--FIELD VALUE ...]
+    contack play [--players N] [--agents ...] [--seat S] [--seed S] [--hands N] [--enclosed-end ...]
     contack evaluate --game contactix --agents A,B --games K --seed S [--board-size N] [--swap] [...]
     contack simulate --game contactix --agents BLACK,WHITE --games K --seed S [--board-size N] [--swap] --out FILE.jsonl
     contack play --game contactix [--board-size N] [--swap] [--agents BOT] [--seat 0|1] [--seed S]

@@ -10,7 +10,7 @@ from contack_env.cli_support import input_file_arg
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     rep = sub.add_parser("replay", help="replay game records and check them against the rules")
-    rep.add_argument("--check", action="store_true", required=True, help="check every record (the only mode so far)")
+    rep.add_argument("--check", action="store_true", required=True, help="check every record (required: replay checks)")
     rep.add_argument(
         "--through-env",
         action="store_true",

@@ -144,6 +144,10 @@ def _read_lines(name: str, text: str, on_torn: Callable[[RecordError], None] | N
     records = []
     lines = text.splitlines()
     last = max((k for k, line in enumerate(lines, 1) if line.strip()), default=0)
+    # An interrupted append leaves its line cut short, without the newline that ends every line written whole: a
+    # bad last line that is followed by one (or by blank lines) is bad JSON, not a torn write.
+    if lines and (last < len(lines) or text.endswith(("\n", "\r"))):
+        last = 0
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue

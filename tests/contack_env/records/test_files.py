@@ -85,6 +85,22 @@ def test_append_record_refuses_to_bury_a_torn_last_line(tmp_path) -> None:
         assert read_records(path) == [a, b]
 
 
+def test_only_a_last_line_cut_short_is_torn(tmp_path) -> None:
+    # an interrupted append leaves its line without the newline that ends every whole one: a bad last line that
+    # has its newline (a slip of an editor) is bad JSON like any other line, not a torn write left out
+    a, b = sample(0), sample(2)
+    half = json.dumps(b)[: len(json.dumps(b)) // 2]
+    torn: list[RecordError] = []
+    path = tmp_path / "log.jsonl"
+    path.write_text(json.dumps(a) + "\n" + half)
+    assert read_records(path, on_torn=torn.append) == [a] and "line 2: torn last line" in str(torn[0])
+    for tail in ("\n", "\n\n  \n"):
+        path.write_text(json.dumps(a) + "\n" + half + tail)
+        with pytest.raises(RecordError, match=r"line 2: invalid JSON"):
+            read_records(path, on_torn=torn.append)
+    assert len(torn) == 1
+
+
 def test_append_record_adds_to_files_of_records_only(tmp_path) -> None:
     # a text file ending in a newline took the record as its last line
     a = sample(0)
