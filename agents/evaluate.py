@@ -61,6 +61,7 @@ import json
 import math
 import pickle
 import sys
+from collections.abc import Mapping, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, Union
 
@@ -455,7 +456,9 @@ def evaluate(
     the agents' random choices of deal ``d`` come from ``agent_seed + d`` (module docstring). ``progress``:
     ``auto``, ``on`` or ``off`` (None, True, False) as ``agents.progress`` says, on ``out`` (standard error by
     default)."""
-    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):  # a set or a dict has no seat order
+    # a set or a dict has no seat order of its own (a set's follows the strings' hashes, which differ between
+    # processes); any other iterable gives its entries in order
+    if isinstance(agents, (str, bytes, AbstractSet, Mapping)) or not isinstance(agents, Iterable):
         raise ValueError(f"agents is a list of entries, one a seat (specs, Agent objects, functions); got {agents!r}"
                          + (" (a list is written ['random', 'greedy'], not 'random,greedy')" if isinstance(agents, str) else ""))
     agents = [a.strip() if isinstance(a, str) else a for a in agents]

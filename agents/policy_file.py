@@ -331,8 +331,8 @@ def check_finite(arrays: dict[str, np.ndarray], path: str) -> None:
     limit = float(np.finfo(np.float32).max)
     for key, value in arrays.items():
         if not np.issubdtype(value.dtype, np.number) or np.issubdtype(value.dtype, np.complexfloating):
-            raise PolicyFileError(f"{path}: {key} does not hold numbers (its type is {value.dtype}); a policy file's "
-                                  "arrays are real numbers (a damaged or hand-edited file?)")
+            raise PolicyFileError(f"{path}: {key} does not hold numbers (its type is {value.dtype}); the arrays of a "
+                                  "network's file are real numbers (a damaged or hand-edited file?)")
         if not np.issubdtype(value.dtype, np.floating):
             continue
         ok = np.isfinite(value) & (np.abs(np.nan_to_num(value)) <= limit)

@@ -10,7 +10,7 @@ Standard library and numpy only: the rules layer imports it.
 
 from __future__ import annotations
 
-import math
+import decimal
 from typing import Any
 
 import numpy as np
@@ -23,11 +23,16 @@ def is_whole_number(value: Any) -> bool:
 
 def whole_number_text(text: str) -> int:
     """The whole number that ``text`` writes, as every command line reads a count: digits with an optional sign,
-    read exactly however long (``12345678901234567890``), or a number whose value is whole (``1e3``, ``2.0e6``);
-    ``ValueError`` for anything else (``2.5``, ``1e400``, ``nan``, ``x``, ``''``)."""
+    or a number whose value is whole (``1e3``, ``2.0e6``), read exactly as written however long
+    (``9007199254740993.0``, which a float would round); ``ValueError`` for anything else (``2.5``, ``nan``,
+    ``x``, ``''``, a number of more than 308 digits written with an exponent, as ``1e400``)."""
     if text.strip().lstrip("+-").isdigit():
-        return int(text)  # exactly: through a float a long number would be rounded
-    value = float(text)
-    if not math.isfinite(value) or value != int(value):
+        return int(text)  # exactly, however long
+    try:
+        value = decimal.Decimal(text.strip())  # exactly as written: a float would round 9007199254740993.0
+    except decimal.InvalidOperation:
+        raise ValueError(f"not a whole number: {text!r}") from None
+    # (past a float's range, 1e308, no count or seed is meant; its digits would only be refused later, at length)
+    if not value.is_finite() or value.adjusted() > 308 or value != value.to_integral_value():
         raise ValueError(f"not a whole number: {text!r}")
     return int(value)

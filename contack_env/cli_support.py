@@ -3,7 +3,8 @@
 - ``seed_arg``: the ``type`` of a ``--seed`` option (a whole number 0..2**63-1, as numpy's seeds are);
   ``whole_number_arg`` of a count or an index (``1e3`` too, as ``contack train`` reads one), ``whole_arg`` of one
   with a range.
-- ``output_file_arg``, ``input_file_arg``: the ``type`` of a file option, ``-`` being standard output or input.
+- ``input_file_arg``, ``output_file_arg``: the ``type`` of a file option: ``-`` is the standard input, and no
+  output's name.
 - ``output_arg``: checks an output path before any work (``contack_env.atomic.check_output``; a JSON output
   replaces only an empty file or one of the commands' own JSON outputs, ``not_json``); ``write_output`` writes it
   at the end, or says why it could not.
@@ -39,9 +40,13 @@ INTERRUPTED = {
 
 
 def output_file_arg(text: str) -> str:
-    """An argparse type for an output file: ``-`` is the standard output (``/dev/stdout``), as Unix tools take it,
-    not a file named ``-``."""
-    return "/dev/stdout" if text == "-" else text
+    """An argparse type for an output file: ``-`` is refused rather than written as a file of that name. The
+    standard output is where the commands print their tables, so data sent there would come mixed with them:
+    ``/dev/stdout`` writes it there, after the table, for a reader that expects both."""
+    if text == "-":
+        raise argparse.ArgumentTypeError("- would be a file named '-': name a file, or /dev/stdout to write to the "
+                                         "standard output after what the command prints there")
+    return text
 
 
 def input_file_arg(text: str) -> str:
@@ -170,6 +175,9 @@ def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
         check_output(path, suffixes)
     except OutputPathError as err:
         parser.error(f"{option}: {err}")
+    if json and os.path.basename(path).lower() in (".json", ".jsonl"):  # a hidden file, where a name was meant
+        named = os.path.join(os.path.dirname(path), "out" + os.path.basename(path))
+        parser.error(f"{option}: {path} names a file before its ending, e.g. {named}")
     why = not_json(path) if json else None
     if why is not None:
         parser.error(f"{option}: {path} is there and {why}; {option} writes JSON and replaces only an empty file "

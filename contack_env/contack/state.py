@@ -158,8 +158,8 @@ def deal_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
     """The generator a new game deals from: ``seed`` itself if it is a Generator, else a new one from ``seed``, a
     whole number 0..``MAX_SEED`` (``check_seed``: a bool, a float or a list is refused, not dealt from), or None
     for fresh entropy."""
-    if seed is None or isinstance(seed, np.random.Generator):
-        return np.random.default_rng(seed)
+    if seed is None or isinstance(seed, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)):
+        return np.random.default_rng(seed)  # (numpy's own seeding objects, as default_rng takes them)
     return np.random.default_rng(check_seed(seed))
 
 

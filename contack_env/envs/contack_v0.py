@@ -246,6 +246,11 @@ the game goes (as PettingZoo's classic games show themselves), and `render()` pr
   `game_record()` says the game ended on an illegal action. Observations during play are unchanged.
 * v0, revised: `game_record()` after an illegal action raises `RuntimeError` (it raised `ValueError`), as
   `solitaire_v0`'s does after one, and as a call before `reset()` does.
+* v0, revised: `reset(seed=...)` takes the seeds the records and the commands take, whole numbers
+  `0..2**63-1` (it took any non-negative int); `encode_move` and `decode_action` refuse a float, a string or a
+  bool where a whole number belongs (`decode_action(21.9)` decoded action 21), and a cell beyond the engine's grid
+  has no action (it took the action of the cell sharing its index). Observations, actions and rewards are
+  unchanged.
 
 """
 

@@ -50,8 +50,8 @@ columns, so the position is the one Black built, colours exchanged (Hex's "swap 
 to see swapped.
 
 `reset(seed=None, options=None)`: the game has no randomness, so every reset starts from the empty board; `seed`
-is accepted (PettingZoo's API passes it) and changes nothing. There are no reset options: any key is ignored
-with a warning.
+is accepted (PettingZoo's API passes it) and changes nothing, but it is checked as the other environments check
+theirs: a whole number `0..2**63-1`, or None. There are no reset options: any key is ignored with a warning.
 
 ### Observation Space
 
@@ -140,6 +140,8 @@ the text diamond after the reset and after every move, and `render()` prints it 
   loses like any illegal action (it failed an assertion); reset options warn. Observations are unchanged.
 * v0, revised: `render_mode="human"`; the PettingZoo id `contack/contactix-v0`.
 * v0, revised: `state()` and `state_space`. Observations are unchanged.
+* v0, revised: `reset(seed=...)` checks the seed (a whole number `0..2**63-1`, as the other environments take;
+  any value was taken); `encode_move` refuses a bool for a row or a column. Observations are unchanged.
 
 """
 

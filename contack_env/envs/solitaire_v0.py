@@ -143,6 +143,10 @@ Version history
 - v0, revised: action masks (``action_masks()``, ``info["action_mask"]``) are int8, as in every environment of
   the project (they were bool); unknown reset options are ignored with a warning (they raised ``ValueError``).
   Observations are unchanged.
+- v0, revised: ``reset(seed=...)`` takes whole numbers ``0..2**63-1`` (``True`` dealt as seed 1, and any size of
+  int was taken); ``action_masks()`` before the first ``reset()`` raises ``RuntimeError``, as ``step`` does (it
+  returned all zeros); ``encode_move`` refuses a float, a string or a bool where a whole number belongs, and a cell
+  beyond the engine's grid. Observations, actions and rewards are unchanged.
 """
 
 from __future__ import annotations

@@ -60,8 +60,8 @@ def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
             except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
                 whole = False
             if not whole and ends_a_line:  # a whole line, of something else: a file of another kind
-                raise RecordError("its last line is not a record: records are added only to a JSON-lines file of "
-                                  "records (or a new or empty one)", os.fspath(path))
+                raise RecordError("its last line is not a JSON object, as a record is: records are added only to a "
+                                  "JSON-lines file of records (or a new or empty one)", os.fspath(path))
             if not whole:
                 raise RecordError("its last line is not a whole record (an interrupted write, or not a JSON-lines "
                                   "file): a line added after it would make the whole file unreadable; remove "

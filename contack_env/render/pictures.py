@@ -84,7 +84,8 @@ def not_drawn_here(path: str | Path) -> str | None:
     if kind not in ("PNG", "GIF"):
         return f"is a {kind} picture"
     if (mark.decode("latin-1") if isinstance(mark, bytes) else mark) != DRAWN_BY:
-        return f"is a {kind} picture that contack render did not draw"
+        return (f"is a {kind} picture without the mark of contack render (another program's picture, or one "
+                "drawn before render marked its pictures)")
     return None
 
 

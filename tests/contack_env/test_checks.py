@@ -29,7 +29,10 @@ def test_a_boolean_is_refused_where_a_count_is_asked():
 
 
 @pytest.mark.parametrize("text, value", [("0", 0), ("42", 42), ("-3", -3), ("+7", 7), (" 12 ", 12), ("1e3", 1000),
-                                         ("2.0e6", 2_000_000), ("12345678901234567890123", 12345678901234567890123)])
+                                         ("2.0e6", 2_000_000), ("12345678901234567890123", 12345678901234567890123),
+                                         # as written, not through a float (which gives ...992 and ...808)
+                                         ("9007199254740993.0", 9007199254740993),
+                                         ("9.223372036854775807e18", 2**63 - 1), ("1e308", 10**308)])
 def test_a_count_typed_on_a_command_line_reads_as_its_whole_number(text, value):
     # long digits are read exactly (through a float, 12345678901234567890123 would come back rounded)
     assert whole_number_text(text) == value and type(whole_number_text(text)) is int

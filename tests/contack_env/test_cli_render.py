@@ -78,14 +78,15 @@ def test_render_replaces_its_own_pictures_and_keeps_anybody_elses(tmp_path, caps
     Image.new("RGB", (8, 8), "red").save(tmp_path / "chart.gif")
     Image.new("RGB", (8, 8), "red").save(tmp_path / "holiday.png", format="JPEG")
     (tmp_path / "notes.gif").write_text("a file that happens to end in .gif\n")
-    for out, words in (("photo.png", "is a PNG picture that contack render did not draw"),
-                       ("chart.gif", "is a GIF picture that contack render did not draw"),
+    for out, words in (("photo.png", "is a PNG picture without the mark of contack render (another program's"),
+                       ("chart.gif", "is a GIF picture without the mark of contack render"),
                        ("holiday.png", "is a JPEG picture"), ("notes.gif", "is not a PNG or GIF picture")):
         kept = (tmp_path / out).read_bytes()
         with pytest.raises(SystemExit) as exit_info:
             main(["render", str(path), "--out", str(tmp_path / out)])
         err = capsys.readouterr().err
-        assert exit_info.value.code == 2 and f"{out} is there and {words}; --out replaces only" in err
+        assert exit_info.value.code == 2 and f"{out} is there and {words}" in err
+        assert "; --out replaces only an empty file or a picture contack render drew" in err
         assert "Traceback" not in err
         assert (tmp_path / out).read_bytes() == kept
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".tmp")) == []

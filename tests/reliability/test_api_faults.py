@@ -103,8 +103,8 @@ def test_a_network_file_whose_weights_are_not_real_numbers_is_refused_naming_the
         arrays = {k: data[k] for k in data.files}
     arrays["b0"] = np.resize(bad, arrays["b0"].shape)
     np.savez(tmp_path / "odd.npz", **arrays)
-    with pytest.raises(PolicyFileError, match=rf"odd.npz: b0 does not hold numbers \(its type is {bad.dtype}\); a policy "
-                                              "file's arrays are real numbers"):
+    with pytest.raises(PolicyFileError, match=rf"odd.npz: b0 does not hold numbers \(its type is {bad.dtype}\); the "
+                                              "arrays of a network's file are real numbers"):
         {"ppo": PolicyNet, "az": AZNet}[loader].load(tmp_path / "odd.npz")
 
 
@@ -203,6 +203,8 @@ def test_a_seed_is_a_whole_number_in_the_suites_range_everywhere(seed):
     with pytest.raises(ValueError, match=message):
         contactix_record(ContactixState(5), seed=seed)
     assert game_record(finished, seed=np.int64(3))["seed"] == 3  # numpy integers are whole numbers
+    # numpy's own seeding objects deal as numpy deals from them
+    assert new_game(2, seed=np.random.SeedSequence(5)).hands == new_game(2, seed=np.random.default_rng(5)).hands
 
 
 def test_a_contactix_record_takes_two_names_not_a_string_of_two_letters():
@@ -226,8 +228,11 @@ def test_flags_and_the_agents_list_of_an_evaluation_are_what_they_say():
                             ({"progress": True, "out": "prog.txt"}, "out is a text stream")):
         with pytest.raises(ValueError, match=message):
             evaluate(["random", "greedy"], 2, 1, **kwargs)
-    with pytest.raises(ValueError, match="agents is a list of entries, one a seat"):
-        evaluate({"random", "greedy"}, 2, 1)
+    for unordered in ({"random", "greedy"}, {"random": 1, "greedy": 2}):
+        with pytest.raises(ValueError, match="agents is a list of entries, one a seat"):
+            evaluate(unordered, 2, 1)
+    for ordered in ((a for a in ["random", "greedy"]), np.array(["random", "greedy"])):  # these have an order
+        assert evaluate(ordered, 2, 1, hands=1).agents == ["random", "greedy"]
     with pytest.raises(ValueError, match="contactix is played by 2 players; got 2.0"):
         evaluate(["random", "two_distance"], 2, 1, game="contactix", board_size=3, players=2.0)
     with pytest.raises(ValueError, match="solitaire1 is a solitaire, played by 1 player; got 1.0"):

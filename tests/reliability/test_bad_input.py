@@ -97,19 +97,28 @@ def test_an_output_named_by_its_ending_alone_is_refused(tmp_path, cli):
     (tmp_path / "sub").mkdir()
     cli("ratings", "--json", "sub/.JSON", "r.jsonl", cwd=tmp_path).assert_clean_failure(
         2, "--json: sub/.JSON names a file before its ending, e.g. sub/out.JSON")
+    for args, option, name in ((["evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1"], "--json", ".json"),
+                               (["evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1"], "--records",
+                                "sub/.jsonl"),
+                               (["solve", "--game", "solitaire1", "--games", "1", "--seed", "1"], "--json", ".json"),
+                               (["simulate", "--game", "solitaire1", "--games", "1", "--seed", "1"], "--out", ".jsonl")):
+        cli(*args, option, name, cwd=tmp_path).assert_clean_failure(2, f"{option}: {name} names a file before its ending")
     assert list((tmp_path / "sub").iterdir()) == []
 
 
-def test_a_file_named_dash_is_the_standard_output_or_input(tmp_path, cli):
-    # as Unix tools take it: simulate --out - wrote a file named "-"
-    wrote = cli("simulate", "--game", "solitaire1", "--games", "2", "--seed", "3", "--out", "-", cwd=tmp_path)
-    assert wrote.code == 0 and list(tmp_path.iterdir()) == []
-    records = [line for line in wrote.out.splitlines() if line.startswith("{")]
-    assert len(records) == 2
-    checked = cli("replay", "--check", "-", stdin="\n".join(records) + "\n", cwd=tmp_path)
+def test_a_file_named_dash_is_the_standard_input_and_no_outputs_name(tmp_path, cli):
+    # simulate --out - wrote a file named "-"; the standard output holds the command's table, so data is not sent
+    # there by that name (/dev/stdout writes it after the table)
+    for args in (["simulate", "--game", "solitaire1", "--games", "2", "--seed", "3", "--out", "-"],
+                 ["evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", "--json", "-"],
+                 ["ratings", "x.jsonl", "--json", "-"]):
+        cli(*args, cwd=tmp_path).assert_clean_failure(2, "- would be a file named '-': name a file, or /dev/stdout")
+    assert list(tmp_path.iterdir()) == []
+    assert cli("simulate", "--game", "solitaire1", "--games", "2", "--seed", "3", "--out", "g.jsonl", cwd=tmp_path).code == 0
+    records = (tmp_path / "g.jsonl").read_text()
+    checked = cli("replay", "--check", "-", stdin=records, cwd=tmp_path)
     assert checked.code == 0 and checked.out.splitlines()[-1] == "2 passed, 0 failed", checked.out
-    drawn = cli("render", "-", "--index", "1", "--out", "g.png", "--every", "50", stdin=records[0] + "\n" + records[1],
-                cwd=tmp_path)
+    drawn = cli("render", "-", "--index", "1", "--out", "g.png", "--every", "50", stdin=records, cwd=tmp_path)
     assert drawn.code == 0 and (tmp_path / "g.png").stat().st_size > 0
 
 

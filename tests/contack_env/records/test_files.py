@@ -107,7 +107,7 @@ def test_append_record_adds_to_files_of_records_only(tmp_path) -> None:
     for name, content in (("notes.txt", "precious\n"), ("table.csv", "a,b\n1,2\n\n"), ("list.json", "[1, 2]\n")):
         path = tmp_path / name
         path.write_text(content)
-        with pytest.raises(RecordError, match="its last line is not a record: records are added only to a JSON-lines"):
+        with pytest.raises(RecordError, match="its last line is not a JSON object, as a record is: records are added"):
             append_record(path, a)
         assert path.read_text() == content
     for content in ("", "\n\n", json.dumps(a) + "\n\n  \n"):  # empty, blank, records with a blank tail
