@@ -159,8 +159,8 @@ from contack_env.checks import is_whole_number
 from contack_env.contactix.rules import BLACK, COLOUR_NAMES, DEFAULT_SIZE, EMPTY, WHITE, ContactixState, cell_index, check_size
 from contack_env.envs.conventions import (MASK_DTYPE, TurnBasedEnv, action_index, check_illegal_action, handed_out,
                                           reset_options)
-from contack_env.wording import plural
 from contack_env.seeds import check_seed
+from contack_env.wording import plural
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 NUM_PLANES = 4
