@@ -182,7 +182,9 @@ def test_a_second_ctrl_c_while_a_bot_thinks_ends_with_the_same_one_line():
     server_process, url = _serving()
     cut_off = threading.Event()
     try:
-        game = _post(url + "api/games", {"game": "contack", "seats": ["mcts:20000", "mcts:20000"]})
+        # seed 5: the bot to move has 6 legal moves (a fresh seed gave some deals a first decision of one legal
+        # move, which a bot plays at once: the stop then came after the answer)
+        game = _post(url + "api/games", {"game": "contack", "seats": ["mcts:20000", "mcts:20000"], "seed": 5})
 
         def think() -> None:
             try:
@@ -192,9 +194,12 @@ def test_a_second_ctrl_c_while_a_bot_thinks_ends_with_the_same_one_line():
 
         thinker = threading.Thread(target=think, daemon=True)
         thinker.start()
-        time.sleep(0.3)  # the bot thinking: the largest budget the page allows takes seconds
+        # the bot thinking: the largest budget the page allows takes about 3 s here. The signals come half a second
+        # into it and a second apart (0.3 s each, the stop came after the answer in one run of eight: the second
+        # Ctrl-C was not yet a forced stop)
+        time.sleep(0.5)
         server_process.send_signal(signal.SIGINT)
-        time.sleep(0.3)
+        time.sleep(1.0)
         server_process.send_signal(signal.SIGINT)
         out, err = server_process.communicate(timeout=60)
         thinker.join(timeout=60)
