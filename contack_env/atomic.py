@@ -148,6 +148,14 @@ class OutputPathError(ValueError):
     """An output path that cannot be written: what is wrong with it."""
 
 
+def check_named(path: str, endings: tuple[str, ...]) -> None:
+    """``OutputPathError`` if the file ``path`` names is one of ``endings`` alone (``.json``): a hidden file, where a
+    name before the ending was meant."""
+    if os.path.basename(path).lower() in endings:
+        named = os.path.join(os.path.dirname(path), "out" + os.path.basename(path))
+        raise OutputPathError(f"{path} names a file before its ending, e.g. {named}")
+
+
 def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -> str:
     """Make sure a file can be written at ``path`` at the end of the work: a path that is a folder, names one
     (ends in ``/``), lies under a file, is in a folder this process may not write in (or, missing, may not
@@ -160,9 +168,7 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
         raise OutputPathError("the output path is empty; name a file")
     if suffixes and not path.lower().endswith(suffixes) and not written_in_place(path):  # /dev/stdout has no ending
         raise OutputPathError(f"{path!r} must end in {' or '.join(suffixes)}")
-    if os.path.basename(path).lower() in suffixes:  # ".json": a hidden file, where a name was meant
-        named = os.path.join(os.path.dirname(path), "out" + os.path.basename(path))
-        raise OutputPathError(f"{path} names a file before its ending, e.g. {named}")
+    check_named(path, suffixes)
     # the example of a file in it keeps the ending given (pics.png/ suggests pics.png/out.png)
     example = os.path.join(path, "out" + next((x for x in suffixes if path.lower().endswith(x)), (suffixes or ("",))[0]))
     if os.path.isdir(path):

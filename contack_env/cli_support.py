@@ -22,7 +22,7 @@ import sys
 import unicodedata
 from typing import Callable, Sequence
 
-from contack_env.atomic import OutputPathError, check_output, write_text, written_in_place
+from contack_env.atomic import OutputPathError, check_named, check_output, write_text, written_in_place
 from contack_env.checks import whole_number_text
 from contack_env.seeds import MAX_SEED, largest_first_seed
 
@@ -173,11 +173,10 @@ def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
         return
     try:
         check_output(path, suffixes)
+        if json:
+            check_named(path, (".json", ".jsonl"))
     except OutputPathError as err:
         parser.error(f"{option}: {err}")
-    if json and os.path.basename(path).lower() in (".json", ".jsonl"):  # a hidden file, where a name was meant
-        named = os.path.join(os.path.dirname(path), "out" + os.path.basename(path))
-        parser.error(f"{option}: {path} names a file before its ending, e.g. {named}")
     why = not_json(path) if json else None
     if why is not None:
         parser.error(f"{option}: {path} is there and {why}; {option} writes JSON and replaces only an empty file "

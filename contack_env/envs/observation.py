@@ -26,7 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from contack_env.contack.figure import CELL_MASK, POINTS, TILE_SHIFT, neighbour_count
-from contack_env.contack.grid import CELL_SIDES, NUM_CELL_INDICES, cell_index
+from contack_env.contack.grid import CELL_SIDES, NUM_CELL_INDICES
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ContackGame
 from contack_env.contack.tiles import NUM_TILES, tiles_in
 from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
@@ -170,8 +170,8 @@ def observation_vector(game: ContackGame, observer: int, with_actions: bool = Tr
     if with_actions and observer == to_move:
         layout = ActionLayout(NUM_SLOTS, own, figure)
         points = LAYOUT.view(obs, "points")
-        for move in game.legal_moves():
-            points[layout.encode(move)] = figure.points_for(move.tile, cell_index(move.x, move.y)) / POINTS_SCALE
+        for code in game.legal_codes():  # (codes, not Moves: this runs for every legal move of every observation)
+            points[layout.encode_code(code)] = figure.points_for(code >> TILE_SHIFT, code & CELL_MASK) / POINTS_SCALE
 
     obs[LAYOUT.start("pile")] = game.pile_size / NUM_TILES
     obs[LAYOUT.start("hand_number")] = game.hand_number / game.num_hands
