@@ -6,6 +6,7 @@ view of the game, ``legal`` its legal moves (never empty), and it returns one of
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, Sequence
 
 from .base import Agent
@@ -27,12 +28,27 @@ class FunctionAgent(Agent):
 
 def as_agent(entry: Any, name: str | None = None) -> Agent:
     """``entry`` itself if it is an ``Agent``, a ``FunctionAgent`` around it if it is a function; otherwise
-    ``ValueError``."""
+    ``ValueError``, and so for a function (or an ``act``) that cannot be called with a state and its legal moves."""
     if isinstance(entry, Agent):
+        check_two_arguments(entry.act, f"agent {name or display_name(entry)!r}: its act is called as act(state, legal)")
         return entry
     if callable(entry) and not isinstance(entry, (str, type)):
+        check_two_arguments(entry, f"agent {name or display_name(entry)!r}: a function agent is called as f(state, legal)")
         return FunctionAgent(entry, name)
     raise ValueError(f"an agent is an Agent object or a function f(state, legal) -> move; got {entry!r}")
+
+
+def check_two_arguments(choose: Callable[..., Any], what: str) -> None:
+    """``ValueError`` naming ``what`` when ``choose`` cannot take two positional arguments; checked when the agent
+    is made, so that a wrong signature is not found in the first game, as a bare ``TypeError`` naming no agent."""
+    try:
+        signature = inspect.signature(choose)
+    except (TypeError, ValueError):  # a builtin or an extension's callable: nothing to read, called as it is
+        return
+    try:
+        signature.bind(None, None)
+    except TypeError:
+        raise ValueError(f"{what}, and this one takes {signature}") from None
 
 
 def display_name(entry: Any) -> str:

@@ -279,11 +279,10 @@ class Registration:
         from .function_agent import as_agent  # here: function_agent needs nothing of the registry at import
 
         made = self.factory(arg, rng, game)
-        try:
-            return as_agent(made, self.name)
-        except ValueError:
+        if not isinstance(made, Agent) and (not callable(made) or isinstance(made, (str, type))):
             raise ValueError(f"the factory of agent {self.name!r} returned {made!r}, not an Agent or a function "
-                             "f(state, legal) -> move") from None
+                             "f(state, legal) -> move")
+        return as_agent(made, self.name)  # ValueError for a function or an act that takes other arguments
 
 
 _REGISTERED: dict[str, Registration] = {}

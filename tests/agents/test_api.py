@@ -94,6 +94,28 @@ def test_a_function_entry_gets_the_public_view_and_the_legal_moves():
     assert seen and all(n >= 1 for _, n in seen)
 
 
+def test_a_function_or_an_act_that_cannot_take_a_state_and_its_moves_is_refused_before_any_game():
+    # Found in the first game it was a bare TypeError naming neither the agent nor what it is called with.
+    def one_argument(state):
+        return None
+
+    class ThreeArguments(agents.Agent):
+        name = "three"
+
+        def act(self, state, legal, extra):
+            return legal[0]
+
+    with pytest.raises(ValueError, match=r"agent 'one_argument': a function agent is called as f\(state, legal\), "
+                                         r"and this one takes \(state\)"):
+        evaluate([one_argument, "random"], 2, seed=0)
+    with pytest.raises(ValueError, match=r"agent 'three': its act is called as act\(state, legal\), and this one "
+                                         r"takes \(state, legal, extra\)"):
+        evaluate(["random", ThreeArguments()], 2, seed=0)
+    # What can be called with two arguments plays: with defaults after them, or *args.
+    assert evaluate([lambda s, legal, k=0: legal[k], "random"], 2, seed=0, hands=1).games == 2
+    assert evaluate([lambda *a: a[1][0], "random"], 2, seed=0, hands=1).games == 2
+
+
 def test_an_object_with_random_state_plays_the_same_whatever_the_workers():
     # Every game plays a fresh copy of the object as passed: results never depend on how games are shared out.
     one = evaluate([RandomAgent(5), "greedy"], 4, seed=11, workers=1)
@@ -183,9 +205,12 @@ def test_a_registered_agent_is_only_offered_for_its_games(registered):
 def test_a_factory_returning_a_function_or_nonsense(registered):
     registered("fn", lambda arg, rng, game: first_legal)
     registered("bad", lambda arg, rng, game: 42)
+    registered("short", lambda arg, rng, game: lambda state: None)
     assert evaluate(["fn", "random"], 2, seed=0, hands=1).agents == ["fn", "random"]
     with pytest.raises(ValueError, match="the factory of agent 'bad' returned 42"):
         make_agent("bad")
+    with pytest.raises(ValueError, match=r"agent 'short': a function agent is called as f\(state, legal\)"):
+        make_agent("short")
 
 
 def test_a_registered_name_works_on_the_command_line_in_this_process(registered, capsys, tmp_path):
