@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from contack_env.atomic import open_atomic
+from contack_env.cli_support import printable
 from contack_env.games import RuleOptions, get_game
 from contack_env.wording import plural
 
@@ -70,21 +71,22 @@ def check_archive(path: str, kind: str, what: str) -> None:
     (``what`` says what it should be)."""
     if not path:
         raise PolicyFileError(f"the path of the {kind} is empty")
+    shown = printable(path)  # a name holding a control character is shown as Python writes it, quotes included
     if not os.path.exists(path):
-        raise PolicyFileError(f"no {kind} at {path}")
+        raise PolicyFileError(f"no {kind} at {shown}")
     if os.path.isdir(path):
-        raise PolicyFileError(f"{path} is a folder, not {what}")
+        raise PolicyFileError(f"{shown} is a folder, not {what}")
     try:
         with open(path, "rb") as f:
             start = f.read(4)
     except OSError as err:
-        raise PolicyFileError(f"{path} cannot be read: {err.strerror or err}") from None
+        raise PolicyFileError(f"{shown} cannot be read: {err.strerror or err}") from None
     if not zipfile.is_zipfile(path):
         if start == b"PK\x03\x04":  # an archive's first entry, and no directory at its end: a copy cut short
-            raise PolicyFileError(f"{path} is a .npz archive cut short or damaged (its end is missing): copy or "
+            raise PolicyFileError(f"{shown} is a .npz archive cut short or damaged (its end is missing): copy or "
                                   "write it again")
         # Said here: numpy's own message for such a file suggests loading it with allow_pickle=True.
-        raise PolicyFileError(f"{path} is not {what}: it is not a .npz archive at all")
+        raise PolicyFileError(f"{shown} is not {what}: it is not a .npz archive at all")
 
 
 def check_bound_options(path: str, trained: RuleOptions, options: RuleOptions, game: str) -> None:

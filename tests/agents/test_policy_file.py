@@ -68,6 +68,17 @@ def test_a_missing_file_says_so(tmp_path):
         PolicyNet.load(tmp_path / "nothing.npz")
 
 
+@pytest.mark.parametrize("spec, shown", [("ppo:\x00", "no policy file at '\\x00'"),
+                                         ("az:bot\x1b[2Jnet.npz", "no network file at 'bot\\x1b[2Jnet.npz'")])
+def test_a_path_holding_a_control_character_is_shown_as_python_writes_it(spec, shown):
+    # Printed as it was, a NUL shows as nothing at all and an escape sequence is run by the terminal (here: clear).
+    from agents.registry import check_spec
+
+    with pytest.raises(PolicyFileError) as caught:
+        check_spec(spec)
+    assert str(caught.value) == shown
+
+
 @pytest.mark.parametrize("loader", ["ppo", "az"])
 def test_a_folder_or_an_unreadable_file_is_named_as_such_not_called_another_kind_of_file(tmp_path, monkeypatch, loader):
     import builtins
