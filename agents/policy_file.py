@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,25 @@ SCORER_KEYS = ("gather", "wf", "wc", "bc", "wo", "bo")
 
 class PolicyFileError(ValueError):
     """A policy file that is missing, not a policy file, or does not fit the game asked for."""
+
+
+ARCHIVE_READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError)
+"""What reading a member of a zip archive (a ``.npz``) raises, besides ``OSError``, when the archive's directory is
+whole and a member is not: a bad checksum, compressed data that does not inflate or ends early, a compression
+method ``zipfile`` lacks, an encrypted member."""
+
+
+def read_arrays(path: str, what: str) -> dict[str, np.ndarray]:
+    """Every array of the ``.npz`` at ``path`` (``check_archive`` has passed), never unpickling; ``PolicyFileError``
+    saying the file is damaged, or is not ``what``."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+    except ARCHIVE_READ_ERRORS as err:
+        raise PolicyFileError(f"{printable(path)} is a .npz archive whose contents are damaged "
+                              f"({err or type(err).__name__}): copy or write it again") from None
+    except (OSError, ValueError) as err:
+        raise PolicyFileError(f"{printable(path)} is not {what}: {err}") from None
 
 
 def game_of(meta: dict[str, Any]) -> str:
@@ -223,14 +243,9 @@ class PolicyNet:
     def load(cls, path: str | os.PathLike, game: str | None = None) -> PolicyNet:
         """Read a policy file (arrays only, never pickles); ``game`` checks what it was trained for."""
         path = os.fspath(path)
-        check_archive(path, "policy file", f"a {FORMAT} policy file (a .npz of weights written by `contack train`)")
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {k: data[k] for k in data.files}
-        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as err:
-            raise PolicyFileError(
-                f"{path} is not a {FORMAT} policy file (a .npz of weights written by `contack train`): {err}"
-            ) from None
+        what = f"a {FORMAT} policy file (a .npz of weights written by `contack train`)"
+        check_archive(path, "policy file", what)
+        arrays = read_arrays(path, what)
         if "meta" not in arrays:
             hint = " (a Stable-Baselines3 checkpoint? pass the run's policy.npz)" if "policy.pth" in _zip_names(path) else ""
             raise PolicyFileError(f"{path} is not a {FORMAT} policy file: it has no 'meta' entry{hint}")

@@ -36,3 +36,21 @@ def whole_number_text(text: str) -> int:
     if not value.is_finite() or value.adjusted() > 308 or value != value.to_integral_value():
         raise ValueError(f"not a whole number: {text!r}")
     return int(value)
+
+
+def lone_surrogate(value: Any) -> str | None:
+    """The first string in ``value`` (a string, or JSON's lists and dicts of them, keys included) that holds a
+    lone surrogate (``"\\ud800"``), else None. JSON may write one as an escape and Python's reader takes it, but it
+    is no character: such a string cannot be written as UTF-8, so it fails wherever it is printed or sent."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= c <= "\udfff" for c in item):
+                return item
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return None

@@ -79,9 +79,10 @@ def whole_arg(least: int, most: int) -> Callable[[str], int]:
 def printable(text: str) -> str:
     """``text`` for one cell of a printed table or one line of a message: a name holding a character that would
     break the line or the columns (a newline, a tab, an escape: control characters, line and paragraph
-    separators) is shown whole as Python writes it (``'bot\\nname'``), quotes included, so that it cannot be
-    taken for another name; any other text is shown as it is. Names read from records can hold anything."""
-    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text):
+    separators; a lone surrogate, which no terminal can be sent) is shown whole as Python writes it
+    (``'bot\\nname'``), quotes included, so that it cannot be taken for another name; any other text is shown as it
+    is. Names read from records can hold anything."""
+    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs") for c in text):
         return repr(text)
     return text
 

@@ -39,6 +39,7 @@ import uuid
 import zipfile
 from typing import Any, Callable
 
+from agents.policy_file import ARCHIVE_READ_ERRORS
 from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
 from contack_env.checks import is_whole_number
 
@@ -348,7 +349,7 @@ class Run:
             return steps, updates
         except PermissionError as err:
             raise cannot_read(self.checkpoint, err) from None
-        except (OSError, KeyError, ValueError, TypeError, RecursionError, zipfile.BadZipFile) as err:
+        except (OSError, KeyError, ValueError, TypeError, RecursionError, *ARCHIVE_READ_ERRORS) as err:
             raise TrainingError(f"{self.checkpoint} is damaged or not a checkpoint of `contack train` ({err}); "
                                 "remove the folder's checkpoint.zip to start the run again") from None
 

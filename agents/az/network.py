@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import os
-import zipfile
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -39,7 +38,7 @@ from agents.features import AZ_FEATURES
 from agents.az.search import MAX_CONSIDERED, MODES, check_leaf_moves
 from agents.playout import is_share
 from agents.policy_file import (SCORER_KEYS, PolicyFileError, check_archive, check_finite, check_no_stray_arrays,
-                                game_of)
+                                game_of, read_arrays)
 from contack_env.atomic import open_atomic
 from contack_env.checks import is_whole_number
 from contack_env.contack.multiplayer import MAX_PLAYERS as MAX_SEATS
@@ -164,11 +163,7 @@ class AZNet:
         path = os.fspath(path)
         what = f"a {FORMAT} network file (a .npz written by `contack train --algorithm az`)"
         check_archive(path, "network file", what)
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {k: data[k] for k in data.files}
-        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as err:
-            raise PolicyFileError(f"{path} is not {what}: {err}") from None
+        arrays = read_arrays(path, what)
         try:
             meta = json.loads(str(arrays.pop("meta")))
         except KeyError:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any, Callable, Iterable
 
 from contack_env.atomic import open_atomic
+from contack_env.checks import lone_surrogate
 from contack_env.records.errors import RecordError
 from contack_env.records.values import json_kind as _json_kind
 from contack_env.wording import plural
@@ -187,8 +189,23 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+class _LoneSurrogate(ValueError):
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+"""How JSON text writes a surrogate (a pair of them is one character beyond the 65,536 first ones)."""
+
+
 def _loads(text: str) -> Any:
-    return json.loads(text, object_pairs_hook=_no_duplicates)
+    value = json.loads(text, object_pairs_hook=_no_duplicates)
+    if SURROGATE_ESCAPE.search(text):  # only then can a string hold a lone one: the walk is for such text alone
+        bad = lone_surrogate(value)
+        if bad is not None:
+            raise _LoneSurrogate(bad)
+    return value
 
 
 def _first_line_reads(text: str) -> bool:
@@ -208,6 +225,9 @@ def _unreadable(err: Exception) -> str:
     """Why JSON that the decoder could not take in is refused."""
     if isinstance(err, _DuplicateKey):
         return f"invalid record: an object holds the key {err.key!r} twice (each key once: which one counts?)"
+    if isinstance(err, _LoneSurrogate):
+        return (f"invalid record: the string {err.text!r} holds a lone surrogate, an escape that is half of a pair and "
+                "no character (it cannot be printed or written as UTF-8)")
     if isinstance(err, RecursionError):
         return "invalid record: nested too deeply to read (a record nests a few levels)"
     if "digits" in str(err):

@@ -367,3 +367,13 @@ def test_a_game_without_bots_of_its_own_gets_the_generic_ones(monkeypatch):
 def test_a_bad_seed_is_refused_saying_what_a_seed_is(seed):
     with pytest.raises(ValueError, match=r"seed is None, a whole number 0 or more, a numpy Generator or SeedSequence"):
         make_agent("random", seed=seed)
+
+
+def test_an_agents_name_that_no_terminal_can_show_is_shown_as_python_writes_it():
+    # A lone surrogate cannot be written as UTF-8: printed as it was, the table failed as it was printed.
+    class Odd(GreedyAgent):
+        name = "odd\ud800"
+
+    table = evaluate([Odd(), "random"], 2, seed=0, hands=1).summary()
+    assert "'odd\\ud800'" in table
+    table.encode("utf-8")  # printable anywhere

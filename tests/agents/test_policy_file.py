@@ -216,3 +216,19 @@ def test_the_factored_features_of_an_action_are_its_tile_its_cell_and_its_points
     assert list(index[a][:5]) == [621 + 10 + k for k in range(5)]
     assert list(index[a][5:14]) == [432 + 45 + k for k in range(9)]
     assert index[a][14] == 646 + a
+
+
+@pytest.mark.parametrize("loader, model", [("ppo", "contack_2p.npz"), ("az", "contack_2p_az.npz")])
+@pytest.mark.parametrize("member", ["w0.npy", "meta.npy"])
+def test_a_file_whose_compressed_data_is_damaged_says_so(tmp_path, loader, model, member):
+    # The archive's directory is whole, so it passes for a .npz; reading the member failed with zlib's own error.
+    from pathlib import Path
+
+    from damaged_archive import damaged_copy
+
+    from agents.az.network import AZNet
+
+    path = damaged_copy(Path(__file__).resolve().parents[2] / "models" / model, tmp_path / "bad.npz", member)
+    with pytest.raises(PolicyFileError, match=r"bad.npz is a .npz archive whose contents are damaged \(Error -3 "
+                                              r"while decompressing data: invalid block type\): copy or write it again"):
+        (PolicyNet if loader == "ppo" else AZNet).load(path)

@@ -40,8 +40,6 @@ import os
 import pickle
 import sys
 import time
-import zipfile
-import zlib
 from typing import Any
 
 import numpy as np
@@ -54,6 +52,7 @@ from ..evaluations import EVAL_SEED_OFFSET
 from . import report
 from .config import AZConfig
 from agents.az.encoding import Encoder
+from agents.policy_file import ARCHIVE_READ_ERRORS
 from agents.progress import reporter
 from .selfplay import SAMPLE_FIELDS, GameSetup, Samples, SelfPlay
 
@@ -205,7 +204,7 @@ class Learner:
             return False
         except PermissionError as err:
             raise cannot_read(path, err, AZTrainingError) from None
-        except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as err:
+        except (OSError, KeyError, ValueError, TypeError, *ARCHIVE_READ_ERRORS) as err:
             raise AZTrainingError(f"{path} is damaged ({err}); remove it to resume with a refilled buffer") from None
 
     def load(self, path: str) -> tuple[int, int]:

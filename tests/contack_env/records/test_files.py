@@ -161,6 +161,26 @@ def test_read_records_refuses_text_that_is_not_utf8(tmp_path) -> None:
     assert info.value.where == f"{path}, line 2" and info.value.why.startswith("not UTF-8 text")
 
 
+@pytest.mark.parametrize("text, line", [
+    ('{"a": 1}\n{"agents": ["\\ud800", "greedy"]}\n', 2),
+    ('{"a": 1}\n{"\\uDC00x": 1}\n', 2),  # in a key, and the low half, in capitals
+    ('{"a": 1}\n{"b": ["ok", {"c": "\\ud83d"}]}\n', 2),  # the first half of a pair, left alone
+])
+def test_read_records_refuses_a_lone_surrogate_and_names_its_line(tmp_path, text, line) -> None:
+    # JSON may write one and Python's reader takes it, but it is no character: a table or message that shows the
+    # name failed as it was printed, with a traceback.
+    path = tmp_path / "surrogate.jsonl"
+    path.write_text(text)
+    with pytest.raises(RecordError) as info:
+        read_records(path)
+    assert info.value.where == f"{path}, line {line}" and "lone surrogate" in info.value.why
+
+
+def test_a_pair_of_surrogate_escapes_is_one_character_and_reads() -> None:
+    assert parse_records('{"agent": "\\ud83d\\ude00", "escaped": "\\\\ud800"}') == [{"agent": "\U0001F600",
+                                                                                      "escaped": "\\ud800"}]
+
+
 def test_read_records_refuses_arrays_of_non_objects(tmp_path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('[{"a": 1}, 2]')
