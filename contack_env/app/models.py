@@ -22,7 +22,7 @@ import numpy as np
 
 from agents.az.network import FORMAT as AZ_FORMAT
 from agents.policy_file import FORMAT as POLICY_FORMAT
-from agents.policy_file import game_of
+from agents.policy_file import ARCHIVE_READ_ERRORS, game_of
 
 from .web_game import whole_number
 
@@ -108,10 +108,10 @@ def _meta(path: Path) -> dict[str, Any] | None:
     try:
         with zipfile.ZipFile(path) as archive:
             raw = archive.read("meta.npy")
-    except (OSError, KeyError, zipfile.BadZipFile):
+    except (OSError, KeyError, *ARCHIVE_READ_ERRORS):  # a damaged file is left out: one must not fail every listing
         return None
     try:
         meta = json.loads(str(np.load(io.BytesIO(raw), allow_pickle=False)))
-    except (ValueError, OSError):
+    except (ValueError, OSError, RecursionError):
         return None
     return meta if isinstance(meta, dict) else None

@@ -1,8 +1,8 @@
 """The web app behind ``contack serve``: a Starlette application, its JSON API and the page's static files.
 
 The server is the authority. The page sends what a person chose; the engine checks it, and a refusal comes back
-as a 4xx status with ``{"error": reason}`` and changes nothing (a 500 only for a bot of a user's own that
-failed):
+as a 4xx status with ``{"error": reason}`` and changes nothing (a 500 only for an agent of a user's own whose
+code failed, being made or choosing):
 
     GET  /api/options                 games, agent specs, the models folders' models, colours, tiles, limits
     POST /api/games                   {game, seats, seed, and the game's rule options: Contack's hands and
@@ -17,9 +17,9 @@ failed):
 Status codes: 400 a malformed request or an illegal move, 404 no such game (or it expired), 409 a stale request
 (its ``version`` is not the game's), a move out of turn or a record asked for too early, 413 an upload over the
 cap, 415 a body that is not JSON, 429 too many games open (at the cap a finished game makes room, and the record
-file least recently looked at always does), 500 a bot of a user's own that failed (the game unchanged). Bots
-think in a worker thread, so a slow one (``mcts``, ``az``) holds up only its own game; the threads share the
-interpreter, so many thinking at once slow every request.
+file least recently looked at always does), 500 an agent of a user's own that failed, to be made (no game) or
+to choose (the game unchanged). Bots think in a worker thread, so a slow one (``mcts``, ``az``) holds up only its
+own game; the threads share the interpreter, so many thinking at once slow every request.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ from contack_env.render import contactix as contactix_render
 from contack_env.render import image as render
 from contack_env.contactix.rules import MAX_SIZE, MIN_SIZE
 from contack_env.records import RecordError
+from contack_env.checks import lone_surrogate
+from contack_env.cli_support import printable
 
 from .models import ModelFolders
 from .replays import HeldFile, LastOpened, NotOffered, frames, parse_records, summary
@@ -59,6 +61,7 @@ from .web_game import web_games
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024  # a move or a table setup is a few hundred bytes
+MAX_INDEX_DIGITS = 18  # of a record's index in an address: more are past every file (and an int64)
 
 
 def bot_specs() -> dict[str, list[str]]:
@@ -139,9 +142,10 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
     async def new_game(request: Request) -> Response:
         data = await _json_body(request, MAX_BODY)
         setup, resolved = parse_setup(data, folders)
-        session = await anyio.to_thread.run_sync(GameSession.create, setup, resolved)  # loading a model takes a while
         try:
-            key = games.add(session)
+            games.check_room()  # before a model is loaded for a game that could not be kept
+            session = await anyio.to_thread.run_sync(GameSession.create, setup, resolved)  # loading a model takes a while
+            key = games.add(session)  # (full again if other games came in meanwhile)
         except StoreFull as err:
             raise Rejected(429, f"too many games: {err}") from None
         return JSONResponse({"id": key, **session.to_json()}, status_code=201)
@@ -204,9 +208,11 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
             held = files.get(key)
         except KeyError:
             raise Rejected(404, "no such record file: it was closed after standing unused; open it again") from None
-        index = request.path_params["index"]
+        asked = request.path_params["index"]  # read here: Starlette's int convertor fails on 4,300 digits and more
+        index = int(asked) if asked.isascii() and asked.isdigit() and len(asked) <= MAX_INDEX_DIGITS else -1
         if not 0 <= index < held.count:
-            raise Rejected(404, f"the file holds records 0..{held.count - 1}; got {index}")
+            shown = asked if len(asked) <= MAX_INDEX_DIGITS else f"{asked[:MAX_INDEX_DIGITS]}... ({len(asked)} characters)"
+            raise Rejected(404, f"the file holds records 0..{held.count - 1}; got {printable(shown)}")
         records = await anyio.to_thread.run_sync(opened.records, key, held)
         try:
             result = await anyio.to_thread.run_sync(frames, records[index])
@@ -240,7 +246,7 @@ def create_app(models: Sequence[str | os.PathLike[str]] = (), limits: Limits | N
         Route("/api/games/{key}/bot", bot, methods=["POST"]),
         Route("/api/games/{key}/record", record),
         Route("/api/records", upload, methods=["POST"]),
-        Route("/api/records/{key}/{index:int}", open_record),
+        Route("/api/records/{key}/{index}", open_record),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(TrustedHosts, allowed_hosts=trusted_hosts)] if trusted_hosts else []
@@ -278,7 +284,7 @@ async def _json_body(request: Request, cap: int) -> Any:
     _check_json_type(request)
     raw = await _capped_body(request, cap, "a request")
     try:
-        return json.loads(raw)
+        data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise Rejected(400, f"the body is not valid JSON: {err}") from None
     except RecursionError:
@@ -287,6 +293,11 @@ async def _json_body(request: Request, cap: int) -> Any:
     except ValueError:  # the one left after JSONDecodeError: a number of more digits than Python reads
         raise Rejected(400, f"the body is JSON this server does not read: a number of more than "
                             f"{sys.get_int_max_str_digits()} digits (no value of a request is that long)") from None
+    bad = lone_surrogate(data)
+    if bad is not None:  # no answer could echo it: a response is UTF-8
+        raise Rejected(400, f"the body holds the string {bad!r}, with a lone surrogate: an escape that is half of a "
+                            "pair and no character")
+    return data
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
@@ -324,14 +335,15 @@ def _palette() -> dict[str, Any]:
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
 
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is a loopback address or ``localhost``."""
-    if host == "localhost":
-        return True
+def is_loopback(address: str) -> bool:
+    """Whether ``address``, an IP address as a socket reports it, is a loopback one (an IPv4 loopback address
+    mapped into IPv6, ``::ffff:127.0.0.1``, included)."""
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
+        ip = ipaddress.ip_address(address.strip("[]"))
     except ValueError:
         return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return (mapped or ip).is_loopback
 
 
 class ListenError(OSError):
@@ -348,7 +360,9 @@ def listening_socket(host: str, port: int) -> socket.socket:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, family=family, type=socket.SOCK_STREAM,
                                                              flags=socket.AI_PASSIVE)[0]
     except socket.gaierror as err:
-        raise ListenError(f"cannot listen on {host}: no such address ({err.strerror})") from None
+        raise ListenError(f"cannot listen on {printable(host)}: no such address ({err.strerror})") from None
+    except (UnicodeError, ValueError):  # a name no resolver takes (a label over 63 characters, or an empty one)
+        raise ListenError(f"cannot listen on {printable(host)}: no such address (not a valid host name)") from None
     sock = None
     try:
         sock = socket.socket(family, kind, proto)
@@ -371,13 +385,18 @@ def serve(host: str = "127.0.0.1", port: int = 8000, models: Sequence[str | os.P
     if models is None:
         models = (shipped_models_folder(),)
 
-    local = is_loopback(host)
-    # On loopback, only requests addressed to this machine by name are answered (DNS rebinding): the loopback
-    # names, and the address served on (127.0.0.2 is loopback too).
-    allowed = LOOPBACK_NAMES + [name for name in (host, f"[{host}]") if name not in LOOPBACK_NAMES]
-    app = create_app(models, trusted_hosts=allowed if local else None)
     sock = listening_socket(host, port)
-    port = sock.getsockname()[1]  # the real one when 0 asked the system for a free port
+    bound, port = sock.getsockname()[:2]  # the real port when 0 asked the system for a free one
+    # Loopback or not as the address bound says, whatever way --host wrote it (127.1, LOCALHOST, 0x7f000001). On
+    # loopback, only requests addressed to this machine by name are answered (DNS rebinding): the loopback names,
+    # the host as given (a browser lower-cases a name), and the address served on (127.0.0.2 is loopback too).
+    local = is_loopback(bound)
+    allowed = list(dict.fromkeys(LOOPBACK_NAMES + [host, f"[{host}]", host.lower(), bound, f"[{bound}]"]))
+    try:
+        app = create_app(models, trusted_hosts=allowed if local else None)
+    except BaseException:
+        sock.close()
+        raise
     shown = f"[{host}]" if ":" in host else host
     print(f"contack serve: open http://{shown}:{port}/ in a browser (Ctrl+C stops the server)", flush=True)
     if not local:

@@ -179,16 +179,24 @@ def _make_agents(setup: Setup, resolved: list[str | None], streams: Sequence[np.
         try:
             agent = make_agent(full, streams[seat + 1], game=setup.game)
             check_agent_options(agent, setup.options())
+            agent.reset()
         except ValueError as err:
-            # The page knows a model by its name, not by where the server keeps it: the folder is left out.
-            why = str(err)
-            if full != spec:  # the resolved argument is the model's folder, then what the page sent
-                full_arg, page_arg = split_spec(full)[1] or "", split_spec(spec)[1] or ""
-                why = why.replace(full_arg[: len(full_arg) - len(page_arg)], "")
-            raise Rejected(400, f"seat {seat}: {why}") from None
-        agent.reset()
+            raise Rejected(400, f"seat {seat}: {_as_the_page_wrote_it(str(err), spec, full)}") from None
+        except Exception as err:  # the factory of an agent of a user's own failing in its code: said, not a crash
+            LOG.exception("the agent %s of seat %d could not be made", spec, seat)  # the traceback, for its author
+            why = _as_the_page_wrote_it(f"{type(err).__name__}: {err}", spec, full)
+            raise Rejected(500, f"seat {seat}: {spec} could not be made: {_brief(why)}") from None
         agents[seat] = agent
     return agents
+
+
+def _as_the_page_wrote_it(why: str, spec: str, full: str) -> str:
+    """``why`` with the models folder left out: the page knows a model by its name, not by where the server keeps
+    it (``full`` is ``spec`` with the model's folder put before its name)."""
+    if full == spec:
+        return why
+    full_arg, page_arg = split_spec(full)[1] or "", split_spec(spec)[1] or ""
+    return why.replace(full_arg[: len(full_arg) - len(page_arg)], "")
 
 
 @dataclass

@@ -45,18 +45,29 @@ class Store(Generic[T]):
             del self._items[key]
         return len(old)
 
+    def check_room(self) -> None:
+        """``StoreFull`` when ``add`` would refuse an item now: checked before a costly item is made for nothing."""
+        self._room()
+
+    def _room(self) -> str | None:
+        """The key of the item ``add`` would drop to make room (None: there is room); ``StoreFull`` if none can go."""
+        self.purge()
+        if len(self._items) < self.cap:
+            return None
+        spare = [(seen, key) for key, (held, seen) in self._items.items() if self.spare(held)]
+        if not spare:
+            raise StoreFull(
+                f"{self.cap} are open, the most this server keeps; one unused for "
+                f"{self.idle_seconds / 60:g} minutes is closed"
+            )
+        return min(spare)[1]
+
     def add(self, item: T) -> str:
         """Keep ``item``; its new id. At the cap the least recently used spare item makes room; ``StoreFull``
         when none is spare."""
-        self.purge()
-        if len(self._items) >= self.cap:
-            spare = [(seen, key) for key, (held, seen) in self._items.items() if self.spare(held)]
-            if not spare:
-                raise StoreFull(
-                    f"{self.cap} are open, the most this server keeps; one unused for "
-                    f"{self.idle_seconds / 60:g} minutes is closed"
-                )
-            del self._items[min(spare)[1]]
+        spare = self._room()
+        if spare is not None:
+            del self._items[spare]
         key = secrets.token_urlsafe(12)  # unguessable, so one page cannot act on another's game by counting
         self._items[key] = (item, self.clock())
         return key

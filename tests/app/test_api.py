@@ -187,6 +187,8 @@ def test_a_bad_table_is_refused_with_what_is_allowed(client, table, words):
     ("[" * 20_000 + "]" * 20_000, "does not read: nested too deeply"),  # past the interpreter's recursion limit
     ('{"game": "contack", "seats": ["person", "greedy"], "seed": ' + "9" * 5000 + "}",
      "does not read: a number of more than 4300 digits"),
+    # A lone surrogate is no character: echoed in a message (an unknown agent), it failed the answer as it was sent.
+    ('{"game": "contack", "seats": ["person", "mcts:\\ud800"]}', "lone surrogate"),
 ])
 def test_json_the_server_cannot_read_is_refused_not_a_server_error(client, body, words):
     response = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
@@ -330,6 +332,24 @@ def _raises(arg, rng, game):
     return act
 
 
+def _fails_with_an_argument(arg, rng, game):
+    if arg is not None:
+        raise TypeError("a plugin's own bug with its argument")
+    return lambda state, legal: legal[0]
+
+
+def test_an_agent_of_your_own_whose_factory_fails_is_reported_in_json(client):
+    from agents.registry import register, unregister
+
+    register("picky", _fails_with_an_argument, games="contack")
+    try:
+        response = client.post("/api/games", json={"game": "contack", "seats": ["person", "picky:3"]})
+        assert response.status_code == 500
+        assert response.json()["error"] == "seat 1: picky:3 could not be made: TypeError: a plugin's own bug with its argument"
+    finally:
+        unregister("picky")
+
+
 def test_a_bot_of_your_own_that_fails_is_reported_and_the_game_kept(client):
     from agents.registry import register, unregister
 
@@ -355,6 +375,41 @@ def test_options_list_the_models_with_their_game(client):
     assert models["contack_2p.npz"]["game"] == "contack" and models["contack_2p.npz"]["players"] == 2
     assert (models["contactix_5x5.npz"]["board_size"], models["contactix_5x5.npz"]["swap"]) == (5, False)
     assert models["solitaire1.npz"]["game"] == "solitaire1"
+
+
+def test_a_damaged_model_file_is_left_out_of_the_list_or_refused_by_name(make_client, tmp_path):
+    # The zip directories are whole; the compressed data of one member is not. Reading the list failed (a 500 for
+    # every page) when it was the listing's member, seating the model failed when it was the weights'.
+    from damaged_archive import damaged_copy
+
+    shutil.copy(MODELS / "contack_2p.npz", tmp_path / "good.npz")
+    damaged_copy(MODELS / "contack_2p.npz", tmp_path / "bad_meta.npz", "meta.npy")
+    damaged_copy(MODELS / "contack_2p_az.npz", tmp_path / "bad_weights.npz", "w0.npy")
+    client = make_client(models=(tmp_path,))
+    response = client.get("/api/options")
+    assert response.status_code == 200
+    assert [m["name"] for m in response.json()["models"]] == ["bad_weights.npz", "good.npz"]
+    response = client.post("/api/games", json={"game": "contack", "seats": ["person", "az:bad_weights.npz"]})
+    assert response.status_code == 400
+    assert response.json()["error"] == ("seat 1: bad_weights.npz is a .npz archive whose contents are damaged (Error -3 "
+                                        "while decompressing data: invalid block type): copy or write it again")
+    assert str(tmp_path) not in response.text
+    assert new_game(client, seats=["person", "ppo:good.npz"])["seats"][1]["agent"] == "ppo:good.npz"
+
+
+def test_at_the_cap_no_model_is_loaded_for_a_game_that_cannot_be_kept(make_client, monkeypatch):
+    from contack_env.app import sessions
+
+    client = make_client(max_games=1)
+    new_game(client, seed=1)
+    made = []
+    create = sessions.GameSession.create
+    monkeypatch.setattr(sessions.GameSession, "create", staticmethod(lambda *a: made.append(a) or create(*a)))
+    response = client.post("/api/games", json={"game": "contack", "seats": ["person", "az:contack_2p_az.npz"]})
+    assert response.status_code == 429 and not made
+    # a malformed table at the cap is still told what is wrong with it
+    response = client.post("/api/games", json={"game": "contack", "seats": ["person", "greedy"], "hands": 0})
+    assert response.status_code == 400 and "hands" in response.json()["error"]
 
 
 def test_a_shipped_model_takes_a_seat(client):

@@ -131,6 +131,28 @@ def test_localhost_listens_on_the_ipv4_loopback_as_uvicorn_did(started):
     assert started["listening"][0][0] == "127.0.0.1"
 
 
+@pytest.mark.parametrize("host", ["127.1", "LOCALHOST", "0x7f000001"])
+def test_loopback_written_another_way_is_loopback_and_keeps_other_host_names_out(started, capsys, host):
+    # The resolver binds these to 127.0.0.1; judged by the text instead, the server said the network could reach
+    # it and answered requests sent under any name (DNS rebinding).
+    assert contack(["serve", "--host", host, "--port", "0", "--models", str(MODELS)]) == 0
+    bound, port = started["listening"][0]
+    assert bound == "127.0.0.1" and "other machines" not in capsys.readouterr().out
+    client = TestClient(started["app"], base_url=f"http://127.0.0.1:{port}")
+    assert client.get("/api/options").status_code == 200
+    assert client.get("/api/options", headers={"Host": "attacker.example"}).status_code == 400
+
+
+@pytest.mark.parametrize("host, shown, why", [("a" * 64, "a" * 64, "not a valid host name"),
+                                              ("a..b", "a..b", "not a valid host name"),
+                                              ("a\x00b", "'a\\x00b'", "no such address")])
+def test_a_host_name_no_resolver_takes_is_a_sentence(started, capsys, host, shown, why):
+    assert contack(["serve", "--host", host, "--models", str(MODELS)]) == 1
+    err = capsys.readouterr().err
+    assert f"contack serve: cannot listen on {shown}: no such address" in err and why in err
+    assert "Traceback" not in err and not started
+
+
 STOPPED = ("contack serve: interrupted; the server stopped; its games were held in memory only (download a game's "
            "record to keep it)")
 

@@ -131,6 +131,8 @@ def test_a_record_that_does_not_replay_is_refused_with_where_and_why(client):
         # The guards of the record reader hold for uploads too: a key twice, a number of thousands of digits.
         ('{"format": "contack-record/1", "format": "contactix-record/1"}', "'format'"),
         ('{"format": "contack-record/1", "seed": ' + "9" * 5000 + "}", "digits"),
+        # A lone surrogate is no character: echoed in the listing, it failed the answer (a 500) as it was sent.
+        ('{"format": "contack-record/1", "agents": ["\\ud800", "greedy"]}', "lone surrogate"),
     ],
 )
 def test_a_file_that_is_not_records_is_refused(client, text, words):
@@ -185,6 +187,15 @@ def test_at_the_cap_a_new_record_file_takes_the_place_of_the_one_least_recently_
     assert client.get(f"/api/records/{first['id']}/7").status_code == 404
     clock.now += 60
     assert client.get(f"/api/records/{first['id']}/0").status_code == 404  # unused for the idle time: closed
+
+
+@pytest.mark.parametrize("index", ["9" * 5000, "9" * 19, "x", "-1", "\u0661"])
+def test_an_index_that_is_no_record_of_the_file_is_404_in_json(client, index):
+    # Starlette's int convertor took 4,300 digits and more and failed reading them: a plain-text 500.
+    held = upload(client, (GOLDEN / "contack_2p.jsonl").read_text()).json()
+    response = client.get(f"/api/records/{held['id']}/{index}")
+    assert response.status_code == 404 and response.json()["error"].startswith("the file holds records 0..")
+    assert len(response.json()["error"]) < 200
 
 
 def test_a_record_file_must_come_as_json(client):
