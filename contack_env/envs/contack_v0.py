@@ -163,7 +163,8 @@ an agent's rewards add up to its final score / 100.
 Every reward goes to the agent that earned it, even when it is earned while another agent acts (a skipped
 single move, a hand end, the end of the game): the environment adds it to that agent's `rewards` and
 `_cumulative_rewards`, and the agent collects it with `last()` at its next turn or at the end. Points scored
-by moves played at reset (only with `auto_single_moves`) are paid with the rewards of the first step.
+by moves played at reset (only with `auto_single_moves`) are paid with the rewards of the first step, an illegal
+one's included (on top of its -1 and 0s).
 
 When the game ends (or an illegal action ends it), every agent is terminated, and `agent_iter()` selects each
 agent once more to collect its last reward with `last()` and step `None`: first the seat after the last mover
@@ -251,6 +252,9 @@ the game goes (as PettingZoo's classic games show themselves), and `render()` pr
   bool where a whole number belongs (`decode_action(21.9)` decoded action 21), and a cell beyond the engine's grid
   has no action (it took the action of the cell sharing its index). Observations, actions and rewards are
   unchanged.
+* v0, revised: with `reward="score"` and `auto_single_moves`, points scored by moves played at reset are paid
+  with the first step's rewards when that step is illegal too (they were dropped). Observations, actions and
+  every other reward are unchanged.
 
 """
 
@@ -548,6 +552,13 @@ class raw_env(TurnBasedEnv, EzPickle):
         self._observed = None
         self._pending = None
         self._rewarded = True
+
+    def _pay_owed_rewards(self) -> None:
+        # The points of moves played at reset wait for the first step's rewards, an illegal one's too.
+        if self._pending is not None:
+            for agent, reward in self._pending.items():
+                self.rewards[agent] += reward
+            self._pending = None
 
     def _play(self, agent: str, code: int) -> None:
         game = self.game

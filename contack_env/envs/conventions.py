@@ -176,11 +176,13 @@ class TurnBasedEnv(AECEnv):
                             "play another")
 
     def _lose_on_illegal(self, agent: str) -> None:
-        # "lose": the game ends here; the offender gets ILLEGAL_REWARD, every other agent 0 for this step.
+        # "lose": the game ends here; the offender gets ILLEGAL_REWARD, every other agent 0 for this step, and
+        # every agent what it earned before and was still owed.
         for other in self.agents:
             self.rewards[other] = 0.0
             self.terminations[other] = True
         self.rewards[agent] = ILLEGAL_REWARD
+        self._pay_owed_rewards()
         self._cumulative_rewards[agent] = 0.0
         self.infos[agent] = self._illegal_info()
         self._forget_decision()
@@ -201,3 +203,6 @@ class TurnBasedEnv(AECEnv):
 
     def _forget_decision(self) -> None:
         raise NotImplementedError
+
+    def _pay_owed_rewards(self) -> None:
+        """Add to ``rewards`` what agents earned before this step and have not been paid (none by default)."""

@@ -37,7 +37,8 @@ deal's reward (a win only with ``auto_single_moves``). Every other episode has `
 
 An action outside the mask (an integer outside the action space included) is illegal; the option
 ``illegal_action`` says what it does. ``"lose"`` (the default, so an agent without masks learns to avoid them
-and Gymnasium's checker, which steps random actions, runs): the episode ends as a loss with reward -1 and
+and Gymnasium's checker, which steps random actions, runs): the episode ends as a loss with reward -1 (with
+``reward="tiles"`` or ``"points"``, plus what forced moves earned since the last step) and
 ``info["illegal_action"] = True``; such an episode has no finished game, so ``game_record()`` refuses it.
 ``"raise"``: ``ValueError`` naming the action, and nothing changes.
 
@@ -147,6 +148,9 @@ Version history
   int was taken); ``action_masks()`` before the first ``reset()`` raises ``RuntimeError``, as ``step`` does (it
   returned all zeros); ``encode_move`` refuses a float, a string or a bool where a whole number belongs, and a cell
   beyond the engine's grid. Observations, actions and rewards are unchanged.
+- v0, revised: with ``auto_single_moves``, the reward of an illegal action adds what forced moves earned since the
+  last step (``reward="tiles"`` or ``"points"``), as any step's does (it was -1 alone, and they were lost).
+  Observations, actions and every other reward are unchanged.
 """
 
 from __future__ import annotations
@@ -440,7 +444,8 @@ class _SolitaireEnv(gymnasium.Env):
             info["illegal_action"] = True
             info["is_success"] = False
             self._show()
-            return self._observe(), ILLEGAL_REWARD, True, False, info
+            # what forced moves placed since the last step is owed, as on any step ("tiles", "points")
+            return self._observe(), ILLEGAL_REWARD + self._take_reward(won=False), True, False, info
         code = self.layout.decode_code(a)
         self._pending_points += state.play_code(code)  # type: ignore[arg-type]
         self._pending_tiles += 1

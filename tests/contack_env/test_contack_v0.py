@@ -320,6 +320,22 @@ def test_points_of_moves_played_at_reset_are_paid_with_the_first_step():
     assert before == at_reset
 
 
+def test_points_of_moves_played_at_reset_are_paid_with_an_illegal_first_step_too():
+    # They were dropped: the seat that scored them at reset never collected them.
+    env = contack_v0.env(num_players=4, reward="score", auto_single_moves=True)
+    env.reset(seed=55)
+    at_reset = list(env.unwrapped.game.scores)
+    assert any(at_reset)  # the deal this test needs: points scored at reset
+    offender = env.agent_selection
+    env.step(int(np.flatnonzero(env.observe(offender)["action_mask"] == 0)[0]))
+    collected = {}
+    for agent in env.agent_iter():
+        collected[agent] = env.last()[1]
+        env.step(None)
+    for seat, agent in enumerate(env.possible_agents):
+        assert collected[agent] == pytest.approx(at_reset[seat] / 100 - (agent == offender))
+
+
 def test_pickling_keeps_the_options():
     import pickle
 

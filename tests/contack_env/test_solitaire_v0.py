@@ -467,6 +467,20 @@ def test_an_illegal_action_loses_the_episode(env_cls):
         env.step(0)
 
 
+@pytest.mark.parametrize("env_cls, seed", [(Solitaire1Env, 0), (Solitaire2Env, 48)])
+@pytest.mark.parametrize("reward", ["tiles", "points", "win"])
+def test_an_illegal_first_action_still_pays_what_forced_moves_at_reset_earned(env_cls, seed, reward):
+    # They were dropped: the reward was -1 alone. (Seeds whose reset makes forced placements before a decision.)
+    env = env_cls(reward=reward, auto_single_moves=True)
+    _, info = env.reset(seed=seed)
+    assert info["auto_moves"] > 0 and info["decision"]
+    placed, score = info["tiles_placed"] - 1, info["score"]  # the opening tile is not the agent's
+    _, got, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+    owed = {"tiles": placed / NUM_TILES, "points": score / 50, "win": 0.0}[reward]
+    assert terminated and info["illegal_action"] and got == pytest.approx(-1.0 + owed)
+    assert owed or reward == "win"
+
+
 def test_an_illegal_action_raises_when_asked():
     env = Solitaire2Env(illegal_action="raise")
     env.reset(seed=1)
