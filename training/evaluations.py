@@ -21,9 +21,11 @@ from typing import Any
 
 from contack_env.atomic import atomic_path, open_atomic
 from contack_env.games import get_game
+from contack_env.wording import plural
 
 from .config import TrainConfig
 from .games import TRAINING_GAMES
+from .run_folder import TrainingError, cannot_read
 
 CSV_FIELDS = ("timesteps", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_score", "mean_margin", "wall_s",
               "agent", "mean_tiles")  # the last two came later: at the end, so reading by position still works
@@ -131,13 +133,61 @@ def trim_evaluations(run: Any, timesteps: int, cfg: TrainConfig, trainer: str = 
     draw_learning_curve(run.eval_csv, run.curve, cfg, trainer)
 
 
-def read_rows(path: str) -> list[dict[str, str]]:
-    """The rows of an eval.csv (none if there is no file yet)."""
+WHOLE_COLUMNS = ("timesteps", "iteration", "games_played", "games")
+NUMBER_COLUMNS = ("win_rate", "ci_low", "ci_high", "wall_s")
+NUMBER_OR_EMPTY_COLUMNS = ("mean_score", "mean_margin", "mean_tiles")  # empty where a game has none
+
+
+def read_rows(path: str, fields: tuple[str, ...] = CSV_FIELDS) -> list[dict[str, str]]:
+    """The rows of an eval.csv whose columns are ``fields`` (PPO's by default; ``training.az.report``'s for az;
+    a PPO file from before its last two columns has the others), none if there is no file yet. ``TrainingError``
+    naming the file and the line where it is not what a run writes: another header, a row of more or fewer
+    fields, a count or a rate that is not a number. Checked whole when a run resumes, before any work: such a
+    file failed at the end of the resumed training, drawing the curve, and lost what it trained."""
     try:
         with open(path, newline="", encoding="utf-8") as f:
-            return list(csv.DictReader(f))
+            reader = csv.DictReader(f)
+            header = tuple(reader.fieldnames or ())
+            if not header:
+                return []
+            needed = [name for name in fields if name in (*WHOLE_COLUMNS, *NUMBER_COLUMNS)]
+            if header != fields[:len(header)] or not set(needed) <= set(header):
+                raise _damaged(path, 1, f"its header is {','.join(header)}; a run writes {','.join(fields)}")
+            rows = []
+            for row in reader:
+                problem = _row_problem(row, len(header))
+                if problem:
+                    raise _damaged(path, reader.line_num, problem)
+                rows.append(row)
+            return rows
     except FileNotFoundError:
         return []
+    except PermissionError as err:
+        raise cannot_read(path, err) from None
+    except (UnicodeDecodeError, csv.Error) as err:
+        raise _damaged(path, None, str(err)) from None
+
+
+def _row_problem(row: dict[Any, Any], width: int) -> str | None:
+    """What is wrong with one row of an eval.csv (None: nothing)."""
+    if None in row or any(value is None for value in row.values()):
+        count = width + len(row.get(None, ())) - sum(value is None for value in row.values())
+        return f"it has {plural(count, 'field')}, the header {width}"
+    for name, value in row.items():
+        if name in WHOLE_COLUMNS and not (value.isascii() and value.isdigit()):
+            return f"{name} is {value!r}, not a whole number"
+        if name in NUMBER_COLUMNS or (name in NUMBER_OR_EMPTY_COLUMNS and value != ""):
+            try:
+                float(value)
+            except ValueError:
+                return f"{name} is {value!r}, not a number"
+    return None
+
+
+def _damaged(path: str, line: int | None, why: str) -> TrainingError:
+    where = f"line {line}: " if line is not None else ""
+    return TrainingError(f"{path} is damaged ({where}{why}); mend it, or remove it to go on without the evaluations "
+                         "made so far")
 
 
 def read_csv(path: str) -> list[dict[str, str]]:

@@ -42,6 +42,8 @@ class TrainingMonitor(BaseCallback):
         self.bar = None
         self.started = time.time()
         self.wall_before = float(state.get("wall_s", 0.0))
+        # The state of the checkpoint on disk (None: none yet), which each new state.json holds as "previous"
+        self.checkpointed = _copy(state) if "timesteps" in state else None
 
     def _on_training_start(self) -> None:
         t = self.num_timesteps
@@ -109,15 +111,18 @@ class TrainingMonitor(BaseCallback):
         self.state["snapshots"] = (self.state["snapshots"] + [name])[-self.cfg.keep_snapshots :]
 
     def _checkpoint(self) -> None:
-        # Order matters for a kill at any moment: the policy and the model first (each replaced atomically),
-        # the state last, so the state never names a snapshot that is not on disk.
+        # Order matters for a kill at any moment. The snapshots are on disk already, so the state never names one
+        # that is not. The state comes before the model (each replaced atomically) and holds the state of the
+        # checkpoint still on disk as well: killed between the two, the run resumes from that checkpoint with its
+        # own state (Run.state_at), never with a state of other timesteps.
         export_policy(self.model, self.cfg, self.run.policy)
-        with atomic_path(self.run.checkpoint) as tmp:
-            self.model.save(tmp)
         # The model's count, not the callback's: finish() can run without a step (a finished run resumed).
         self.state["timesteps"] = int(self.model.num_timesteps)
         self.state["wall_s"] = round(self.wall_before + time.time() - self.started, 1)  # all sessions of the run
-        self.run.write_state(self.state)
+        self.run.write_state({**self.state, "previous": self.checkpointed} if self.checkpointed else self.state)
+        with atomic_path(self.run.checkpoint) as tmp:
+            self.model.save(tmp)
+        self.checkpointed = _copy(self.state)
 
     def _evaluate(self) -> None:
         path = os.path.join(self.run.out, "eval_policy.npz")
@@ -141,3 +146,6 @@ class TrainingMonitor(BaseCallback):
         logger.dump(step=int(self.model.num_timesteps))
 
 
+def _copy(state: dict[str, Any]) -> dict[str, Any]:
+    """A run's state as a checkpoint keeps it: its own lists, and no state of a checkpoint before it."""
+    return {key: list(value) if isinstance(value, list) else value for key, value in state.items() if key != "previous"}

@@ -37,7 +37,13 @@ import shutil
 import time
 import uuid
 import zipfile
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+try:
+    import fcntl
+except ImportError:  # Windows: runs go on without a lock on their folder
+    fcntl = None  # type: ignore[assignment]
 
 from agents.policy_file import ARCHIVE_READ_ERRORS
 from contack_env.atomic import TEMPORARY_PREFIX, open_atomic
@@ -47,7 +53,7 @@ MARKER = ".contack-run"
 CHECKPOINTS = ("checkpoint.zip", "checkpoint.pt")
 """The checkpoints of the two trainers (MaskablePPO's, ``--algorithm az``'s): a folder holding either holds a run."""
 RUN_FILES = ("config.toml", "policy.npz", "eval_policy.npz", "state.json", "eval.csv", "learning_curve.png",
-             "progress.csv", "buffer.npz")
+             "progress.csv", "buffer.npz", "buffer_previous.npz")
 """What a run of any trainer here writes directly in its folder, besides a checkpoint: what a new run clears from
 a marked folder whose run was killed before its first checkpoint, whichever trainer that run was."""
 FORMAT = "contack-run/1"
@@ -61,7 +67,7 @@ TENSORBOARD_FILE = "events.out.tfevents."
 
 __all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RLLIB_CHECKPOINT", "RLLIB_TEMPORARY", "RUN_FILES", "STATE_FIELDS",
            "Run", "RunFolderError", "TrainingError", "cannot_read", "check_new_run_folder", "check_resumable",
-           "claim_folder", "marker_path", "new_run_id", "read_marker", "read_state_file", "remove_run_files",
+           "claim_folder", "folder_held", "marker_path", "new_run_id", "read_marker", "read_state_file", "remove_run_files",
            "write_marker"]
 
 
@@ -114,6 +120,8 @@ def _read_json(path: str, advice: str, kind: type[TrainingError] = TrainingError
             return json.load(f)
     except FileNotFoundError:
         return _MISSING
+    except IsADirectoryError:
+        raise kind(f"{path} is a folder where a run writes a file; {advice}") from None
     except OSError as err:
         raise cannot_read(path, err, kind) from None
     except (ValueError, RecursionError) as err:  # not JSON, not UTF-8 (UnicodeDecodeError is a ValueError)
@@ -141,17 +149,24 @@ STATE_FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
 
 def read_state_file(path: str, missing: dict[str, Any], advice: str) -> dict[str, Any]:
     """The state a run wrote at ``path`` (``missing`` if there is none), or ``TrainingError``: it cannot be read,
-    or it is damaged (not JSON, not an object, a field of the wrong type: ``STATE_FIELDS``), with ``advice``."""
+    or it is damaged (not JSON, not an object, a field of the wrong type: ``STATE_FIELDS``; the same of the state of
+    the checkpoint before, ``previous``, which a PPO run's state holds), with ``advice``."""
     data = _read_json(path, advice)
     if data is _MISSING:
         return missing
+    _check_state(data, path, advice)
+    if data.get("previous") is not None:
+        _check_state(data["previous"], path, advice, "previous: ")
+    return data
+
+
+def _check_state(data: Any, path: str, advice: str, where: str = "") -> None:
     if not isinstance(data, dict):
         kind = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}.get(type(data), "a number")
-        raise TrainingError(f"{path} is damaged (it holds {kind}, not a JSON object); {advice}")
+        raise TrainingError(f"{path} is damaged ({where}it holds {kind}, not a JSON object); {advice}")
     for name, (what, ok) in STATE_FIELDS.items():
         if name in data and not ok(data[name]):
-            raise TrainingError(f"{path} is damaged ({name} is {data[name]!r}, not {what}); {advice}")
-    return data
+            raise TrainingError(f"{path} is damaged ({where}{name} is {data[name]!r}, not {what}); {advice}")
 
 
 def check_new_run_folder(out: str) -> None:
@@ -196,6 +211,33 @@ def check_new_run_folder(out: str) -> None:
 def _is_marker_temporary(name: str) -> bool:
     # What ``atomic_path`` leaves of the marker when a kill comes mid-write: a new run may remove it.
     return name.startswith(TEMPORARY_PREFIX) and name.endswith(MARKER)
+
+
+@contextmanager
+def folder_held(folder: str) -> Iterator[None]:
+    """Hold ``folder`` (made if need be) for this process's run while the block runs: ``RunFolderError`` if a run
+    going on now holds it. Without that, a second run given the same ``--out`` took a live run's folder for one
+    killed before its first checkpoint, and removed its files. The hold is a lock on the folder (``flock``), which
+    the system releases when the process ends, however it ends (a kill, out of memory); where the file system
+    has no locks, the run goes on without one."""
+    os.makedirs(folder, exist_ok=True)
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        fd = None
+    try:
+        if fd is not None and fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise RunFolderError(f"{folder} is in use: a `contack train` run is going on there now; wait for it "
+                                     "to end (then --resume continues it), or choose another --out") from None
+            except OSError:
+                pass  # no locks on this file system
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 
 def claim_folder(folder: str, run_id: str) -> None:
@@ -259,6 +301,9 @@ def check_resumable(out: str, checkpoint: str, config: str, state: str,
             raise TrainingError(f"nothing to resume in {out} for this trainer: no {name}; it holds an "
                                 f"{other_trainer[1]} run ({other_trainer[0]}): continue it with "
                                 f"{other_trainer[1]} --resume")
+        if run_id is None and [n for n in _listdir(out) if not _is_marker_temporary(n)]:
+            raise RunFolderError(f"nothing to resume in {out}: it is not a run folder of `contack train` (no {MARKER} "
+                                 f"marker, no {name}); --out names the folder of the run to continue")
         raise TrainingError(f"nothing to resume in {out}: no {name} (start the run without --resume)")
     if run_id is None and not os.path.exists(config):
         raise RunFolderError(f"{out} is not a run folder of `contack train`: it has a {name} but "
@@ -337,6 +382,16 @@ class Run:
         with open_atomic(self.state) as f:
             json.dump(state, f, indent=1)
 
+    def state_at(self, timesteps: int) -> dict[str, Any]:
+        """The state of the checkpoint at ``timesteps``: ``state.json``'s own, or the ``previous`` one it holds
+        when a kill came after the state of a new checkpoint was written and before the checkpoint was (a
+        state of a run from before states held their previous one is taken as it is)."""
+        state = self.read_state()
+        previous = state.pop("previous", None)
+        if state.get("timesteps", timesteps) != timesteps and previous and previous.get("timesteps") == timesteps:
+            return previous
+        return state
+
     def checkpoint_progress(self) -> tuple[int, int]:
         """The checkpoint's timesteps and PPO updates, read from its JSON member (no unpickling)."""
         try:
@@ -371,8 +426,8 @@ class Run:
 
     def remove_temporaries(self) -> None:
         """Remove the temporary files of writes a kill interrupted: ``atomic_path``'s ``.tmp-<random><name>``
-        for this run's own files and snapshots only."""
-        names = tuple(os.path.basename(path) for path in self.own_files)
+        for the files a run of either trainer writes in its folder, and for snapshots, only."""
+        names = tuple({os.path.basename(path) for path in self.own_files} | set(RUN_FILES) | set(CHECKPOINTS))
         if read_marker(self.out) is None:
             return  # not a folder of ours: its files are someone else's
         for folder, ends in ((self.out, names), (self.snapshots, (".npz",))):

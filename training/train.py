@@ -17,7 +17,8 @@ What a run writes in ``--out`` (default ``runs/train``):
     policy.npz           the latest policy, weights only (``ppo:DIR/policy.npz``; agents.policy_file)
     checkpoint.zip       the SB3 model with its optimizer, written atomically (what --resume loads)
     state.json           timesteps, wall-clock seconds so far, the self-play snapshots in use and the run
-                         id, written after each checkpoint
+                         id, written with each checkpoint (just before it, holding the one of the
+                         checkpoint before as well)
     snapshots/*.npz      the learner's snapshots (self-play opponents)
     eval.csv             the periodic evaluations against the bots, over whole three-hand games
     eval_policy.npz      the policy of the latest evaluation, as its games played it
@@ -64,16 +65,19 @@ import argparse
 import functools
 import os
 import sys
+from contextlib import ExitStack
 from dataclasses import fields
 from typing import Any, Sequence
 
-from agents.policy_file import PolicyNet
+from agents.policy_file import PolicyFileError, PolicyNet
 from agents.worker_pool import LOST, WorkerLost
 
 from .config import TrainConfig, check_minibatch, field_help, option_value
+from .evaluations import read_csv
 from .games import TRAINING_GAMES
 from .learner import final_timesteps, new_model, restart_streams
-from .run_folder import Run, TrainingError, cannot_write, check_new_run_folder, claim_folder, new_run_id, write_marker
+from .run_folder import (Run, TrainingError, cannot_write, check_new_run_folder, claim_folder, folder_held, new_run_id,
+                         write_marker)
 from .stopped import PPO_MEMORY, STOPS, allocation_failures_as_memory_errors, report_stop
 
 
@@ -157,6 +161,12 @@ def train(
     finished run). ``progress``: on standard error, as ``agents.progress`` says (True: on, False: off; None: auto,
     a bar on a terminal and a plain line every 30 s elsewhere).
     """
+    with ExitStack() as held:  # the run folder, once the run may use it (training.run_folder.folder_held)
+        return _train(cfg, out, resume, progress, total_timesteps, held)
+
+
+def _train(cfg: TrainConfig | None, out: str, resume: bool, progress: bool | None, total_timesteps: int | None,
+           held: ExitStack) -> str:
     import torch
 
     run = Run(out)
@@ -164,6 +174,7 @@ def train(
         run_id = run.check_resumable()
         cfg = TrainConfig.load(run.config)
         steps, updates = run.checkpoint_progress()  # a damaged checkpoint stops here, the folder untouched
+        read_csv(run.eval_csv)  # and so does a damaged eval.csv, before the training it would have failed
         extended = extend_total(cfg, steps, total_timesteps)
     elif cfg is None:
         raise TrainingError("a new run needs a configuration")
@@ -173,6 +184,7 @@ def train(
         extended = None
     check_config(cfg)
     torch.set_num_threads(cfg.torch_threads)
+    held.enter_context(folder_held(out))  # before any file of the folder changes
     if not resume:
         run.remove_leftovers()
         run_id = new_run_id()
@@ -194,10 +206,17 @@ def train(
         run.remove_temporaries()
         model.num_timesteps, model._n_updates = steps, updates
         restart_streams(model, cfg, steps)  # then learn() resets the environments, as at every checkpoint
-        state = run.read_state()
+        state = run.state_at(steps)
         if TRAINING_GAMES[cfg.game].self_play:
             for name in state.get("snapshots", []):
-                venv.env_method("add_snapshot", PolicyNet.load(os.path.join(run.snapshots, name)))
+                try:
+                    snapshot = PolicyNet.load(os.path.join(run.snapshots, name))
+                except PolicyFileError as err:
+                    venv.close()
+                    raise TrainingError(f"{run.state} names the self-play snapshot {name}, which cannot be played: "
+                                        f"{err}; put it back, or remove {run.state} to resume without the snapshots "
+                                        "(the run then goes on otherwise than it would have)") from None
+                venv.env_method("add_snapshot", snapshot)
         trim_evaluations(run, steps, cfg)
     else:
         state = {"snapshots": []}
@@ -220,6 +239,10 @@ def train(
         _close_after_failure(venv)
         if ended is not None:
             raise WorkerLost(LOST if ended < 0 else FAILED) from err
+        if isinstance(err, ValueError):  # a masked policy chose an illegal move, or its logits were NaN: diverged?
+            largest = _largest_weight(model)
+            if not largest < DIVERGED:
+                raise TrainingError(diverged(cfg, int(model.num_timesteps), largest)) from err
         raise
     venv.close()
     return run.policy
@@ -239,6 +262,32 @@ def _ended_worker(venv: Any) -> int | None:
     ended = wait(list(sentinels), timeout=2) if sentinels else []
     codes = [code for code in (sentinels[s].exitcode for s in ended) if code]
     return min(codes) if codes else None
+
+
+DIVERGED = 1e4
+"""A policy weight this large (a trained one's are a few units) means training diverged: the logits then pass the
+action mask's -1e8, and the masked policy chooses illegal moves."""
+
+
+def _largest_weight(model: Any) -> float:
+    """The largest magnitude of ``model``'s policy weights (NaN if one is NaN)."""
+    import torch
+
+    largest = 0.0
+    for p in model.policy.parameters():
+        if not bool(torch.isfinite(p).all()):
+            return float("nan") if bool(torch.isnan(p).any()) else float("inf")
+        largest = max(largest, float(p.detach().abs().max()))
+    return largest
+
+
+def diverged(cfg: TrainConfig, steps: int, largest: float) -> str:
+    """What ``contack train`` says when training diverged: a policy whose weights blew up chooses anything, and
+    the failure it meets (an illegal action, a distribution of NaN logits) says nothing of why."""
+    return (f"the training diverged: after {steps} timesteps the network's weights reach {largest:.3g}, and its "
+            f"choices are no longer moves it may make; learning_rate {cfg.learning_rate:g} and max_grad_norm "
+            f"{cfg.max_grad_norm:g} are too large for it: start a new run with smaller ones (a run keeps its "
+            "settings when resumed)")
 
 
 def _close_after_failure(venv: Any) -> None:

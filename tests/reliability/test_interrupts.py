@@ -121,7 +121,7 @@ def test_ctrl_c_in_train_says_how_to_resume_and_the_resume_works(tmp_path, vec_e
     out = tmp_path / "run"
     code, _, err = _interrupt(["train", "--out", str(out), "--total-timesteps", "1000000", "--checkpoint-every", "128",
                                "--snapshot-every", "128", "--vec-env", vec_env, *TINY],
-                              lambda: (out / "state.json").exists(), workers=2 if vec_env == "subproc" else 0)
+                              lambda: (out / "checkpoint.zip").exists(), workers=2 if vec_env == "subproc" else 0)
     _one_clean_line(code, err, "contack train: interrupted; ")
     assert f"continue it with `contack train --resume --out {out}`" in err
     steps = int(err.split("last checkpoint, ")[1].split(" timesteps")[0])

@@ -87,6 +87,6 @@ def test_az_training_with_workers_says_how_to_resume(tmp_path):
 
 def test_ppo_training_with_subprocess_environments_says_how_to_resume(tmp_path):
     out = tmp_path / "run"
-    code, err = _kill_a_worker(["train", "--out", str(out), *PPO_LONG], lambda: (out / "state.json").exists())
+    code, err = _kill_a_worker(["train", "--out", str(out), *PPO_LONG], lambda: (out / "checkpoint.zip").exists())
     _one_line(code, err, f"contack train: {LOST}", f"continue it with `contack train --resume --out {out}`")
     assert "cannot write" not in err

@@ -278,3 +278,91 @@ def test_an_az_run_file_that_cannot_be_read_is_said_so_and_never_called_damaged(
         assert wrong not in err, err
     monkeypatch.undo()
     assert _snapshot(out) == before, "the folder is left as it was"
+
+
+@pytest.mark.parametrize("spoil, why", [
+    (lambda text: text.replace("timesteps,", "steps,", 1), "line 1: its header is steps,opponent,"),
+    (lambda text: text + "abc,random,2,0.5,0.1,0.9,0,0,1.0,policy,\n", "line 4: timesteps is 'abc', not a whole number"),
+    (lambda text: text + "64\n", "line 4: it has 1 field, the header 11"),
+    (lambda text: text + "64,random,2,half,0.1,0.9,0,0,1.0,policy,\n", "line 4: win_rate is 'half', not a number"),
+])
+def test_a_damaged_eval_csv_stops_the_resume_before_any_work(tmp_path, capsys, spoil, why):
+    # It failed at the end of the resumed training (drawing the curve, no checkpoint written), or with a
+    # traceback, or with a message naming no file.
+    from training.train import main
+
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, **{**SMALL, "eval_every": 64, "eval_games": 2, "eval_opponents": ["random"]}),
+          str(out), progress=False)
+    (out / "eval.csv").write_text(spoil((out / "eval.csv").read_text()))
+    before = _snapshot(out)
+    capsys.readouterr()
+    assert main(["--out", str(out), "--resume", "--total-timesteps", "128", "--progress", "off"]) == 1
+    err = capsys.readouterr().err
+    assert f"contack train: {out / 'eval.csv'} is damaged ({why}" in err and "Traceback" not in err, err
+    assert "mend it, or remove it to go on without the evaluations made so far" in err
+    assert _snapshot(out) == before, "the folder is left as it was"
+
+
+@pytest.mark.parametrize("algorithm", [[], ["--algorithm", "az", "--iterations", "1", "--games-per-iteration", "2",
+                                            "--sims", "2", "--play-sims", "2", "--workers", "1", "--hands", "1"]])
+@pytest.mark.parametrize("how", ["new run", "resume"])
+def test_the_folder_of_a_run_going_on_now_is_refused_and_left_alone(tmp_path, capsys, algorithm, how):
+    # A run killed before its first checkpoint leaves a marker and no checkpoint, as a run still before its first
+    # checkpoint does: a second run took the live one's folder for a dead one's and removed its files.
+    from training.run_folder import folder_held
+    from training.train import main
+
+    out = tmp_path / "run"
+    argv = [*(algorithm or TINY), "--net-arch", "16", "--eval-every", "0", "--progress", "off", "--out", str(out)]
+    assert main([*argv, *([] if algorithm else ["--total-timesteps", "64"])]) == 0
+    if how == "new run":  # the live run, before its first checkpoint
+        (out / ("checkpoint.pt" if algorithm else "checkpoint.zip")).unlink()
+    before = _snapshot(out)
+    capsys.readouterr()
+    with folder_held(str(out)):  # as the live run holds it
+        resumed = ["--out", str(out), "--resume", "--progress", "off"]
+        assert main(resumed if how == "resume" else [*argv, *([] if algorithm else ["--total-timesteps", "64"])]) == 1
+    err = capsys.readouterr().err
+    assert f"contack train: {out} is in use: a `contack train` run is going on there now" in err, err
+    assert _snapshot(out) == before, "the live run's files are left alone"
+    assert main([*argv, *([] if algorithm else ["--total-timesteps", "64"])] if how == "new run"
+                else ["--out", str(out), "--resume", "--progress", "off"]) == 0, "once it ends, the folder is free"
+
+
+def test_resume_of_a_folder_of_the_users_says_it_is_no_run_not_to_start_one_there(tmp_path, capsys):
+    # It said "start the run without --resume", which a folder holding the user's files then refuses too.
+    from training.train import main
+
+    folder = tmp_path / "mine"
+    before = _users_folder(folder)
+    assert main(["--out", str(folder), "--resume", "--progress", "off"]) == 1
+    err = capsys.readouterr().err
+    assert f"nothing to resume in {folder}: it is not a run folder of `contack train` (no {MARKER} marker" in err
+    assert "without --resume" not in err and _snapshot(folder) == before
+
+
+def test_a_marker_that_is_a_folder_is_not_called_unreadable(tmp_path, capsys):
+    from training.train import main
+
+    folder = tmp_path / "run"
+    (folder / MARKER).mkdir(parents=True)
+    assert main(["--out", str(folder), *TINY, "--total-timesteps", "64"]) == 1
+    err = capsys.readouterr().err
+    assert f"{folder / MARKER} is a folder where a run writes a file" in err
+    assert "make it readable" not in err and "Traceback" not in err
+
+
+def test_a_snapshot_the_state_names_that_is_gone_says_what_to_do(tmp_path, capsys):
+    from training.train import main
+
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, **SMALL), str(out), progress=False)
+    name = json.loads((out / "state.json").read_text())["snapshots"][0]
+    (out / "snapshots" / name).unlink()
+    assert main(["--out", str(out), "--resume", "--total-timesteps", "128", "--progress", "off"]) == 1
+    err = capsys.readouterr().err
+    assert f"names the self-play snapshot {name}, which cannot be played: no policy file at" in err
+    assert "put it back, or remove" in err and "to resume without the snapshots" in err and "Traceback" not in err
+    (out / "state.json").unlink()  # as the message says: the run then resumes without them
+    assert main(["--out", str(out), "--resume", "--total-timesteps", "128", "--progress", "off"]) == 0

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -58,9 +59,12 @@ def _rows(out: Path) -> list[dict[str, str]]:
 
 
 def _steps(out: Path) -> int:
+    """The timesteps of the checkpoint on disk (0: none yet). Not state.json's: it is written just before the
+    checkpoint, so a kill between the two leaves it one checkpoint ahead."""
     try:
-        return json.loads((out / "state.json").read_text())["timesteps"]
-    except (FileNotFoundError, json.JSONDecodeError):
+        with zipfile.ZipFile(out / "checkpoint.zip") as archive:
+            return json.loads(archive.read("data"))["num_timesteps"]
+    except (FileNotFoundError, zipfile.BadZipFile):
         return 0
 
 
@@ -75,7 +79,7 @@ def test_a_run_killed_five_times_and_resumed_ends_as_the_uninterrupted_run(tmp_p
     done = _start(reference, slow=False)
     first = None  # when the first checkpoint was there: before it, a session has nothing to lose but time
     while done.poll() is None and time.time() < started + 600:
-        if first is None and (reference / "state.json").exists():
+        if first is None and (reference / "checkpoint.zip").exists():
             first = time.time() - started
         time.sleep(0.01)
     assert done.wait(timeout=60) == 0, done.communicate()[1]
@@ -97,7 +101,7 @@ def test_a_run_killed_five_times_and_resumed_ends_as_the_uninterrupted_run(tmp_p
         if steps_seen[-1] == 0:
             # Wait for this session's first checkpoint (its start-up is slow under load), then a moment after it.
             deadline = time.time() + 300
-            while proc.poll() is None and not (out / "state.json").exists() and time.time() < deadline:
+            while proc.poll() is None and not (out / "checkpoint.zip").exists() and time.time() < deadline:
                 time.sleep(0.01)
             at = time.time() + rnd.uniform(0.0, 0.5) * (duration - first)
         else:

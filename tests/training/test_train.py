@@ -21,7 +21,7 @@ from contack_env import new_game
 from training.config import TrainConfig
 from training.evaluations import EVAL_SEED_OFFSET
 from agents.policy_file import PolicyNet
-from training.run_folder import write_marker
+from training.run_folder import Run, write_marker
 from training.train import TrainingError, main, train
 
 SMALL = dict(n_envs=2, n_steps=64, batch_size=64, n_epochs=1, net_arch=[32, 32], snapshot_every=128)
@@ -65,16 +65,16 @@ def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path, monkeypatch):
     proc = subprocess.Popen(cmd, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     try:
         deadline = time.time() + 120
-        while not (out / "state.json").exists() and time.time() < deadline and proc.poll() is None:
+        while not (out / "checkpoint.zip").exists() and time.time() < deadline and proc.poll() is None:
             time.sleep(0.2)
-        assert (out / "state.json").exists(), "the run wrote no checkpoint"
+        assert (out / "checkpoint.zip").exists(), "the run wrote no checkpoint"
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
     with zipfile.ZipFile(out / "checkpoint.zip") as archive:
         stopped = json.loads(archive.read("data"))["num_timesteps"]
         saved = torch.load(io.BytesIO(archive.read("policy.pth")), weights_only=True)
-    snapshots = json.loads((out / "state.json").read_text())["snapshots"]
+    snapshots = Run(str(out)).state_at(stopped)["snapshots"]  # the kill may have come between a state and its checkpoint
     with pytest.raises(TrainingError, match="already holds a run"):
         train(TrainConfig(**SMALL), str(out), progress=False)
     target = stopped + 256
@@ -103,6 +103,35 @@ def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path, monkeypatch):
     assert not list(out.rglob(".tmp-*")), "no temporary file of an interrupted write is left"
 
 
+def test_a_run_killed_between_a_state_and_its_checkpoint_resumes_as_the_uninterrupted_run(tmp_path, monkeypatch):
+    # The state of a checkpoint is written just before it. Written after it, a kill between the two left the
+    # checkpoint with an older state: the resumed run lost a snapshot from its pool and trained other weights.
+    cfg = dict(players=2, opponents="self", eval_every=0, checkpoint_every=128, total_timesteps=512, **SMALL)
+    train(TrainConfig(**cfg), str(tmp_path / "whole"), progress=False)
+    saves, real_save = [], MaskablePPO.save
+
+    def killed_at_the_second_checkpoint(model, path, *args, **kwargs):
+        saves.append(model.num_timesteps)
+        if len(saves) == 2:
+            raise KeyboardInterrupt
+        return real_save(model, path, *args, **kwargs)
+
+    out = tmp_path / "killed"
+    with monkeypatch.context() as patch:
+        patch.setattr(MaskablePPO, "save", killed_at_the_second_checkpoint)
+        with pytest.raises(KeyboardInterrupt):
+            train(TrainConfig(**cfg), str(out), progress=False)
+    state = json.loads((out / "state.json").read_text())
+    assert saves == [128, 256] and state["timesteps"] == 256 and state["previous"]["timesteps"] == 128
+    with zipfile.ZipFile(out / "checkpoint.zip") as archive:
+        assert json.loads(archive.read("data"))["num_timesteps"] == 128
+    train(None, str(out), resume=True, progress=False)
+    whole, resumed = (np.load(tmp_path / run / "policy.npz") for run in ("whole", "killed"))
+    assert all(np.array_equal(whole[k], resumed[k]) for k in whole.files if k != "meta")
+    states = [json.loads((tmp_path / run / "state.json").read_text()) for run in ("whole", "killed")]
+    assert states[0]["snapshots"] == states[1]["snapshots"] and states[1]["timesteps"] == 512
+
+
 def test_resume_drops_the_evaluations_made_after_the_last_checkpoint(tmp_path):
     out = tmp_path / "run"
     cfg = TrainConfig(total_timesteps=256, eval_every=128, eval_games=2, checkpoint_every=128, opponents="greedy",
@@ -112,11 +141,14 @@ def test_resume_drops_the_evaluations_made_after_the_last_checkpoint(tmp_path):
     with open(out / "eval.csv", "a", encoding="utf-8") as f:
         f.write("384,random,2,0.1234,0.0,1.0,0.0,0.0,0.1\n")
     (out / ".tmp-abc123checkpoint.zip").write_bytes(b"half a zip")
+    # and what the other trainer's interrupted writes leave (a folder its run was killed in, then replaced)
+    for name in ("checkpoint.pt", "buffer.npz", "buffer_previous.npz"):
+        (out / f".tmp-abc123{name}").write_bytes(b"half a file")
     train(None, str(out), resume=True, progress=False, total_timesteps=512)
     rows = (out / "eval.csv").read_text().splitlines()[1:]
     assert [int(r.split(",")[0]) for r in rows] == [0, 128, 256, 384, 512], "every evaluation once, in order"
     assert "0.1234" not in (out / "eval.csv").read_text(), "the killed session's row was dropped, not kept"
-    assert not (out / ".tmp-abc123checkpoint.zip").exists()
+    assert not list(out.glob(".tmp-*")), "no temporary file of an interrupted write is left, whichever trainer's"
 
 
 def test_resuming_a_finished_run_keeps_its_count(tmp_path):
@@ -386,3 +418,15 @@ def test_a_run_saved_with_a_batch_larger_than_its_rollout_still_resumes(tmp_path
     with pytest.raises(SystemExit):  # the same settings for a new run: a usage error
         main(["--config", str(config), "--out", str(tmp_path / "new")])
     assert "batch_size (512) is larger than a rollout, n_steps x n_envs (64)" in capsys.readouterr().err
+
+
+def test_a_run_that_diverges_says_so_not_which_illegal_move_its_policy_chose(tmp_path, capsys):
+    # A learning rate far too large blows the weights up: the logits pass the action mask's, and the masked policy
+    # sends an illegal action, which the environment refused in its own words (naming a move, not the cause).
+    code = main(["--out", str(tmp_path / "run"), "--n-steps", "32", "--n-envs", "2", "--batch-size", "32",
+                 "--eval-every", "0", "--net-arch", "16", "--policy", "mlp", "--total-timesteps", "640",
+                 "--learning-rate", "1e6", "--max-grad-norm", "1e9", "--progress", "off"])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert "contack train: the training diverged: after " in err and "is illegal" not in err
+    assert "learning_rate 1e+06 and max_grad_norm 1e+09 are too large for it" in err

@@ -13,11 +13,17 @@ from typing import Any
 
 from contack_env.atomic import atomic_path
 
-from ..evaluations import entry_columns, read_rows
+from ..evaluations import entry_columns
+from ..evaluations import read_rows as read_table
 from ..evaluations import write_rows as write_table
 
 CSV_FIELDS = ("iteration", "games_played", "agent", "opponent", "games", "win_rate", "ci_low", "ci_high", "mean_margin",
               "mean_tiles", "wall_s")
+
+
+def read_rows(path: str) -> list[dict[str, str]]:
+    """The rows of an az run's eval.csv (``training.evaluations.read_rows``: a damaged one is named)."""
+    return read_table(path, CSV_FIELDS)
 
 
 def write_rows(path: str, rows: list[dict[str, Any]]) -> None:

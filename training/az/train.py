@@ -17,7 +17,8 @@ a run of ours wrote):
     policy.npz           the latest network, weights only (``az:DIR/policy.npz``; agents.az.network)
     checkpoint.pt        the torch network and optimizer state with the iteration, written atomically (what
                          --resume loads, with ``torch.load(weights_only=True)``: no pickled objects)
-    buffer.npz           the sample buffer at that checkpoint (compressed arrays, read without pickle)
+    buffer.npz           the sample buffer at that checkpoint (compressed arrays, read without pickle);
+                         while a checkpoint is written, the last one's is kept as buffer_previous.npz
     state.json           iterations, self-play games and wall-clock seconds so far, after each checkpoint, and
                          the run id
     eval.csv             the periodic evaluations (training.az.report)
@@ -40,14 +41,15 @@ import os
 import pickle
 import sys
 import time
+from contextlib import ExitStack
 from typing import Any
 
 import numpy as np
 
 from contack_env.atomic import open_atomic
 from contack_env.games import get_game
-from ..run_folder import (Run, TrainingError, cannot_read, check_new_run_folder, claim_folder, new_run_id, read_marker,
-                          read_state_file, write_marker)
+from ..run_folder import (Run, TrainingError, cannot_read, check_new_run_folder, claim_folder, folder_held, new_run_id,
+                          read_marker, read_state_file, write_marker)
 from ..evaluations import EVAL_SEED_OFFSET
 from . import report
 from .config import AZConfig
@@ -70,10 +72,26 @@ class AZRun(Run):
         self.eval_policy = os.path.join(out, "eval_policy.npz")
         self.checkpoint = os.path.join(out, "checkpoint.pt")
         self.buffer = os.path.join(out, "buffer.npz")
+        self.previous_buffer = os.path.join(out, "buffer_previous.npz")
 
     @property
     def own_files(self) -> tuple[str, ...]:
-        return (*super().own_files, self.buffer)
+        return (*super().own_files, self.buffer, self.previous_buffer)
+
+    def restore_buffer(self, learner: "Learner", iteration: int) -> bool:
+        """Load the buffer of the checkpoint at ``iteration`` into ``learner``: ``buffer.npz``, or the one kept
+        aside while a later checkpoint was being written, which a kill then left (``_checkpoint``). False if
+        neither is that iteration's."""
+        return any(learner.load_buffer(path, iteration) for path in (self.buffer, self.previous_buffer))
+
+    def settle_buffers(self, iteration: int) -> None:
+        """After a resume has loaded: the checkpoint's buffer under its own name, and no other (a buffer of a later
+        iteration, written before a kill, belongs to no checkpoint)."""
+        if os.path.exists(self.previous_buffer):
+            if buffer_iteration(self.previous_buffer) == iteration:
+                os.replace(self.previous_buffer, self.buffer)
+            else:
+                os.remove(self.previous_buffer)
 
     def read_state(self) -> dict[str, Any]:
         return read_state_file(self.state, {}, "remove it to resume")
@@ -90,6 +108,15 @@ class AZRun(Run):
         import torch
 
         return int(torch.load(self.checkpoint, weights_only=True, map_location="cpu")["iteration"])
+
+
+def buffer_iteration(path: str) -> int | None:
+    """The iteration of the buffer file at ``path`` (None: no such file, or not a buffer that can be read)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return int(data["iteration"])
+    except (OSError, KeyError, ValueError, TypeError, *ARCHIVE_READ_ERRORS):
+        return None
 
 
 class Learner:
@@ -245,6 +272,12 @@ def check_config(cfg: AZConfig) -> None:
 def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool | None = None,
           iterations: int | None = None) -> str:
     """Train as ``cfg`` says into ``out`` (or continue the run there: ``resume``); the final network's path."""
+    with ExitStack() as held:  # the run folder, once the run may use it (training.run_folder.folder_held)
+        return _train(cfg, out, resume, progress, iterations, held)
+
+
+def _train(cfg: AZConfig | None, out: str, resume: bool, progress: bool | None, iterations: int | None,
+           held: ExitStack) -> str:
     import torch
 
     run = AZRun(out)
@@ -262,12 +295,14 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
     check_config(cfg)
     torch.set_num_threads(cfg.torch_threads)
     learner = Learner(cfg)
+    held.enter_context(folder_held(out))  # before any file of the folder changes
     if resume:
         start, games = learner.load(run.checkpoint)
         if cfg.iterations < start:
             raise AZTrainingError(f"--iterations {cfg.iterations} is below the {start} iterations this run has done; "
                                   f"give {start} or more (the run's total is {before})")
-        refill = not learner.load_buffer(run.buffer, start)
+        refill = not run.restore_buffer(learner, start)
+        rows = report.read_rows(run.eval_csv)  # a damaged eval.csv stops here, before the training it would fail
         state = run.read_state()
         # said once every file has loaded: a resume that fails changes nothing, and says of no change
         if cfg.iterations != before:
@@ -279,7 +314,7 @@ def train(cfg: AZConfig | None, out: str, resume: bool = False, progress: bool |
         if run_id is None:  # a run from before markers (or whose marker was lost): its files are ours; mark it,
             write_marker(out, state.get("run_id") or new_run_id())  # with its own id when its state has one
         run.remove_temporaries()
-        rows = report.read_rows(run.eval_csv)
+        run.settle_buffers(start)
         kept = [r for r in rows if int(r["iteration"]) <= start]
         if len(kept) != len(rows):  # evaluations the killed session made after its last checkpoint
             report.write_rows(run.eval_csv, kept)
@@ -304,7 +339,8 @@ def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, w
         if fresh and cfg.pretrain_games:
             _pretrain(cfg, learner, selfplay, writer, progress)
             _checkpoint(cfg, run, learner, 0, 0, time.time() - started)
-        if start == 0 and cfg.eval_every:
+        # (resumed from the checkpoint of the pretrained network, the evaluation at 0 may have been made)
+        if start == 0 and cfg.eval_every and not any(int(r["iteration"]) == 0 for r in report.read_rows(run.eval_csv)):
             _evaluate(cfg, run, learner, 0, games, writer)
         it = start
         while it < cfg.iterations:
@@ -388,13 +424,18 @@ def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
 
 
 def _checkpoint(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int, wall_s: float) -> None:
-    # The buffer, the policy file and the checkpoint first (each replaced atomically), the state last. A session
-    # killed between the buffer and the checkpoint leaves a buffer of a later iteration, which --resume ignores.
+    # The buffer, the policy file and the checkpoint (each replaced atomically), then the state. The buffer of the
+    # checkpoint on disk is kept aside until the new checkpoint is whole: a session killed between the new buffer
+    # and the new checkpoint leaves both, and --resume takes the one of the checkpoint's iteration.
     net = learner.export(_meta(cfg, it, games))
+    if os.path.exists(run.buffer):
+        os.replace(run.buffer, run.previous_buffer)
     learner.save_buffer(run.buffer, it)
     net.save(run.policy)
     learner.save(run.checkpoint, it, games)
     run.write_state({"iteration": it, "games": games, "wall_s": round(wall_s, 1)})
+    if os.path.exists(run.previous_buffer):
+        os.remove(run.previous_buffer)
 
 
 def _alone(cfg: AZConfig) -> bool:

@@ -44,6 +44,7 @@ import shutil
 import sys
 import time
 import uuid
+from contextlib import ExitStack
 from typing import Any
 
 from agents.policy_file import PolicyNet
@@ -55,7 +56,7 @@ from ..config import TrainConfig, check_minibatch
 from ..evaluations import (draw_learning_curve, evaluate_policy_file, evaluation_scalars, next_due, next_evaluation,
                            read_csv, trim_evaluations)
 from ..run_folder import (CHECKPOINTS, RLLIB_CHECKPOINT, RLLIB_TEMPORARY, Run, TrainingError, check_new_run_folder,
-                          check_resumable, claim_folder, new_run_id, read_marker, write_marker)
+                          check_resumable, claim_folder, folder_held, new_run_id, read_marker, write_marker)
 from .env import LEARNER
 from .export import policy_net
 from .module import check_rllib_config, ppo_config
@@ -258,6 +259,12 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
           total_timesteps: int | None = None) -> str:
     """Train as ``cfg`` says, or with ``resume`` continue the run in ``out`` from its latest checkpoint with the
     run's own config.toml (to ``total_timesteps`` if given); return the path of the policy file written."""
+    with ExitStack() as held:  # the run folder, once the run may use it (training.run_folder.folder_held)
+        return _train(cfg, out, env_runners, progress, resume, total_timesteps, held)
+
+
+def _train(cfg: TrainConfig | None, out: str, env_runners: int, progress: bool | None, resume: bool,
+           total_timesteps: int | None, held: ExitStack) -> str:
     import ray
     import torch
     from ray.exceptions import RayError
@@ -271,6 +278,7 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
         checkpoint = run.latest()
         state = run.read_state()
         cfg = TrainConfig.load(run.config)
+        read_csv(run.eval_csv)  # a damaged eval.csv stops here, before the training it would have failed
         extended = extend_total(cfg, state["timesteps"], total_timesteps)
     elif cfg is None:
         raise TrainingError("a new run needs a configuration")
@@ -281,6 +289,7 @@ def train(cfg: TrainConfig | None, out: str, env_runners: int = 0, progress: boo
         extended = None
     check_rllib_config(cfg)
     steps = int(state["timesteps"])
+    held.enter_context(folder_held(out))  # before any file of the folder changes
     if not resume:
         run.remove_leftovers()
         claim_folder(out, new_run_id())

@@ -136,6 +136,27 @@ def test_a_run_starts_from_the_pretrained_network_and_resumes_without_pretrainin
     assert not all(np.array_equal(x, y) for x, y in zip(_weights(whole), _weights(AZNet.load(plain / "policy.npz"))))
 
 
+def test_a_run_resumed_from_its_pretrained_checkpoint_evaluates_iteration_0_once(tmp_path, monkeypatch):
+    # Killed in its first iteration, the run resumes from the pretraining's checkpoint (iteration 0), whose
+    # evaluation eval.csv already holds: it was made again, and its rows written twice.
+    from training.az.selfplay import SelfPlay
+
+    cfg = dict(iterations=1, games_per_iteration=2, sims=2, workers=1, net_arch=[8], batch_size=8, eval_every=1,
+               eval_games=2, eval_opponents=["random"], hands=1, seed=3, checkpoint_every=1, pretrain_games=2,
+               pretrain_epochs=1)
+    out = tmp_path / "run"
+    with monkeypatch.context() as patch:
+        patch.setattr(SelfPlay, "round", lambda *args: (_ for _ in ()).throw(KeyboardInterrupt))
+        with pytest.raises(KeyboardInterrupt):
+            train(AZConfig(**cfg), str(out), progress=False)
+    at_0 = (out / "eval.csv").read_text().splitlines()[1:]
+    assert [row.split(",")[:3] for row in at_0] == [["0", "0", "az"], ["0", "0", "az:0"]]
+    train(None, str(out), resume=True, progress=False)
+    rows = [row.split(",")[:3] for row in (out / "eval.csv").read_text().splitlines()[1:]]
+    assert rows == [["0", "0", "az"], ["0", "0", "az:0"], ["1", "2", "az"], ["1", "2", "az:0"]]
+    assert (out / "eval.csv").read_text().splitlines()[1:3] == at_0
+
+
 @pytest.mark.parametrize("argv,message", [
     (["--pretrain-games", "-1"], "pretrain_games must be a whole number, 0 or more; got -1"),
     (["--pretrain-epochs", "0"], "pretrain_epochs must be a whole number, at least 1; got 0"),

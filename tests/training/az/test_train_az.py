@@ -146,6 +146,38 @@ def test_a_resumed_run_trains_exactly_the_network_of_an_uninterrupted_one(tmp_pa
     assert not all(np.array_equal(x, y) for x, y in zip(_weights(whole), _weights(lost)))
 
 
+def test_a_run_killed_between_its_new_buffer_and_its_checkpoint_resumes_as_an_uninterrupted_one(tmp_path, capsys,
+                                                                                                    monkeypatch):
+    # The buffer of a checkpoint is written before it; the one of the checkpoint on disk is kept aside until the new
+    # checkpoint is whole. Replaced at once, a kill between the two left no buffer of the checkpoint's iteration:
+    # the resumed run refilled it from fresh self-play and trained another network.
+    cfg = dict(iterations=3, games_per_iteration=2, sims=2, workers=1, net_arch=[8], batch_size=8, eval_every=0,
+               hands=1, seed=7, checkpoint_every=1)
+    train(AZConfig(**cfg), str(tmp_path / "whole"), progress=False)
+    saves, real_save = [], Learner.save
+
+    def killed_at_the_second_checkpoint(learner, path, iteration, games):
+        saves.append(iteration)
+        if len(saves) == 2:
+            raise KeyboardInterrupt
+        return real_save(learner, path, iteration, games)
+
+    out = tmp_path / "killed"
+    with monkeypatch.context() as patch:
+        patch.setattr(Learner, "save", killed_at_the_second_checkpoint)
+        with pytest.raises(KeyboardInterrupt):
+            train(AZConfig(**cfg), str(out), progress=False)
+    with np.load(out / "buffer.npz") as new, np.load(out / "buffer_previous.npz") as kept:
+        assert saves == [1, 2] and (int(new["iteration"]), int(kept["iteration"])) == (2, 1)
+    capsys.readouterr()
+    train(None, str(out), resume=True, progress=False)
+    assert "refills" not in capsys.readouterr().err
+    whole, resumed = (AZNet.load(tmp_path / name / "policy.npz") for name in ("whole", "killed"))
+    assert all(np.array_equal(x, y) for x, y in zip(_weights(whole), _weights(resumed)))
+    assert not (out / "buffer_previous.npz").exists()
+    assert (out / "buffer.npz").read_bytes() == (tmp_path / "whole" / "buffer.npz").read_bytes()
+
+
 def test_a_solitaire_run_over_worker_processes(tmp_path):
     cfg = AZConfig.from_dict(dict(game="solitaire2", iterations=1, games_per_iteration=4, sims=2, workers=2,
                                   parallel_games=2, net_arch=[8], batch_size=8, eval_every=0))
@@ -427,6 +459,17 @@ def test_a_garbage_checkpoint_is_called_damaged_without_torchs_advice_to_unpickl
     err = _spoiled_resume(finished_run, tmp_path, capsys, lambda out: (out / "checkpoint.pt").write_text("garbage\n"))
     assert "checkpoint.pt is damaged or not a checkpoint of `contack train --algorithm az`" in err
     assert "weights_only` set to `False`" not in err and "arbitrary code" not in err
+
+
+def test_a_damaged_eval_csv_is_named_before_any_work(finished_run, tmp_path, capsys):
+    # A renamed column failed with a traceback (KeyError: 'iteration'), a bad row after saying the run's iterations
+    # changed, which config.toml then did not.
+    def spoil(out):
+        (out / "eval.csv").write_text("iteration,games_played,agent,opponent,games,win_rate,ci_low,ci_high,mean_margin,"
+                                      "mean_tiles,wall_s\nabc,0,az,random,2,0.5,0.1,0.9,0,,1.0\n")
+
+    err = _spoiled_resume(finished_run, tmp_path, capsys, spoil)
+    assert "eval.csv is damaged (line 2: iteration is 'abc', not a whole number); mend it, or remove it" in err
 
 
 def test_a_truncated_buffer_is_called_damaged(finished_run, tmp_path, capsys):
