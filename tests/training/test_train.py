@@ -139,7 +139,7 @@ def test_resume_drops_the_evaluations_made_after_the_last_checkpoint(tmp_path):
     train(cfg, str(out), progress=False)
     # As if a session had evaluated at 384 and been killed before its checkpoint there, mid-write of another file.
     with open(out / "eval.csv", "a", encoding="utf-8") as f:
-        f.write("384,random,2,0.1234,0.0,1.0,0.0,0.0,0.1\n")
+        f.write("384,random,2,0.1234,0.0,1.0,0.0,0.0,0.1,policy,\n")
     (out / ".tmp-abc123checkpoint.zip").write_bytes(b"half a zip")
     # and what the other trainer's interrupted writes leave (a folder its run was killed in, then replaced)
     for name in ("checkpoint.pt", "buffer.npz", "buffer_previous.npz"):
