@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import Callable
 
 from contack_env.cli.rule_options import add_rule_options, rule_options
 from contack_env.cli_support import seed_arg, whole_number_arg
@@ -45,7 +47,19 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(f"--agents: {err}")
     if len(agents) not in (1, args.players - 1):
         parser.error(f"--agents: one bot for every bot seat, or one per bot seat ({args.players - 1}); got {len(agents)}")
-    return play_terminal(args.players, agents, args.seat, args.seed, options.hands, options.enclosed_end)
+    return _reported(lambda: play_terminal(args.players, agents, args.seat, args.seed, options.hands,
+                                           options.enclosed_end))
+
+
+def _reported(play: Callable[[], int]) -> int:
+    """``play()``'s exit status; a bot that failed (an agent of the user's own) ends the game with one line."""
+    from contack_env.cli.terminal import BotFailed
+
+    try:
+        return play()
+    except BotFailed as err:
+        print(f"contack play: {err}; the game is not saved", file=sys.stderr)
+        return 1
 
 
 def _run_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace, options: RuleOptions) -> int:
@@ -64,4 +78,4 @@ def _run_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace, op
         agent = check_spec(agent, "contactix", options)
     except ValueError as err:
         parser.error(f"--agents: {err}")
-    return play_contactix_terminal(options.board_size, agent, args.seat, args.seed, options.swap)
+    return _reported(lambda: play_contactix_terminal(options.board_size, agent, args.seat, args.seed, options.swap))

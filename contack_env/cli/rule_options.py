@@ -13,15 +13,16 @@ import argparse
 from dataclasses import fields
 from typing import Any
 
+from contack_env.cli_support import whole_number_arg
 from contack_env.contack.multiplayer import DEFAULT_ENCLOSED_END, DEFAULT_NUM_HANDS, ENCLOSED_END_OPTIONS
 from contack_env.contactix.rules import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from contack_env.games import GAMES, GameSpec, RuleOptions
 
 FLAGS: dict[str, dict[str, Any]] = {
-    "hands": {"type": int, "help": f"contack: hands per game (default {DEFAULT_NUM_HANDS})"},
+    "hands": {"type": whole_number_arg, "help": f"contack: hands per game (default {DEFAULT_NUM_HANDS})"},
     "enclosed_end": {"choices": ENCLOSED_END_OPTIONS, "help": "contack: when an enclosed figure ends a hand (default "
                      f"{DEFAULT_ENCLOSED_END}; docs/rules.md section 5)"},
-    "board_size": {"type": int, "help": f"contactix: the board is N x N holes, {MIN_SIZE}-{MAX_SIZE} (default {DEFAULT_SIZE})"},
+    "board_size": {"type": whole_number_arg, "help": f"contactix: the board is N x N holes, {MIN_SIZE}-{MAX_SIZE} (default {DEFAULT_SIZE})"},
     "swap": {"action": "store_const", "const": True, "help": "contactix: play with the swap (pie) rule (off by default, "
              "as in 1942)"},
 }

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import io
 import sys
-from typing import Sequence, TextIO
+from typing import Any, Sequence, TextIO
 
 import numpy as np
 
@@ -49,6 +49,25 @@ QUIT_WORDS = {"q", "quit", "exit"}
 
 class Quit(Exception):
     """The person stopped the game (``q`` or the end of the input)."""
+
+
+class BotFailed(Exception):
+    """A bot's code failed, or it chose a move the rules refuse (an agent of a user's own): ``contack play`` says
+    which in one line."""
+
+
+def bot_turn(bot: Any, view: Any, state: Any, name: str) -> Any:
+    """Play ``bot``'s choice, made from ``view``, in ``state``, and return it; ``BotFailed`` naming the bot
+    (``name``) when its code fails or the rules refuse its move (the engine's refusal would name no one)."""
+    try:
+        move = bot.act(view, state.legal_moves())
+    except Exception as err:
+        raise BotFailed(f"{name}'s bot failed: {type(err).__name__}: {err}") from err
+    try:
+        state.play(move)
+    except ValueError as err:
+        raise BotFailed(f"{name}'s bot chose a move the game refuses ({repr(move)[:200]}): {err}") from None
+    return move
 
 
 def parse_move(text: str, legal: Sequence[Move]) -> Move:
@@ -173,7 +192,7 @@ def play_terminal(
             if state.current_player == seat:
                 state.play(_ask(state, legal, inp, out, names, narrator.news(), colour))
             else:
-                state.play(bots[state.current_player].act(public_view(state), legal))
+                bot_turn(bots[state.current_player], public_view(state), state, names[state.current_player])
     except Quit:
         print("Game stopped.", file=out)
         return 0
@@ -191,7 +210,14 @@ def play_terminal(
 def _standard_input() -> TextIO:
     # A closed standard input (``<&-``) leaves sys.stdin None: read it as an empty one, whose end stops the game
     # at the first question as the end of any input does.
-    return io.StringIO("") if sys.stdin is None else sys.stdin
+    if sys.stdin is None:
+        return io.StringIO("")
+    # Bytes the locale's encoding cannot read (Latin-1 typed in a UTF-8 terminal) become U+FFFD, an answer that
+    # is no move like any other, not a UnicodeDecodeError out of readline.
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")
+    return sys.stdin
 
 
 def _answer(inp: TextIO, out: TextIO, prompt: str, help_text: str) -> str:
@@ -218,7 +244,7 @@ def _ask(
     while True:
         text = _answer(inp, out, f"Your move (1-{len(legal)}, TILE X Y, b, ?, q): ", HELP_SCREEN)
         if text.lower() in ("b", "board"):
-            print(render_text(state, mark_targets=False), file=out)
+            print(render_text(state), file=out)  # the legal cells marked, so the figure is drawn out to them
             print(_moves_list(state, legal), file=out)
             continue
         try:
@@ -310,10 +336,9 @@ def play_contactix_terminal(
                 move = _ask_contactix(state, inp, out, names)
                 state.play(move)
             else:
-                move = bot.act(state.clone(), state.legal_moves())
-                text = _contactix_move_text(state, move)
-                state.play(move)
-                print(f"{them} ({agent}) {text}", file=out)
+                before = state.clone()  # the move is told as it was made: from the board before it
+                move = bot_turn(bot, state.clone(), state, f"{them} ({agent})")
+                print(f"{them} ({agent}) {_contactix_move_text(before, move)}", file=out)
     except Quit:
         print("Game stopped.", file=out)
         return 0

@@ -24,6 +24,8 @@ from contack_env.contack.tiles import BLUE, GOLD, RED, tiles_in
 from contack_env.wording import plural
 
 WIDTH, HEIGHT = 80, 24
+BOARD_ROW_LINES = 6
+"""The lines of the smallest board view: one row of cells (3 lines), its last edge and the two rulers."""
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 HELP_SCREEN = """\
@@ -155,15 +157,16 @@ def decision_screen(
         f"Contack, {state.num_players} players, hand {state.hand_number + 1} of {state.num_hands}: "
         f"pile {state.pile_size}, {len(state.figure)} tiles on the table"
     )
-    if state.forced_tile is not None:
-        head += f"; place the drawn {TILE_NAMES[state.forced_tile]}"
+    if state.forced_tile is not None:  # said first: the status line is cut at the screen's width
+        head = f"Place the drawn {TILE_NAMES[state.forced_tile]}. {head}"
     seats = seat_lines(state, names, colour)
     moves = move_lines(state, legal, colour)
     budget = HEIGHT - 1 - 1 - len(seats)  # the prompt, the status line, the seats
-    if len(moves) > budget - 1:
+    if len(moves) > budget - 1 - BOARD_ROW_LINES:  # the board keeps a row at least
         # Moves beyond the screen are still open: by number, or written out.
-        moves = moves[: budget - 2] + [f"  ... {len(legal)} moves in all: b lists every one, or type TILE X Y"]
-    keep = max(0, min(4, budget - len(moves) - 1 - 4))  # leave the board a row at least
+        moves = moves[: budget - 2 - BOARD_ROW_LINES] + [f"  ... {len(legal)} moves in all: b lists every one, or "
+                                                         "type TILE X Y"]
+    keep = max(0, min(4, budget - len(moves) - 1 - BOARD_ROW_LINES))  # the latest news, as room is left
     older, latest = list(news[: len(news) - keep]), [_clip(t) for t in news[len(news) - keep :]]
     board = board_view(state, budget - len(moves) - len(latest) - 1, colour)
     title = "Legal moves (number:(x,y)+points):"

@@ -64,7 +64,8 @@ def render_text(state: GameState, mark_targets: bool = True) -> str:
         last=cell_xy(state.figure.last) if state.figure.last is not None else None,
         targets=targets,
     )
-    lines.append(LEGEND)
+    # (unmarked, neither the legend nor the panel speaks of marks)
+    lines.append(LEGEND if mark_targets else LEGEND.removesuffix(f",  {TARGET_MARK} = legal target cell.") + ".")
     lines.append("")
     if isinstance(state, ContackGame):
         lines += _contack_panel(state)
@@ -72,6 +73,9 @@ def render_text(state: GameState, mark_targets: bool = True) -> str:
         lines += _solitaire1_panel(state)
     else:
         lines += _solitaire2_panel(state)
+    if not mark_targets:
+        lines = [line.removesuffix(f" marked {TARGET_MARK}") if line.startswith("Legal moves: ") else line
+                 for line in lines]
     return "\n".join(lines) + "\n"
 
 

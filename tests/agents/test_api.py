@@ -377,3 +377,24 @@ def test_an_agents_name_that_no_terminal_can_show_is_shown_as_python_writes_it()
     table = evaluate([Odd(), "random"], 2, seed=0, hands=1).summary()
     assert "'odd\\ud800'" in table
     table.encode("utf-8")  # printable anywhere
+
+
+@pytest.mark.parametrize("game, factory, said", [
+    ("contack", lambda arg, rng, game: (lambda state, legal: type(legal[0])(legal[0].tile, 99, 99)),
+     "contack play: seat 1 (offboard)'s bot chose a move the game refuses (Move(tile="),
+    ("contack", lambda arg, rng, game: (lambda state, legal: 1 / 0),
+     "contack play: seat 1 (offboard)'s bot failed: ZeroDivisionError: division by zero; the game is not saved"),
+    ("contactix", lambda arg, rng, game: (lambda state, legal: -5),
+     "contack play: black (offboard)'s bot chose a move the game refuses (-5): "),
+])
+def test_a_bot_of_your_own_that_fails_in_play_is_named_in_one_line(registered, capsys, monkeypatch, game, factory, said):
+    # It ended in a traceback that named no agent and no seat.
+    import io
+
+    registered("offboard", factory)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 40))
+    seat = ["--seat", "1"] if game == "contactix" else []  # the bot then moves first
+    assert main(["play", "--game", game, "--agents", "offboard", "--seed", "1", *seat]) == 1
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1

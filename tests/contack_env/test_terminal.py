@@ -97,3 +97,27 @@ def test_a_closed_standard_input_stops_the_game_as_its_end_does(game):
                           preexec_fn=lambda: os.close(0))
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("(end of input)\nGame stopped.") and done.stderr == ""
+
+
+@pytest.mark.parametrize("game", ["contack", "contactix"])
+def test_bytes_the_terminals_encoding_cannot_read_are_answered_as_no_move(game):
+    # A UTF-8 locale reads standard input strictly: Latin-1 typed there failed readline with a traceback.
+    done = subprocess.run([sys.executable, "-m", "contack_env.cli", "play", "--game", game, "--seed", "1"],
+                          input=b"\xe9t\xe9\nq\n", capture_output=True, timeout=120,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"})
+    out = done.stdout.decode("utf-8")
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    assert "Not a move: '\ufffdt\ufffd' is not a" in out and out.rstrip().endswith("Game stopped.")
+
+
+def test_the_whole_table_marks_the_legal_cells_it_says_it_marks():
+    # It was drawn without them, so a cell beyond the figure was not drawn at all, under a panel that said
+    # "marked o" and a legend explaining the o.
+    import re
+
+    code, out = _play("b\nq\n", players=7, seed=3)
+    chunk = out.split("Your move")[1]  # what b printed
+    figure = chunk.split("Cell (x, y)")[0]
+    said = re.search(r"Legal moves: (\d+) on (\d+) cells? marked o", chunk)
+    assert code == 0 and said is not None
+    assert sum(line.count(" o ") + line.endswith(" o") for line in figure.splitlines()) == int(said.group(2))

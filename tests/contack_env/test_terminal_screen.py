@@ -12,6 +12,7 @@ import pytest
 from contack_env.cli.terminal import play_terminal
 from contack_env.cli.terminal_screen import HEIGHT, HELP_SCREEN, WIDTH, board_view, decision_screen, use_colour, visible_len
 from contack_env import new_game
+from contack_env.contack.tiles import TILE_NAMES
 from contack_env.contack.grid import cell_xy
 
 ESC = re.compile(r"\x1b\[[0-9;]*m")
@@ -37,9 +38,13 @@ def test_every_decision_screen_fits_80_by_24_and_lists_each_move_once(players, c
             continue
         legal = state.legal_moves()
         lines = decision_screen(state, legal, names, news, colour)
-        start = next(i for i, line in enumerate(lines) if line.startswith(f"Contack, {players} players"))
+        start = next(i for i, line in enumerate(lines) if f"Contack, {players} players" in line)
         screen = lines[start:]
         assert len(screen) <= HEIGHT - 1  # with the prompt, 24 lines
+        # the board, at least one row of it: the screen had none when the moves and the news filled it
+        assert ESC.sub("", screen[1]).startswith("x = "), screen
+        if state.forced_tile is not None:  # named first: the end of a long status line is cut
+            assert screen[0].startswith(f"Place the drawn {TILE_NAMES[state.forced_tile]}. Contack")
         assert all(visible_len(line) <= WIDTH for line in lines)
         text = ESC.sub("", "\n".join(screen))
         numbers = [int(n) for n in re.findall(r"(\d+):\(", text)]

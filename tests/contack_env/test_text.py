@@ -158,7 +158,10 @@ def test_legal_target_cells_are_marked():
     for x, y in targets:
         assert reading.window(x, y)[3] == TARGET_MARK
     assert sum(line.count(TARGET_MARK) for line in reading.body) == len(targets)
-    assert TARGET_MARK not in "".join(Reading.of(render_text(state, mark_targets=False)).body)
+    unmarked = render_text(state, mark_targets=False)
+    assert TARGET_MARK not in "".join(Reading.of(unmarked).body)
+    assert "legal target" not in unmarked and " marked " not in unmarked  # nothing speaks of marks not made
+    assert f"Legal moves: {len(state.legal_moves())} on " in unmarked
 
 
 # -- the panel -------------------------------------------------------------------------------------------------

@@ -47,6 +47,9 @@ def test_a_usage_error_shows_the_usage_of_the_command_given(tmp_path, cli, args,
     (["solve", "--game", "solitaire1", "--seed", "1", "--games"], "--games"),
     (["render", "x.jsonl", "--out", "x.png", "--every"], "--every"),
     (["play", "--seat"], "--seat"),
+    (["simulate", "--seed", "1", "--games", "1", "--out", "x.jsonl", "--hands"], "--hands"),
+    (["simulate", "--game", "contactix", "--seed", "1", "--games", "1", "--out", "x.jsonl", "--board-size"],
+     "--board-size"),
     (["serve", "--port"], "--port"),
     (["demo", "--games"], "--games"),
 ])
@@ -62,6 +65,12 @@ def test_a_count_may_be_written_as_train_reads_one(tmp_path, cli):
     ok = cli("simulate", "--game", "solitaire1", "--games", "2e0", "--seed", "1e0", "--out", "x.jsonl", cwd=tmp_path)
     assert ok.code == 0 and "wrote 2 records" in ok.out
     assert cli("replay", "x.jsonl", "--check", cwd=tmp_path).code == 0
+    # the rule options too (they took Python's int() alone)
+    ok = cli("simulate", "--hands", "2e0", "--games", "1", "--seed", "1", "--out", "h.jsonl", cwd=tmp_path)
+    assert ok.code == 0 and "2 hands" in ok.out
+    ok = cli("simulate", "--game", "contactix", "--board-size", "5e0", "--games", "1", "--seed", "1", "--out", "b.jsonl",
+             cwd=tmp_path)
+    assert ok.code == 0 and "5x5 board" in ok.out
 
 
 def test_a_seed_that_is_not_a_number_is_a_usage_error(tmp_path, cli):
