@@ -32,10 +32,16 @@ def as_agent(entry: Any, name: str | None = None) -> Agent:
     if isinstance(entry, Agent):
         check_two_arguments(entry.act, f"agent {name or display_name(entry)!r}: its act is called as act(state, legal)")
         return entry
-    if callable(entry) and not isinstance(entry, (str, type)):
+    if plays(entry):
         check_two_arguments(entry, f"agent {name or display_name(entry)!r}: a function agent is called as f(state, legal)")
         return FunctionAgent(entry, name)
     raise ValueError(f"an agent is an Agent object or a function f(state, legal) -> move; got {entry!r}")
+
+
+def plays(entry: Any) -> bool:
+    """Whether ``entry`` is what may play a seat: an ``Agent``, or a function (a class or a string is not one,
+    callable as they are)."""
+    return isinstance(entry, Agent) or (callable(entry) and not isinstance(entry, (str, type)))
 
 
 def check_two_arguments(choose: Callable[..., Any], what: str) -> None:

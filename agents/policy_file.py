@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from contack_env.atomic import open_atomic
-from contack_env.cli_support import printable
+from contack_env.cli_support import printable, with_controls_escaped
 from contack_env.games import RuleOptions, get_game
 from contack_env.wording import plural
 
@@ -41,6 +41,11 @@ SCORER_KEYS = ("gather", "wf", "wc", "bc", "wo", "bo")
 
 class PolicyFileError(ValueError):
     """A policy file that is missing, not a policy file, or does not fit the game asked for."""
+
+    def __init__(self, message: str) -> None:
+        # Every message names the file: a path holding an escape sequence or a NUL is shown escaped, not run by
+        # the terminal or shown as nothing.
+        super().__init__(with_controls_escaped(message))
 
 
 ARCHIVE_READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError)

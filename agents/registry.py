@@ -240,7 +240,12 @@ def check_spec(spec: str, game: str = "contack", options: RuleOptions | None = N
     """``spec`` stripped, after checking it makes an agent for ``game`` (``ValueError`` otherwise), and, with
     ``options``, that an agent bound to rule options (a trained policy or network: the board size it learned)
     can play under them."""
-    agent = make_agent(spec, 0, game)
+    try:
+        agent = make_agent(spec, 0, game)
+    except ValueError:
+        raise
+    except Exception as err:  # the factory of an agent of your own, failing in its code: said in one line
+        raise ValueError(f"agent {spec.strip()!r} could not be made: {type(err).__name__}: {err}") from err
     if options is not None:
         check_agent_options(agent, options)
     return spec.strip()
@@ -276,10 +281,10 @@ class Registration:
     games: tuple[str, ...]
 
     def make(self, arg: str | None, rng: np.random.Generator, game: str) -> Agent:
-        from .function_agent import as_agent  # here: function_agent needs nothing of the registry at import
+        from .function_agent import as_agent, plays  # here: function_agent needs nothing of the registry at import
 
         made = self.factory(arg, rng, game)
-        if not isinstance(made, Agent) and (not callable(made) or isinstance(made, (str, type))):
+        if not plays(made):
             raise ValueError(f"the factory of agent {self.name!r} returned {made!r}, not an Agent or a function "
                              "f(state, legal) -> move")
         return as_agent(made, self.name)  # ValueError for a function or an act that takes other arguments

@@ -76,15 +76,25 @@ def whole_arg(least: int, most: int) -> Callable[[str], int]:
     return parse
 
 
+_UNSHOWN = ("Cc", "Zl", "Zp", "Cs")
+"""What no line of a terminal shows as itself: control characters, line and paragraph separators, lone surrogates."""
+
+
 def printable(text: str) -> str:
     """``text`` for one cell of a printed table or one line of a message: a name holding a character that would
     break the line or the columns (a newline, a tab, an escape: control characters, line and paragraph
     separators; a lone surrogate, which no terminal can be sent) is shown whole as Python writes it
     (``'bot\\nname'``), quotes included, so that it cannot be taken for another name; any other text is shown as it
     is. Names read from records can hold anything."""
-    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs") for c in text):
+    if any(unicodedata.category(c) in _UNSHOWN for c in text):
         return repr(text)
     return text
+
+
+def with_controls_escaped(text: str) -> str:
+    """``text`` with each character ``printable`` would quote it for written as Python writes it (``\\x1b``):
+    for a message that names something read from outside (a file's path) among words of its own."""
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in _UNSHOWN else c for c in text)
 
 
 def screen_width(text: str) -> int:

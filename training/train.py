@@ -172,6 +172,7 @@ def _train(cfg: TrainConfig | None, out: str, resume: bool, progress: bool | Non
     run = Run(out)
     if resume:
         run_id = run.check_resumable()
+        held.enter_context(folder_held(out))  # before anything is read: no other run changes the folder meanwhile
         cfg = TrainConfig.load(run.config)
         steps, updates = run.checkpoint_progress()  # a damaged checkpoint stops here, the folder untouched
         read_csv(run.eval_csv)  # and so does a damaged eval.csv, before the training it would have failed
@@ -184,8 +185,9 @@ def _train(cfg: TrainConfig | None, out: str, resume: bool, progress: bool | Non
         extended = None
     check_config(cfg)
     torch.set_num_threads(cfg.torch_threads)
-    held.enter_context(folder_held(out))  # before any file of the folder changes
     if not resume:
+        held.enter_context(folder_held(out))  # before any file of the folder changes
+        check_new_run_folder(out)  # again, held: a run that ended meanwhile may have left its checkpoint there
         run.remove_leftovers()
         run_id = new_run_id()
         claim_folder(out, run_id)  # the marker, before any other file of the run
@@ -237,12 +239,14 @@ def _train(cfg: TrainConfig | None, out: str, resume: bool, progress: bool | Non
         # A pipe to a worker that broke: the worker's end, not a file of the run
         ended = _ended_worker(venv) if isinstance(err, (EOFError, BrokenPipeError, ConnectionResetError)) else None
         _close_after_failure(venv)
-        if ended is not None:
-            raise WorkerLost(LOST if ended < 0 else FAILED) from err
-        if isinstance(err, ValueError):  # a masked policy chose an illegal move, or its logits were NaN: diverged?
+        # A masked policy that chose an illegal move, or whose logits were NaN (in a subprocess environment, a
+        # worker that failed on it): training diverged?
+        if isinstance(err, (ValueError, EOFError, BrokenPipeError, ConnectionResetError)):
             largest = _largest_weight(model)
             if not largest < DIVERGED:
                 raise TrainingError(diverged(cfg, int(model.num_timesteps), largest)) from err
+        if ended is not None:
+            raise WorkerLost(LOST if ended < 0 else FAILED) from err
         raise
     venv.close()
     return run.policy
@@ -285,9 +289,8 @@ def diverged(cfg: TrainConfig, steps: int, largest: float) -> str:
     """What ``contack train`` says when training diverged: a policy whose weights blew up chooses anything, and
     the failure it meets (an illegal action, a distribution of NaN logits) says nothing of why."""
     return (f"the training diverged: after {steps} timesteps the network's weights reach {largest:.3g}, and its "
-            f"choices are no longer moves it may make; learning_rate {cfg.learning_rate:g} and max_grad_norm "
-            f"{cfg.max_grad_norm:g} are too large for it: start a new run with smaller ones (a run keeps its "
-            "settings when resumed)")
+            f"choices are no longer moves it may make; start a new run with a smaller learning_rate (this one's is "
+            f"{cfg.learning_rate:g}) or max_grad_norm ({cfg.max_grad_norm:g}); a run keeps its settings when resumed")
 
 
 def _close_after_failure(venv: Any) -> None:

@@ -58,7 +58,7 @@ def _reported(play: Callable[[], int]) -> int:
     try:
         return play()
     except BotFailed as err:
-        print(f"contack play: {err}; the game is not saved", file=sys.stderr)
+        print(f"contack play: {err}", file=sys.stderr)
         return 1
 
 

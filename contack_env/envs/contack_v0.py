@@ -607,9 +607,7 @@ class raw_env(TurnBasedEnv, EzPickle):
                 self._rewarded = True
         self._scores = list(scores)
         if self._pending is not None:
-            for agent, reward in self._pending.items():
-                rewards[agent] += reward
-            self._pending = None
+            self._pay_owed_rewards()
             self._rewarded = True
 
     def _finish_rewards(self) -> None:

@@ -30,11 +30,10 @@ def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]
             if not isinstance(record, dict):
                 raise TypeError(f"record {count}: a record is a dict; got {type(record).__name__}")
             try:
-                line = json.dumps(record, allow_nan=False)
-            except (TypeError, ValueError) as err:  # a numpy integer, a NaN: say which record
-                raise type(err)(f"record {count}: {err} (a record holds JSON values: plain ints, finite floats, "
-                                "strings, lists, dicts)") from None
-            f.write(line + "\n")
+                line = _record_line(record)
+            except (TypeError, ValueError) as err:  # a numpy integer, a NaN, a lone surrogate: say which record
+                raise type(err)(f"record {count}: {err}") from None
+            f.write(line)
     return count
 
 
@@ -50,7 +49,7 @@ def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
     """
     if not isinstance(record, dict):
         raise TypeError(f"a record is a dict; got {type(record).__name__}")
-    line = json.dumps(record, allow_nan=False) + "\n"
+    line = _record_line(record)
     with open(path, "a+b") as f:
         if f.seek(0, os.SEEK_END) > 0:
             f.seek(-1, os.SEEK_END)
@@ -59,6 +58,10 @@ def append_record(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
             try:
                 text = last.decode("utf-8")
                 whole = not text.strip() or isinstance(_loads(text), dict)  # a blank tail is no torn record
+            except _LoneSurrogate as err:  # a record, but one no reader takes: the file is to be mended first
+                raise RecordError(f"its last line holds the string {err.text!r}, with a lone surrogate (no character: "
+                                  "no reader of records takes that line); mend it before records are added",
+                                  os.fspath(path)) from None
             except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
                 whole = False
             if not whole and ends_a_line:  # a whole line, of something else: a file of another kind
@@ -88,6 +91,20 @@ def _last_written_line(f: Any, block: int = 1 << 16) -> bytes:
             return body[cut + 1:]
         end = start
     return tail.rstrip() or tail
+
+
+def _record_line(record: dict[str, Any]) -> str:
+    """``record`` as one line of JSON, newline included; ``ValueError`` or ``TypeError`` for what no record holds,
+    and so no reader here takes back (a NaN, a numpy number, a lone surrogate)."""
+    try:
+        line = json.dumps(record, allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{err} (a record holds JSON values: plain ints, finite floats, strings, lists, dicts)") from None
+    bad = lone_surrogate(record) if SURROGATE_ESCAPE.search(line) else None
+    if bad is not None:
+        raise ValueError(f"the string {bad!r} holds a lone surrogate, an escape that is half of a pair and no "
+                         "character (no reader of records takes it back)")
+    return line + "\n"
 
 
 def read_records(

@@ -383,7 +383,7 @@ def test_an_agents_name_that_no_terminal_can_show_is_shown_as_python_writes_it()
     ("contack", lambda arg, rng, game: (lambda state, legal: type(legal[0])(legal[0].tile, 99, 99)),
      "contack play: seat 1 (offboard)'s bot chose a move the game refuses (Move(tile="),
     ("contack", lambda arg, rng, game: (lambda state, legal: 1 / 0),
-     "contack play: seat 1 (offboard)'s bot failed: ZeroDivisionError: division by zero; the game is not saved"),
+     "contack play: seat 1 (offboard)'s bot failed: ZeroDivisionError: division by zero\n"),
     ("contactix", lambda arg, rng, game: (lambda state, legal: -5),
      "contack play: black (offboard)'s bot chose a move the game refuses (-5): "),
 ])
@@ -398,3 +398,20 @@ def test_a_bot_of_your_own_that_fails_in_play_is_named_in_one_line(registered, c
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err, err
     assert len(err.strip().splitlines()) == 1
+
+
+def _breaks(arg, rng, game):
+    raise RuntimeError("a plugin's own bug")
+
+
+@pytest.mark.parametrize("argv", [["play"], ["evaluate", "--games", "2", "--seed", "1"],
+                                  ["simulate", "--games", "1", "--seed", "1", "--players", "2"]])
+def test_a_factory_of_your_own_that_fails_is_one_line_in_every_command(registered, capsys, tmp_path, argv):
+    registered("boom", _breaks)
+    agents_ = ["--agents", "boom" if argv[0] == "play" else "boom,random"]
+    out = ["--out", str(tmp_path / "g.jsonl")] if argv[0] == "simulate" else []
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, *agents_, *out])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "Traceback" not in err
+    assert "--agents: agent 'boom' could not be made: RuntimeError: a plugin's own bug" in err

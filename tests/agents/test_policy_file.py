@@ -79,6 +79,19 @@ def test_a_path_holding_a_control_character_is_shown_as_python_writes_it(spec, s
     assert str(caught.value) == shown
 
 
+def test_a_file_named_with_a_control_character_is_named_escaped_whatever_is_wrong_with_it(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from agents.registry import make_agent
+
+    named = tmp_path / "bot\x1b[2J.npz"
+    shutil.copy(Path(__file__).resolve().parents[2] / "models" / "contack_2p.npz", named)
+    with pytest.raises(PolicyFileError) as caught:
+        make_agent(f"ppo:{named}", 0, game="solitaire1")  # an archive that reads: refused for another game
+    assert str(caught.value) == f"{tmp_path}/bot\\x1b[2J.npz is a policy for 'contack', not for 'solitaire1'"
+
+
 @pytest.mark.parametrize("loader", ["ppo", "az"])
 def test_a_folder_or_an_unreadable_file_is_named_as_such_not_called_another_kind_of_file(tmp_path, monkeypatch, loader):
     import builtins

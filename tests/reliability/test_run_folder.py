@@ -366,3 +366,30 @@ def test_a_snapshot_the_state_names_that_is_gone_says_what_to_do(tmp_path, capsy
     assert "put it back, or remove" in err and "to resume without the snapshots" in err and "Traceback" not in err
     (out / "state.json").unlink()  # as the message says: the run then resumes without them
     assert main(["--out", str(out), "--resume", "--total-timesteps", "128", "--progress", "off"]) == 0
+
+
+def test_a_run_that_ends_while_a_new_one_starts_there_is_left_alone(tmp_path, monkeypatch):
+    # The folder is checked again once it is held: a run that wrote its first checkpoint and ended between the
+    # new run's first check and its hold was taken for one killed before its checkpoint, and cleared.
+    import shutil
+
+    import training.train as tt
+
+    finished = tmp_path / "finished"
+    train(TrainConfig(total_timesteps=64, **SMALL), str(finished), progress=False)
+    out = tmp_path / "run"
+    out.mkdir()
+    shutil.copy(finished / MARKER, out / MARKER)  # the other run, still before its first checkpoint
+    real_check = tt.check_config
+
+    def meanwhile_the_other_run_ends(cfg):
+        for name in ("checkpoint.zip", "state.json", "config.toml", "policy.npz"):
+            shutil.copy(finished / name, out / name)
+        return real_check(cfg)
+
+    monkeypatch.setattr(tt, "check_config", meanwhile_the_other_run_ends)
+    with pytest.raises(TrainingError, match=r"already holds a run \(checkpoint.zip\)"):
+        train(TrainConfig(total_timesteps=64, seed=9, **SMALL), str(out), progress=False)
+    kept = _snapshot(out)
+    assert sorted(kept) == sorted([MARKER, "checkpoint.zip", "state.json", "config.toml", "policy.npz"])
+    assert all(kept[name] == (finished / name).read_bytes() for name in kept), "the other run's files are its own"

@@ -78,20 +78,20 @@ class AZRun(Run):
     def own_files(self) -> tuple[str, ...]:
         return (*super().own_files, self.buffer, self.previous_buffer)
 
-    def restore_buffer(self, learner: "Learner", iteration: int) -> bool:
+    def restore_buffer(self, learner: "Learner", iteration: int) -> str | None:
         """Load the buffer of the checkpoint at ``iteration`` into ``learner``: ``buffer.npz``, or the one kept
-        aside while a later checkpoint was being written, which a kill then left (``_checkpoint``). False if
-        neither is that iteration's."""
-        return any(learner.load_buffer(path, iteration) for path in (self.buffer, self.previous_buffer))
+        aside while a later checkpoint was being written, which a kill then left (``_checkpoint``). The file it
+        came from; None if neither is that iteration's."""
+        return next((path for path in (self.buffer, self.previous_buffer) if learner.load_buffer(path, iteration)),
+                    None)
 
-    def settle_buffers(self, iteration: int) -> None:
-        """After a resume has loaded: the checkpoint's buffer under its own name, and no other (a buffer of a later
-        iteration, written before a kill, belongs to no checkpoint)."""
-        if os.path.exists(self.previous_buffer):
-            if buffer_iteration(self.previous_buffer) == iteration:
-                os.replace(self.previous_buffer, self.buffer)
-            else:
-                os.remove(self.previous_buffer)
+    def settle_buffers(self, restored: str | None) -> None:
+        """After a resume has loaded (the buffer from ``restored``): the checkpoint's buffer under its own name, and
+        no other (a buffer of a later iteration, written before a kill, belongs to no checkpoint)."""
+        if restored == self.previous_buffer:
+            os.replace(self.previous_buffer, self.buffer)
+        elif os.path.exists(self.previous_buffer):
+            os.remove(self.previous_buffer)
 
     def read_state(self) -> dict[str, Any]:
         return read_state_file(self.state, {}, "remove it to resume")
@@ -108,15 +108,6 @@ class AZRun(Run):
         import torch
 
         return int(torch.load(self.checkpoint, weights_only=True, map_location="cpu")["iteration"])
-
-
-def buffer_iteration(path: str) -> int | None:
-    """The iteration of the buffer file at ``path`` (None: no such file, or not a buffer that can be read)."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            return int(data["iteration"])
-    except (OSError, KeyError, ValueError, TypeError, *ARCHIVE_READ_ERRORS):
-        return None
 
 
 class Learner:
@@ -283,6 +274,7 @@ def _train(cfg: AZConfig | None, out: str, resume: bool, progress: bool | None, 
     run = AZRun(out)
     if resume:
         run_id = run.check_resumable()
+        held.enter_context(folder_held(out))  # before anything is read: no other run changes the folder meanwhile
         cfg = AZConfig.load(run.config, written_by_a_run=True)
         before = cfg.iterations
         if iterations is not None:
@@ -295,30 +287,31 @@ def _train(cfg: AZConfig | None, out: str, resume: bool, progress: bool | None, 
     check_config(cfg)
     torch.set_num_threads(cfg.torch_threads)
     learner = Learner(cfg)
-    held.enter_context(folder_held(out))  # before any file of the folder changes
     if resume:
         start, games = learner.load(run.checkpoint)
         if cfg.iterations < start:
             raise AZTrainingError(f"--iterations {cfg.iterations} is below the {start} iterations this run has done; "
                                   f"give {start} or more (the run's total is {before})")
-        refill = not run.restore_buffer(learner, start)
+        restored = run.restore_buffer(learner, start)
         rows = report.read_rows(run.eval_csv)  # a damaged eval.csv stops here, before the training it would fail
         state = run.read_state()
         # said once every file has loaded: a resume that fails changes nothing, and says of no change
         if cfg.iterations != before:
             print(f"contack train: the run's iterations change from {before} to {cfg.iterations} (config.toml)",
                   file=sys.stderr)
-        if refill:
+        if restored is None:
             print(f"contack train: {out} holds no sample buffer of iteration {start}; it refills from fresh self-play "
                   "(the run goes on reproducibly, but not exactly as an uninterrupted run)", file=sys.stderr)
         if run_id is None:  # a run from before markers (or whose marker was lost): its files are ours; mark it,
             write_marker(out, state.get("run_id") or new_run_id())  # with its own id when its state has one
         run.remove_temporaries()
-        run.settle_buffers(start)
+        run.settle_buffers(restored)
         kept = [r for r in rows if int(r["iteration"]) <= start]
         if len(kept) != len(rows):  # evaluations the killed session made after its last checkpoint
             report.write_rows(run.eval_csv, kept)
     else:
+        held.enter_context(folder_held(out))  # before any file of the folder changes
+        check_new_run_folder(out)  # again, held: a run that ended meanwhile may have left its checkpoint there
         run.remove_leftovers()
         claim_folder(out, new_run_id())  # the marker, before any other file of the run
         start, games, state = 0, 0, {}

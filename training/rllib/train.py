@@ -275,6 +275,7 @@ def _train(cfg: TrainConfig | None, out: str, env_runners: int, progress: bool |
     run = RLlibRun(out)
     if resume:
         run_id = run.check_resumable()
+        held.enter_context(folder_held(out))  # before anything is read: no other run changes the folder meanwhile
         checkpoint = run.latest()
         state = run.read_state()
         cfg = TrainConfig.load(run.config)
@@ -289,8 +290,9 @@ def _train(cfg: TrainConfig | None, out: str, env_runners: int, progress: bool |
         extended = None
     check_rllib_config(cfg)
     steps = int(state["timesteps"])
-    held.enter_context(folder_held(out))  # before any file of the folder changes
     if not resume:
+        held.enter_context(folder_held(out))  # before any file of the folder changes
+        check_new_run_folder(out)  # again, held: a run that ended meanwhile may have left its checkpoint there
         run.remove_leftovers()
         claim_folder(out, new_run_id())
         cfg.save(run.config, backend="rllib")

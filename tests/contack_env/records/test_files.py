@@ -176,6 +176,22 @@ def test_read_records_refuses_a_lone_surrogate_and_names_its_line(tmp_path, text
     assert info.value.where == f"{path}, line {line}" and "lone surrogate" in info.value.why
 
 
+def test_no_record_holding_a_lone_surrogate_is_written_or_added_to(tmp_path) -> None:
+    # What the readers refuse, the writers do not write: json.dumps writes it as an escape, and the file was then
+    # unreadable from that line on.
+    with pytest.raises(ValueError, match=r"^record 2: the string '\\ud800' holds a lone surrogate"):
+        write_records(tmp_path / "w.jsonl", [{"a": 1}, {"b": "\ud800"}])
+    assert not (tmp_path / "w.jsonl").exists()
+    with pytest.raises(ValueError, match="lone surrogate"):
+        append_record(tmp_path / "a.jsonl", {"agents": ["\udc00"]})
+    assert not (tmp_path / "a.jsonl").exists()
+    old = tmp_path / "old.jsonl"
+    old.write_text('{"agents": ["\\ud800"]}\n')
+    with pytest.raises(RecordError, match=r"its last line holds the string '\\ud800', with a lone surrogate"):
+        append_record(old, {"a": 1})
+    assert old.read_text() == '{"agents": ["\\ud800"]}\n'
+
+
 def test_a_pair_of_surrogate_escapes_is_one_character_and_reads() -> None:
     assert parse_records('{"agent": "\\ud83d\\ude00", "escaped": "\\\\ud800"}') == [{"agent": "\U0001F600",
                                                                                       "escaped": "\\ud800"}]
