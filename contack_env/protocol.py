@@ -83,6 +83,12 @@ class State(Protocol[MoveT]):
         sampled hidden tiles branches on it, as on the outcomes of a chance node."""
         ...
 
+    def face_down(self) -> int:
+        """How many tiles (or other pieces) are still face down. A move after which it is lower has turned some up:
+        what follows it depends on the hidden order, as after a chance node. After any other move the public state
+        is the same whatever that order is. 0 in a game that hides nothing."""
+        ...
+
 
 @runtime_checkable
 class EnumerableChance(Protocol):
@@ -102,9 +108,6 @@ class EnumerableChance(Protocol):
         ...
 
     def moves_left(self) -> int:
-        """The most moves the game can still last (an exact search tries only short endings)."""
-        ...
-
-    def face_down(self) -> int:
-        """How many tiles are still face down (an exact search's chance nodes branch on them)."""
+        """The most moves the game can still last (an exact search tries only short endings and, through
+        ``State.face_down``, those with few tiles face down)."""
         ...

@@ -165,6 +165,10 @@ class ContackGame(GameState):
         return (self.done, self.hand_number, self.current_player, tuple(self.hands), self.forced_tile,
                 len(figure), None if last is None else figure.placed[last])
 
+    def face_down(self) -> int:
+        """The tiles face down: the current hand's pile and the deals of the hands still to come."""
+        return NUM_TILES - self.pile_pos + NUM_TILES * (self.num_hands - 1 - self.hand_number)
+
     def clone(self) -> "ContackGame":
         other = ContackGame.__new__(ContackGame)
         self._copy_base(other)

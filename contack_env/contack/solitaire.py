@@ -95,6 +95,10 @@ class Solitaire1(SolitaireState):
         far the pile is drawn, the discards and the drawn tile."""
         return (self.done, self.pile_pos, tuple(self.discard), self.forced_tile)
 
+    def face_down(self) -> int:
+        """The tiles still face down in the pile."""
+        return NUM_TILES - self.pile_pos
+
     def clone(self) -> "Solitaire1":
         other = Solitaire1.__new__(Solitaire1)
         self._copy_base(other)

@@ -374,6 +374,10 @@ class ContactixState:
         """A copy: there is nothing hidden to sample."""
         return self.clone()
 
+    def face_down(self) -> int:
+        """0: CON-TAC-TIX hides nothing."""
+        return 0
+
     def clone(self) -> "ContactixState":
         other = ContactixState.__new__(ContactixState)
         other.size = self.size

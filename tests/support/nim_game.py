@@ -76,6 +76,9 @@ class NimState:
     def public_key(self) -> tuple:
         return (self.done,)
 
+    def face_down(self) -> int:
+        return 0
+
 
 class NimCoding:
     """Action ``a`` takes ``a + 1`` counters."""
