@@ -1,8 +1,10 @@
 """``az:PATH[:SIMS[:ENDGAME]]``: a search-guided agent trained with ``contack train --algorithm az``.
 
-At each decision it runs the search of ``agents.az.search`` from the public view it receives, guided by the
-network in ``PATH`` (a ``contack-az/1`` weight file, numpy only), with ``SIMS`` simulations (the file's own
-default without one; ``SIMS=0``: the network's most likely legal move, no search). Near the end of Solitaire
+At each decision it runs a search from the public view it receives, guided by the network in ``PATH`` (a
+``contack-az/1`` weight file, numpy only): the file names which (``meta["search"]``), the tree search of
+``agents.az.search`` with ``SIMS`` simulations or the expectimax search of ``agents.az.expectimax`` with ``SIMS``
+network evaluations (the file's own default without one; ``SIMS=0``: the network's most likely legal move, no
+search, either way). Near the end of Solitaire
 No. 2 it first tries an exact search of the rest of the game (``agents.az.endgame``) with a budget of
 ``ENDGAME`` positions (default ``ENDGAME_POSITIONS``, 3000, and 0 for the network alone, ``SIMS=0``; 0 turns it
 off; ``az:PATH:0:3000`` is the network with the exact endgame). A budget above 0 for a game where the exact
@@ -27,6 +29,7 @@ from contack_env.games import RuleOptions, get_game
 from contack_env.protocol import State
 from agents.az.encoding import game_of
 from agents.az.endgame import ENDGAME_POSITIONS, EndgameTable, has_exact_endgame
+from agents.az.expectimax import Expectimax
 from agents.az.evaluator import NetEvaluator
 from agents.az.horizon import horizon_for
 from agents.az.network import AZNet
@@ -86,6 +89,9 @@ class AZAgent(Agent):
         self.horizon = horizon_for(self.net.horizon, self.net.stakes)
         self.rollout = self.net.rollout if rollout is None else rollout
         check_rollout(self.rollout)
+        if leaf_playout is not None and self.net.search != "tree":
+            raise ValueError(f"az: {path} plays the {self.net.search} search, which takes no leaf_playout (the tree "
+                             f"search's, for experiments)")
         self.leaf_playout = leaf_playout
         self.leaf_moves = self.net.leaf_moves
         self.rng = np.random.default_rng(seed)
@@ -102,9 +108,13 @@ class AZAgent(Agent):
         """The search's result at ``state`` (a public view at a decision)."""
         if game_of(state) != self.net.game:
             raise PolicyFileError(f"{self.path} is a network for {self.net.game!r}; it cannot play {game_of(state)!r}")
-        search = Search(self.sims, self.rng, self.mode, max_considered=self.max_considered, horizon=self.horizon,
-                        rollout=self.rollout, endgame=self.endgame, table=self.table, leaf_moves=self.leaf_moves,
-                        leaf_playout=self.leaf_playout)
+        if self.net.search == "expectimax":
+            search: Search | Expectimax = Expectimax(self.sims, self.rng, self.horizon, rollout=self.rollout,
+                                                     endgame=self.endgame, table=self.table)
+        else:
+            search = Search(self.sims, self.rng, self.mode, max_considered=self.max_considered, horizon=self.horizon,
+                            rollout=self.rollout, endgame=self.endgame, table=self.table, leaf_moves=self.leaf_moves,
+                            leaf_playout=self.leaf_playout)
         return drive(search.run(state), self.evaluate)
 
     def act(self, state: State, legal: Sequence[Any]) -> Any:

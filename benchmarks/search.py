@@ -4,8 +4,10 @@ on connect four in the same run; and each shipped ``az`` model's time per decisi
     python benchmarks/search.py [--seconds 5] [--positions 100] [--seed 0]
 
 A *simulation* is one descent of the tree with its evaluation: for ``az`` a network evaluation of the new leaf
-(or a finished game's result), for ``mcts`` and OpenSpiel a random rollout. Both suite searches run on the same
-heads-up Contack positions (met in random play, each with at least two legal moves), ``az`` with
+(or a finished game's result), for ``mcts`` and OpenSpiel a random rollout. The ``az`` expectimax search
+(``agents.az.expectimax``, which the heads-up model plays) is measured on the same positions in network
+evaluations per second, the unit of its budget, on a line of its own before the last. Both suite searches run on
+the same heads-up Contack positions (met in random play, each with at least two legal moves), ``az`` with
 ``models/contack_2p_az.npz`` (an untrained network of the same shape if the file is absent); OpenSpiel's bot
 (``pyspiel.MCTSBot``, random-rollout evaluator, UCT constant 2) searches connect four positions met in random
 play in the same way.
@@ -71,6 +73,33 @@ def az_sims_per_s(path: str | None, views: list[GameState], seconds: float, seed
         for view in views:
             drive(Search(sims, rng, mode, horizon=horizon, rollout=evaluate.net.rollout).run(view), evaluate)
             done += sims
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                return done / elapsed
+
+
+def expectimax_evaluations_per_s(path: str | None, views: list[GameState], seconds: float, seed: int) -> float:
+    """Network evaluations per second of the expectimax search on ``views``, with the file's budget (its
+    ``sims``; 120, the heads-up model's, for a file without one)."""
+    from agents.az.expectimax import Expectimax
+    from agents.az.horizon import horizon_for
+    from agents.az.search import drive
+
+    evaluate, _ = _evaluator(path)
+    horizon = horizon_for(evaluate.net.horizon, evaluate.net.stakes)
+    budget = int(evaluate.net.meta.get("sims", 120))
+    rng = np.random.default_rng(seed)
+    done = 0
+
+    def counted(states: list[GameState]) -> list:
+        nonlocal done
+        done += len(states)
+        return evaluate(states)
+
+    start = time.perf_counter()
+    while True:
+        for view in views:
+            drive(Expectimax(budget, rng, horizon).run(view), counted)
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:
                 return done / elapsed
@@ -175,6 +204,7 @@ def main() -> None:
               f"mcts200_ms_per_decision={mcts_s * 1e3:.1f} ratio={az_s / mcts_s:.3f}")
     model = os.path.join(ROOT, "models", "contack_2p_az.npz")
     az = az_sims_per_s(model, views, args.seconds, args.seed)
+    print(f"expectimax_evaluations_per_s={expectimax_evaluations_per_s(model, views, args.seconds, args.seed):.0f}")
     mcts = mcts_sims_per_s(views, args.seconds, args.seed)
     spiel = openspiel_mcts_sims_per_s(args.seconds, args.seed)
     if spiel is None:

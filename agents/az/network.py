@@ -21,7 +21,9 @@ agent uses when its spec gives none (``az:PATH``); ``features`` the extra inputs
 when absent); ``stakes`` what the search plays for with the hand horizon, the hand's margin or the game
 (``agents.az.horizon``; ``margin`` when absent); ``rollout`` the playouts' share of the search's leaf values
 (``agents.az.search``; 0 when absent); ``leaf_moves`` the greedy moves the search plays on from a new leaf
-before valuing it (``agents.az.search``; 0 when absent).
+before valuing it (``agents.az.search``; 0 when absent); ``search`` the search the agent plays with, ``tree``
+(``agents.az.search``, the one self-play trains with) or ``expectimax`` (``agents.az.expectimax``; ``tree`` when
+absent), ``sims`` then being its network evaluations a decision.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from agents.az.expectimax import SEARCHES
 from agents.az.horizon import HORIZONS, STAKES
 from agents.features import AZ_FEATURES
 from agents.az.search import MAX_CONSIDERED, MODES, check_leaf_moves
@@ -100,6 +103,11 @@ class AZNet:
         """The greedy moves its search plays on from a new leaf before valuing it (``agents.az.search``; 0 in
         older files)."""
         return int(self.meta.get("leaf_moves", 0))
+
+    @property
+    def search(self) -> str:
+        """The search its agent plays with (``agents.az.expectimax.SEARCHES``; ``tree`` in older files)."""
+        return str(self.meta.get("search", "tree"))
 
     @property
     def features(self) -> str:
@@ -193,6 +201,11 @@ class AZNet:
             check_leaf_moves(meta.get("leaf_moves", 0), rollout)
         except ValueError as err:
             raise PolicyFileError(f"{path}: {err}") from None
+        if meta.get("search", "tree") not in SEARCHES:
+            raise PolicyFileError(f"{path}: search is {meta.get('search')!r}; this version reads {', '.join(SEARCHES)}")
+        if meta.get("search") == "expectimax" and meta.get("leaf_moves", 0):
+            raise PolicyFileError(f"{path}: leaf_moves is {meta['leaf_moves']!r}, but the expectimax search plays no "
+                                  f"leaf moves (they are the tree search's); set it to 0")
         players = meta.get("players", 2)
         if not is_whole_number(players) or not 1 <= players <= MAX_SEATS:
             raise PolicyFileError(f"{path}: players is {players!r}; a table has 1 to {MAX_SEATS} seats")

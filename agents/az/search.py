@@ -237,11 +237,9 @@ class Search:
         # Redact again: a caller that passes the real state still gets a search that cannot depend on the
         # face-down order (determinize shuffles the order it is given, so that order must carry no information).
         view = public_view(view)
-        exact = exact_decision(view, self.endgame, self.table)
-        if exact is not None:  # the rest of the game searched exactly: no simulation could improve on it
-            codes = list(view.legal_codes())
-            choice = codes.index(exact.code)
-            return SearchResult(codes, choice, np.eye(len(codes))[choice], exact.value, [exact.value])
+        exact = exact_result(view, self.endgame, self.table)
+        if exact is not None:
+            return exact
         self._base = self.horizon.start(view)
         root = self._node(view, (yield [view])[0], determinize(view, self.rng) if self.rollout else None)
         k = len(root.codes)
@@ -392,6 +390,17 @@ class Search:
             scores = [(t / v if v else own) + c * p / (1.0 + v)
                       for p, v, t in zip(node.prior, n, node.total)]  # type: ignore[arg-type]
         return scores.index(max(scores))
+
+
+def exact_result(view: State, endgame: int, table: EndgameTable | None) -> SearchResult | None:
+    """The exact endgame's decision at ``view`` (``agents.az.endgame``, a budget of ``endgame`` positions) as a
+    search's result, or None when it does not settle the decision: then no simulation could improve on it."""
+    exact = exact_decision(view, endgame, table)
+    if exact is None:
+        return None
+    codes = list(view.legal_codes())
+    choice = codes.index(exact.code)
+    return SearchResult(codes, choice, np.eye(len(codes))[choice], exact.value, [exact.value])
 
 
 def playout_values(state: State, horizon: Horizon, base: object, uniform: Callable[[], float]) -> list[float]:

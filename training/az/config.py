@@ -11,6 +11,7 @@ from typing import Any
 import tomli_w
 
 from agents.az.encoding import search_games
+from agents.az.expectimax import SEARCHES
 from agents.az.horizon import HORIZONS, STAKES
 from agents.evaluate import MAX_WORKERS
 from agents.features import AZ_FEATURES
@@ -41,7 +42,7 @@ docs/training.md)."""
 
 LATER_SETTINGS: dict[str, Any] = {"features": "none", "horizon": "game", "rollout": 0.0, "value_from_search": 0.0,
                                   "value_playouts": 0, "pretrain_games": 0, "play_stakes": "margin",
-                                  "leaf_moves": 0, "pretrain_teacher": "lookahead"}
+                                  "leaf_moves": 0, "pretrain_teacher": "lookahead", "play_search": "tree"}
 """Settings added after the first runs, with the value that repeats a run whose configuration predates them (a
 run folder's ``config.toml`` without them resumes as it began)."""
 
@@ -108,6 +109,8 @@ class AZConfig:
     """gumbel: the root moves sampled for sequential halving."""
     horizon: str = "hand"
     """What the values are: game (each seat's result at the end of the game) or hand (its result over the rest of the current hand, as mcts plays for; the search stops at the hand's end)."""
+    play_search: str = "tree"
+    """The search the policy file's agent (az:PATH) and the evaluations play with: tree (self-play's, in mode) or expectimax (every move to a depth, the draws sampled, network values at the leaves: agents/az/expectimax.py; play_sims is then its network evaluations a decision); self-play searches with the tree."""
     play_stakes: str = "margin"
     """What the policy file's search plays for with the hand horizon (agents/az/horizon.py): margin (the hand's margin) or win (the game: the hand's margin added to the lead, as a chance of winning); the evaluations play with it, self-play does not."""
     workers: int = 2
@@ -198,6 +201,8 @@ class AZConfig:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}; got {self.horizon!r}")
         if self.play_stakes not in STAKES:
             raise ValueError(f"play_stakes must be one of {', '.join(STAKES)}; got {self.play_stakes!r}")
+        if self.play_search not in SEARCHES:
+            raise ValueError(f"play_search must be one of {', '.join(SEARCHES)}; got {self.play_search!r}")
         if self.features not in AZ_FEATURES:
             raise ValueError(f"features must be one of {', '.join(AZ_FEATURES)}; got {self.features!r}")
         if self.activation not in ("relu", "tanh"):
@@ -247,6 +252,9 @@ class AZConfig:
         for name in ("rollout", "play_rollout", "value_from_search", "pretrain_explore"):
             if not is_share(getattr(self, name)):
                 raise ValueError(f"{name} must be a share from 0 to 1; got {getattr(self, name)!r}")
+        if self.play_search == "expectimax" and self.play_leaf_moves:
+            raise ValueError(f"play_leaf_moves: the expectimax search plays no leaf moves (they are the tree search's); "
+                             f"with play_search expectimax it takes 0; got {self.play_leaf_moves}")
         for moves, rollout in (("leaf_moves", "rollout"), ("play_leaf_moves", "play_rollout")):
             if getattr(self, moves) and getattr(self, rollout) == 1.0:
                 raise ValueError(f"{moves} needs {rollout} below 1: with {rollout} 1 every new leaf is played out "

@@ -409,7 +409,7 @@ def game_setup(cfg: AZConfig) -> GameSetup:
 def _meta(cfg: AZConfig, iteration: int, games: int) -> dict[str, Any]:
     return {"game": cfg.game, "players": cfg.players, "features": cfg.features, "horizon": cfg.horizon,
             "stakes": cfg.play_stakes, "rollout": cfg.play_rollout, "leaf_moves": cfg.play_leaf_moves,
-            "sims": cfg.play_sims, "mode": cfg.mode,
+            "sims": cfg.play_sims, "mode": cfg.mode, "search": cfg.play_search,
             "max_considered": cfg.max_considered,
             # the rule options a network is bound to (CON-TAC-TIX's board size), as agents.policy_file reads them
             **{name: getattr(cfg, name) for name in get_game(cfg.game).bound_options},
@@ -482,5 +482,6 @@ def _evaluate(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int, 
     alone = _alone(cfg)
     what = cfg.game if alone else f"{get_game(cfg.game).title}, {cfg.players} players"
     fair = None if alone else 1 / cfg.players
-    report.draw_curve(run.eval_csv, run.curve, f"search-guided ({cfg.mode}) on {what}: {cfg.eval_games} "
+    searched = cfg.mode if cfg.play_search == "tree" else f"{cfg.mode}, {cfg.play_search} play"
+    report.draw_curve(run.eval_csv, run.curve, f"search-guided ({searched}) on {what}: {cfg.eval_games} "
                       f"{'deals' if alone else 'games'} an evaluation", fair)

@@ -227,6 +227,28 @@ def test_leaf_moves_search_self_play_and_play_leaf_moves_the_policy_files_search
     assert all(same) and not all(other)
 
 
+def test_play_search_sets_the_policy_files_search_and_leaves_self_play_alone(tmp_path):
+    runs = {}
+    for name, extra in (("tree", {}), ("expectimax", {"play_search": "expectimax"})):
+        cfg = AZConfig.from_dict(dict(players=2, hands=1, iterations=1, games_per_iteration=2, sims=4, play_sims=6,
+                                      workers=1, net_arch=[8], batch_size=8, eval_every=1, eval_games=2,
+                                      eval_opponents=["random"], features="none", **extra))
+        train(cfg, str(tmp_path / name), progress=False)
+        runs[name] = AZNet.load(tmp_path / name / "policy.npz", game="contack")
+    assert (runs["tree"].search, runs["expectimax"].search) == ("tree", "expectimax")
+    agent = make_agent(f"az:{tmp_path / 'expectimax' / 'policy.npz'}", 0)
+    assert agent.net.search == "expectimax" and agent.sims == 6
+    assert all(np.array_equal(a, b) for a, b in zip(_weights(runs["tree"]), _weights(runs["expectimax"])))
+    # the evaluations play the file's search (the file they load is the run's eval_policy.npz); the network
+    # alone plays the same games in either run
+    assert AZNet.load(tmp_path / "expectimax" / "eval_policy.npz", game="contack").search == "expectimax"
+    rows = {name: [r.split(",") for r in (tmp_path / name / "eval.csv").read_text().splitlines()[1:]]
+            for name in runs}
+    assert [r[2] for r in rows["tree"]] == [r[2] for r in rows["expectimax"]]
+    alone = [[r for r in rows[name] if r[2] == "az:0"] for name in runs]
+    assert [r[:-1] for r in alone[0]] == [r[:-1] for r in alone[1]]  # all but wall_s
+
+
 def test_a_configuration_from_before_play_rollout_plays_with_its_rollout(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text('[train]\nalgorithm = "az"\ngame = "solitaire2"\nrollout = 1.0\n')
@@ -234,6 +256,7 @@ def test_a_configuration_from_before_play_rollout_plays_with_its_rollout(tmp_pat
     assert AZConfig(rollout=0.25).play_rollout == 0.25
     assert AZConfig.load(str(path), written_by_a_run=True).play_leaf_moves == 0  # nor leaf moves before them
     assert AZConfig(leaf_moves=3).play_leaf_moves == 3
+    assert AZConfig.load(str(path), written_by_a_run=True).play_search == "tree"  # nor another search
 
 
 def _tree(folder):
@@ -335,6 +358,9 @@ def test_resuming_needs_a_checkpoint(tmp_path):
     (["--algorithm", "az", "--eval-opponents", "nobody"], "unknown agent"),
     (["--algorithm", "az", "--value-from-search", "2"], "value_from_search must be a share from 0 to 1; got 2.0"),
     (["--algorithm", "az", "--play-rollout", "-1"], "play_rollout must be a share from 0 to 1; got -1.0"),
+    (["--algorithm", "az", "--play-search", "beam"], "play_search must be one of tree, expectimax; got 'beam'"),
+    (["--algorithm", "az", "--play-search", "expectimax", "--play-leaf-moves", "2"],
+     "play_leaf_moves: the expectimax search plays no leaf moves"),
     (["--algorithm", "az", "--leaf-moves", "-1"], "leaf_moves must be a whole number, 0 or more; got -1"),
     (["--algorithm", "az", "--game", "solitaire2", "--rollout", "1", "--leaf-moves", "2"],
      "leaf_moves needs rollout below 1"),
