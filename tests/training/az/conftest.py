@@ -1,5 +1,5 @@
-"""The search-guided learner's tests. ``hidden_order`` is importable from them because this file puts its folder
-on ``sys.path`` (the tests run with ``--import-mode=importlib``); ``az_nets`` comes from the folder above
+"""The search-guided learner's tests. ``hidden_order`` and ``public_play`` are importable from them because this
+file puts its folder on ``sys.path`` (the tests run with ``--import-mode=importlib``); ``az_nets`` comes from the folder above
 (``tests/training/conftest.py``)."""
 
 import os

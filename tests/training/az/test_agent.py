@@ -5,6 +5,7 @@ import re
 import numpy as np
 import pytest
 from az_nets import random_net
+from public_play import play_out
 
 from agents.evaluate import evaluate
 from agents.registry import check_spec, make_agent
@@ -27,25 +28,13 @@ def nets(tmp_path_factory):
     return paths
 
 
-def _play_out(state, agent):
-    moves = 0
-    while not state.done:
-        view = public_view(state)
-        legal = view.legal_moves()
-        move = agent.act(view, legal)
-        assert move in legal
-        state.play(move)  # the engine refuses an illegal move
-        moves += 1
-    return moves
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
 def test_az_plays_only_legal_moves_at_every_table_size(nets, players):
     agent = make_agent(f"az:{nets['contack']}:2", seed=players)
-    assert _play_out(new_game(players, num_hands=1, seed=players, log=False), agent) > 0
+    assert play_out(new_game(players, num_hands=1, seed=players, log=False), agent) > 0
     # with the lookahead inputs and the hand horizon, over hands that end and are dealt again
     agent = make_agent(f"az:{nets['contack', 'lookahead']}:4", seed=players)
-    assert _play_out(new_game(players, num_hands=2, seed=players, log=False), agent) > 0
+    assert play_out(new_game(players, num_hands=2, seed=players, log=False), agent) > 0
 
 
 @pytest.mark.parametrize("game,deal", [("solitaire1", new_solitaire1), ("solitaire2", new_solitaire2)])
@@ -53,7 +42,7 @@ def test_az_plays_only_legal_moves_in_the_solitaires(nets, game, deal):
     for sims in (0, 3):
         for path in (nets[game], nets[game, "lookahead"]):
             agent = make_agent(f"az:{path}:{sims}", seed=1, game=game)
-            assert _play_out(deal(5, log=False), agent) > 0
+            assert play_out(deal(5, log=False), agent) > 0
 
 
 def test_a_network_file_round_trips(tmp_path):

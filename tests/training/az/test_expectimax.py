@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from az_nets import random_net, uniform_net
 from hidden_order import reordered
+from public_play import play_out
 
 from agents.az.evaluator import NetEvaluator
 from agents.az.expectimax import Expectimax
@@ -299,30 +300,18 @@ def expectimax_nets(tmp_path_factory):
     return paths
 
 
-def _play_out(state, agent):
-    moves = 0
-    while not state.done:
-        view = public_view(state)
-        legal = view.legal_moves()
-        move = agent.act(view, legal)
-        assert move in legal
-        state.play(move)
-        moves += 1
-    return moves
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
 def test_az_with_the_expectimax_search_plays_only_legal_moves_at_every_table_size(expectimax_nets, players):
     agent = make_agent(f"az:{expectimax_nets['contack']}", seed=players)
     assert agent.net.search == "expectimax" and agent.sims == 12
-    assert _play_out(new_game(players, num_hands=2, seed=players, log=False), agent) > 0
+    assert play_out(new_game(players, num_hands=2, seed=players, log=False), agent) > 0
 
 
 @pytest.mark.parametrize("game,deal", [("solitaire1", new_solitaire1), ("solitaire2", new_solitaire2)])
 def test_az_with_the_expectimax_search_plays_only_legal_moves_in_the_solitaires(expectimax_nets, game, deal):
     for sims in ("", ":0", ":30"):
         agent = make_agent(f"az:{expectimax_nets[game]}{sims}", seed=1, game=game)
-        assert _play_out(deal(5, log=False), agent) > 0
+        assert play_out(deal(5, log=False), agent) > 0
 
 
 def test_the_expectimax_search_plays_a_game_that_hides_nothing():
