@@ -6,9 +6,10 @@ A network's value head knows about half of what a position is worth for the bot'
 it: each new leaf takes the mean result of ``K`` continuations of the bot's play to the network's horizon, each
 from its own draw of the hidden tiles (from the leaf's public view, as ``value_ceiling`` estimates a position's
 value), in the place of the network's value; the network still gives the policy, asked for when a simulation
-comes back to a leaf (as with ``--rollout 1``). The model's simulations, stakes and search settings stay its own::
+comes back to a leaf (as with ``--rollout 1``). The model plays the tree search (a file whose ``search`` is
+``expectimax`` is refused); its simulations, stakes and search settings stay its own::
 
-    python -m training.az.leaf_oracle --model models/contack_2p_az.npz --continuations 32 --games 200 --seed 1
+    python -m training.az.leaf_oracle --model models/contack_4p_az.npz --continuations 32 --games 200 --seed 1
 
 plays that search against ``mcts:200`` (``--opponent``) in every other seat over ``contack evaluate``'s duplicate
 games and prints its table; ``--continuations 0`` plays the model as shipped on the same games. The searching
@@ -90,6 +91,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             net = AZNet.load(args.model, game="contack")
             file_sims(net, args.model)  # the search takes the file's own: a bad one is the file's failure
+            if net.search != "tree":
+                raise ValueError(f"{args.model} plays the {net.search} search; the leaf values here are the tree "
+                                 f"search's: a copy of the file whose search is tree plays it (models/README.md)")
             players = int(net.meta.get("players", 2))
         except (PolicyFileError, ValueError, OSError) as err:  # the file: a failure, not a usage error
             print(f"leaf_oracle: {err}", file=sys.stderr)

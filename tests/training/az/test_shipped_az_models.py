@@ -19,7 +19,8 @@ def test_every_shipped_az_model_loads_for_its_game_with_its_config_and_curve():
         assert net.meta["iterations"] == cfg.iterations, "the file is the run's final network"
         assert AZConfig.from_dict(net.meta["config"]) == cfg, "the .toml is the configuration it was trained with"
         assert (net.features, net.horizon) == (cfg.features, cfg.horizon), "it reads what it was trained on"
-        assert (net.rollout, net.stakes, net.leaf_moves) == (cfg.play_rollout, cfg.play_stakes, cfg.play_leaf_moves), \
+        assert (net.rollout, net.stakes, net.leaf_moves, net.search) == (cfg.play_rollout, cfg.play_stakes,
+                                                                          cfg.play_leaf_moves, cfg.play_search), \
             "it plays as its file says"
         assert path.stat().st_size < 5_000_000, "a few MB at most"
         assert (MODELS / f"{path.stem}_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
