@@ -254,10 +254,11 @@ def _ask(
 
 
 # -- CON-TAC-TIX (``contack play --game contactix``) ---------------------------------------------------------------
-CONTACTIX_HELP = (
-    "Answer with a hole as R C (row, then column: e.g. 3 4), or 'swap' when you may take over Black's first peg.\n"
-    "b: draw the board again   ?: this help   q: quit"
-)
+def contactix_help(size: int) -> str:
+    """The help of a game on a ``size`` x ``size`` board (its example hole on that board)."""
+    return (f"Answer with a hole as R C (row, then column, each 0..{size - 1}: e.g. {size // 2} {(size - 1) // 2}), "
+            "or 'swap' when you may take over Black's first peg.\n"
+            "b: draw the board again   ?: this help   q: quit")
 
 
 def parse_contactix_move(text: str, state: ContactixState) -> int:
@@ -329,7 +330,7 @@ def play_contactix_terminal(
         f"{agent} is {them}. Game seed {seed}.",
         file=out,
     )
-    print(CONTACTIX_HELP, file=out)
+    print(contactix_help(n), file=out)
     try:
         while not state.done:
             if state.current_player == seat:
@@ -352,7 +353,7 @@ def _ask_contactix(state: ContactixState, inp: TextIO, out: TextIO, names: Seque
     print("\n".join(contactix_screen(state, names)), file=out)
     swap_hint = ", swap" if state.can_swap else ""
     while True:
-        text = _answer(inp, out, f"Your move (R C{swap_hint}, b, ?, q): ", CONTACTIX_HELP)
+        text = _answer(inp, out, f"Your move (R C{swap_hint}, b, ?, q): ", contactix_help(state.size))
         if text.lower() in ("b", "board"):
             print("\n".join(contactix_screen(state, names)), file=out)
             continue

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
 from agents.evaluate import evaluate, format_table, records_of
-from contack_env.cli.terminal import parse_contactix_move, play_contactix_terminal
+from contack_env.cli.terminal import contactix_help, parse_contactix_move, play_contactix_terminal
 from contack_env.cli import main
 from contack_env.contactix.rules import ContactixState, cell_index
 from contack_env.records.contactix import read_records, replay
@@ -128,6 +129,14 @@ def test_parse_contactix_move():
         parse_contactix_move("0 0", state)
 
 
+@pytest.mark.parametrize("size", range(3, 20))
+def test_the_helps_example_hole_is_a_move_on_that_board(size):
+    example = re.search(r"e\.g\. (\d+ \d+)\)", contactix_help(size)).group(1)
+    state = ContactixState(size, swap=True)
+    assert parse_contactix_move(example, state) in state.legal_codes()
+    assert f"each 0..{size - 1}" in contactix_help(size)
+
+
 def test_play_a_whole_game_from_a_script():
     # The person (white) names every hole in turn; the taken ones are refused and asked again.
     every_hole = "".join(f"{r} {c}\n" for r in range(3) for c in range(3))
@@ -136,6 +145,7 @@ def test_play_a_whole_game_from_a_script():
     text = out.getvalue()
     assert code == 0
     assert "you are white (o), random is black" in text
+    assert "e.g. 1 1" in text  # the help's example is on this 3x3 board
     assert "'nonsense' is not a hole" in text
     assert "black (random) plays (" in text
     assert "has joined their sides after" in text and ("You win!" in text or "You lose." in text)
