@@ -256,7 +256,7 @@ def _ask(
 # -- CON-TAC-TIX (``contack play --game contactix``) ---------------------------------------------------------------
 def contactix_help(size: int) -> str:
     """The help of a game on a ``size`` x ``size`` board (its example hole on that board)."""
-    return (f"Answer with a hole as R C (row, then column, each 0..{size - 1}: e.g. {size // 2} {(size - 1) // 2}), "
+    return (f"Answer with a hole as R C (row, then column, each 0..{size - 1}: e.g. {size // 2} {(size - 1) // 2}),\n"
             "or 'swap' when you may take over Black's first peg.\n"
             "b: draw the board again   ?: this help   q: quit")
 
