@@ -41,7 +41,8 @@ from agents.view import public_view
 from contack_env.cli.terminal_screen import HELP_SCREEN, contactix_screen, decision_screen, final_screen, use_colour
 
 HELP = (
-    "Answer with the number of a move from the list, or write a move as TILE X Y (e.g. 09-02-08 0 -1).\n"
+    "Answer with the number of a move from the list, or write a move as TILE X Y\n"
+    "(e.g. 09-02-08 0 -1).\n"
     "b: the whole table   ?: help (tile names, the rules in short)   q: quit"
 )
 QUIT_WORDS = {"q", "quit", "exit"}
@@ -326,8 +327,8 @@ def play_contactix_terminal(
     names = [f"{COLOUR_NAMES[c]} ({'you' if c == seat else agent_label(agent)})" for c in (0, 1)]
     n = state.size
     print(
-        f"CON-TAC-TIX {n}x{n}, swap rule {'on' if swap else 'off'}; you are {you} ({'x' if seat == 0 else 'o'}), "
-        f"{agent} is {them}. Game seed {seed}.",
+        f"CON-TAC-TIX {n}x{n}, swap rule {'on' if swap else 'off'}. Game seed {seed}.\n"
+        f"You are {you} ({'x' if seat == 0 else 'o'}), {agent} is {them}.",
         file=out,
     )
     print(contactix_help(n), file=out)

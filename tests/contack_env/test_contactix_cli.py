@@ -144,7 +144,7 @@ def test_play_a_whole_game_from_a_script():
     code = play_contactix_terminal(3, "random", seat=1, seed=5, input=io.StringIO("nonsense\n" + every_hole), output=out)
     text = out.getvalue()
     assert code == 0
-    assert "you are white (o), random is black" in text
+    assert "You are white (o), random is black" in text
     assert "e.g. 1 1" in text  # the help's example is on this 3x3 board
     assert "'nonsense' is not a hole" in text
     assert "black (random) plays (" in text

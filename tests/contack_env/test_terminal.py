@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from contack_env.cli.terminal import parse_move, play_terminal
+from contack_env.cli.terminal import parse_move, play_contactix_terminal, play_terminal
 from contack_env.contack.figure import Move
 from contack_env.contack.tiles import tile_id
 
@@ -43,6 +43,20 @@ def test_end_of_input_and_quit_stop_the_game_cleanly():
         assert code == 0
         assert "Game stopped." in text
         assert "Final scores" not in text
+
+
+def test_the_opening_lines_fit_an_80_column_terminal():
+    """What a game says before its first screen (who plays, the seed, the help) is at most 80 columns wide,
+    whatever the table or the board."""
+    for players in (2, 7):
+        _, text = _play("q\n", players=players, agents=["lookahead"] * (players - 1), seed=123456789)
+        opening = text.splitlines()[:4]  # who plays and the seed, then the help
+        assert opening[-1].startswith("b: the whole table") and all(len(line) <= 80 for line in opening), opening
+    for size in (3, 19):
+        out = io.StringIO()
+        play_contactix_terminal(size, "two_distance", seat=1, seed=123456789, input=io.StringIO("q\n"), output=out)
+        opening = out.getvalue().splitlines()[:5]
+        assert opening[-1].startswith("b: draw the board") and all(len(line) <= 80 for line in opening), opening
 
 
 def test_same_seed_same_game():
