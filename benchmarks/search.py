@@ -25,6 +25,7 @@ import argparse
 import glob
 import os
 import time
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -67,15 +68,12 @@ def az_sims_per_s(path: str | None, views: list[GameState], seconds: float, seed
     horizon = horizon_for(evaluate.net.horizon, evaluate.net.stakes)
     rng = np.random.default_rng(seed)
     sims = 64
-    done = 0
-    start = time.perf_counter()
-    while True:
-        for view in views:
-            drive(Search(sims, rng, mode, horizon=horizon, rollout=evaluate.net.rollout).run(view), evaluate)
-            done += sims
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                return done / elapsed
+
+    def search(view: GameState) -> int:
+        drive(Search(sims, rng, mode, horizon=horizon, rollout=evaluate.net.rollout).run(view), evaluate)
+        return sims
+
+    return _per_second(views, seconds, search)
 
 
 def expectimax_evaluations_per_s(path: str | None, views: list[GameState], seconds: float, seed: int) -> float:
@@ -89,17 +87,29 @@ def expectimax_evaluations_per_s(path: str | None, views: list[GameState], secon
     horizon = horizon_for(evaluate.net.horizon, evaluate.net.stakes)
     budget = int(evaluate.net.meta.get("sims", 120))
     rng = np.random.default_rng(seed)
+
+    def search(view: GameState) -> int:
+        asked = 0
+
+        def counted(states: list[GameState]) -> list:
+            nonlocal asked
+            asked += len(states)
+            return evaluate(states)
+
+        drive(Expectimax(budget, rng, horizon).run(view), counted)
+        return asked
+
+    return _per_second(views, seconds, search)
+
+
+def _per_second(items: Sequence[Any], seconds: float, search: Callable[[Any], int]) -> float:
+    """What ``search`` counts (simulations, evaluations) per second, over ``items`` in turn and again until
+    ``seconds`` have passed."""
     done = 0
-
-    def counted(states: list[GameState]) -> list:
-        nonlocal done
-        done += len(states)
-        return evaluate(states)
-
     start = time.perf_counter()
     while True:
-        for view in views:
-            drive(Expectimax(budget, rng, horizon).run(view), counted)
+        for item in items:
+            done += search(item)
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:
                 return done / elapsed
@@ -128,15 +138,12 @@ def _evaluator(path: str | None):
 def mcts_sims_per_s(views: list[GameState], seconds: float, seed: int) -> float:
     iterations = 200
     agent = MCTSAgent(iterations, seed=seed)
-    done = 0
-    start = time.perf_counter()
-    while True:
-        for view in views:
-            agent.search(view)
-            done += iterations
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                return done / elapsed
+
+    def search(view: GameState) -> int:
+        agent.search(view)
+        return iterations
+
+    return _per_second(views, seconds, search)
 
 
 def openspiel_mcts_sims_per_s(seconds: float, seed: int, count: int = 100) -> float | None:
@@ -160,15 +167,12 @@ def openspiel_mcts_sims_per_s(seconds: float, seed: int, count: int = 100) -> fl
             state.apply_action(legal[int(rng.integers(len(legal)))])
     sims = 1000
     bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, sims, 1000, False, seed, False)
-    done = 0
-    start = time.perf_counter()
-    while True:
-        for state in states:
-            bot.step(state)
-            done += sims
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                return done / elapsed
+
+    def search(state: Any) -> int:
+        bot.step(state)
+        return sims
+
+    return _per_second(states, seconds, search)
 
 
 def decision_times(path: str, count: int, seed: int) -> tuple[str, int, float, float]:
