@@ -224,6 +224,8 @@ per-action points of the seat to move (0 once the game is over). The order of th
 the mask of the agent to move; `decode_action(action)` the move an action stands for now, `encode_move((tile,
 x, y))` the action of a move (`ValueError` if it has none), `action_layout()` the decision's
 `contack_env.envs.actions.ActionLayout`; `episode_seed` the int the episode's deals came from.
+`copy.deepcopy(env)` is the episode as it stands, with its own game and random stream: a search can step the
+copy and leave `env` where it was. `pickle` makes a fresh environment from the constructor's arguments.
 
 ### Records and rendering
 
@@ -255,6 +257,8 @@ the game goes (as PettingZoo's classic games show themselves), and `render()` pr
 * v0, revised: with `reward="score"` and `auto_single_moves`, points scored by moves played at reset are paid
   with the first step's rewards when that step is illegal too (they were dropped). Observations, actions and
   every other reward are unchanged.
+* v0, revised: `copy.deepcopy` copies the episode as it stands (it made a fresh environment that needed a reset,
+  as `pickle` does). Observations, actions and rewards are unchanged.
 
 """
 

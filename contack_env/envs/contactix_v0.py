@@ -122,6 +122,8 @@ is no winner.
 `board`, `moves`, `legal_moves()`, `winning_chain()`, ... `game_record(agents=None)` returns the episode as a
 `contactix-record/1` record (`contack_env.records.contactix`: JSON with the size, the swap option, the moves
 and the winner), which `contack_env.records.contactix.replay` plays back with every move checked.
+`copy.deepcopy(env)` is the episode as it stands, with its own game: a search can step the copy and leave
+`env` where it was. `pickle` makes a fresh environment from the constructor's arguments.
 
 ### Rendering
 
@@ -142,6 +144,8 @@ the text diamond after the reset and after every move, and `render()` prints it 
 * v0, revised: `state()` and `state_space`. Observations are unchanged.
 * v0, revised: `reset(seed=...)` checks the seed (a whole number `0..2**63-1`, as the other environments take;
   any value was taken); `encode_move` refuses a bool for a row or a column. Observations are unchanged.
+* v0, revised: `copy.deepcopy` copies the episode as it stands (it made a fresh environment that needed a reset,
+  as `pickle` does). Observations are unchanged.
 
 """
 

@@ -11,6 +11,10 @@ once; each env card states it.
 - **The step** of the PettingZoo environments is ``TurnBasedEnv.step``: one place handles steps before ``reset``,
   the steps of agents that have left (``None``), actions that are no integer, illegal actions and
   ``render_mode="human"``; each game says only which moves are legal and how a turn is played.
+- **Copies**: ``copy.deepcopy`` of a PettingZoo environment (wrapped or raw) is the environment as it stands,
+  mid-episode, with its own game and random stream, as a Gymnasium solitaire's is, so a search can step a copy
+  and leave the original where it was. ``pickle`` still makes a fresh environment from the constructor's
+  arguments (``EzPickle``, for worker processes).
 - **State observers** (``StateObserver``): the observation, mask and action layout an environment gives, computed
   from a state alone (an agent's public view), so that a trained policy acts on a state exactly as it learned in
   the environment. A game names its observer in the registry (``GameSpec.observer``): a factory called with the
@@ -20,6 +24,7 @@ once; each env card states it.
 
 from __future__ import annotations
 
+import copy
 import operator
 import warnings
 from typing import Any, Collection, Protocol
@@ -117,6 +122,15 @@ class TurnBasedEnv(AECEnv):
     render_mode: str | None
     num_actions: int
     game: Any
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "TurnBasedEnv":
+        # EzPickle's copy, which deepcopy would otherwise use, is a new environment made from the constructor's
+        # arguments, not reset: every attribute is copied instead, so the copy is this episode as it stands.
+        other = type(self).__new__(type(self))
+        memo[id(self)] = other
+        for name, value in self.__dict__.items():
+            other.__dict__[name] = copy.deepcopy(value, memo)
+        return other
 
     def _start_episode(self) -> None:
         """Every agent in the game again, with no reward owed and none terminated or truncated (``reset``'s

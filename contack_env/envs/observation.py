@@ -20,6 +20,7 @@ Both return a fresh array per call, never a reused buffer: callers keep observat
 
 from __future__ import annotations
 
+import copy
 from array import array
 from typing import Any, Sequence
 
@@ -255,6 +256,16 @@ class ObservationBuilder:
         self._view = np.frombuffer(self._src, dtype=np.float32)
         self._num_players = 0
         self.attach(game)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "ObservationBuilder":
+        # A copied numpy view would be an array of its own, cut off from the copied buffer it must gather from.
+        other = ObservationBuilder.__new__(ObservationBuilder)
+        memo[id(self)] = other
+        for name, value in self.__dict__.items():
+            if name != "_view":
+                other.__dict__[name] = copy.deepcopy(value, memo)
+        other._view = np.frombuffer(other._src, dtype=np.float32)
+        return other
 
     def attach(self, game: ContackGame) -> None:
         """Follow ``game`` from now on (an environment reuses its builder across episodes)."""

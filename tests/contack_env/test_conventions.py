@@ -1,8 +1,10 @@
 """The conventions every environment shares (``contack_env.envs.conventions``), checked on all three: the mask's
-dtype, the ``illegal_action`` option, unknown reset options."""
+dtype, the ``illegal_action`` option, unknown reset options, copies."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import warnings
 
 import gymnasium
@@ -77,3 +79,72 @@ def test_unknown_reset_options_are_ignored_with_a_warning(make):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         env.reset(seed=1)  # no options, no warning
+
+
+def _aec_transcript(env, rng, steps=None):
+    """Steps ``env`` with random legal actions from ``rng`` (all its steps, or ``steps``) and what each step
+    showed: the agent, its observation and mask, rewards, terminations and the record so far."""
+    out = []
+    while env.agents and (steps is None or len(out) < steps):
+        agent = env.agent_selection
+        obs, reward, terminated, truncated, _ = env.last()
+        out.append((agent, obs["observation"].tolist(), obs["action_mask"].tolist(), reward, terminated, truncated))
+        if terminated or truncated:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return out
+
+
+@pytest.mark.parametrize("make", [lambda: contack_v0.env(num_players=2), lambda: contack_v0.env(num_players=5),
+                                  lambda: contack_v0.raw_env(num_players=3), contactix_v0.env])
+def test_a_deep_copy_of_a_pettingzoo_env_goes_on_from_where_the_original_stands(make):
+    env = make()
+    env.reset(seed=11)
+    _aec_transcript(env, np.random.default_rng(0), steps=17)
+    before = env.observe(env.agent_selection)["observation"].copy()
+    twin = copy.deepcopy(env)
+    assert twin.agent_selection == env.agent_selection
+    # the copy plays on alone: the original stays where it was
+    assert _aec_transcript(twin, np.random.default_rng(5), steps=9)
+    assert np.array_equal(env.observe(env.agent_selection)["observation"], before)
+    # the original and a second copy, given the same actions, play the same rest of the game
+    second = copy.deepcopy(env)
+    rest = _aec_transcript(env, np.random.default_rng(7))
+    assert rest == _aec_transcript(second, np.random.default_rng(7))
+    assert env.unwrapped.game_record() == second.unwrapped.game_record()
+    assert len(rest) > 1 and not env.agents
+
+
+@pytest.mark.parametrize("module", [contack_v0, contactix_v0])
+def test_a_pickled_pettingzoo_env_is_made_again_from_its_arguments(module):
+    env = module.raw_env(illegal_action="raise")
+    env.reset(seed=2)
+    fresh = pickle.loads(pickle.dumps(env))  # EzPickle: what worker processes are sent
+    assert fresh.illegal_action == "raise" and getattr(fresh, "game", None) is None
+    fresh.reset(seed=2)
+    assert np.array_equal(fresh.observe(fresh.agent_selection)["observation"],
+                          env.observe(env.agent_selection)["observation"])
+
+
+@pytest.mark.parametrize("cls", [Solitaire1Env, Solitaire2Env])
+def test_a_deep_copy_of_a_solitaire_env_goes_on_from_where_the_original_stands(cls):
+    def play(env, rng, steps=None):
+        out = []
+        while steps is None or len(out) < steps:
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            obs, reward, terminated, truncated, _ = env.step(action)
+            out.append((action, obs.tolist(), reward))
+            if terminated or truncated:
+                return out
+        return out
+
+    env = cls()
+    env.reset(seed=5)
+    play(env, np.random.default_rng(0), steps=4)
+    twin = copy.deepcopy(env)
+    before = env.action_masks().copy()
+    play(twin, np.random.default_rng(1), steps=3)
+    assert np.array_equal(env.action_masks(), before)
+    second = copy.deepcopy(env)
+    assert play(env, np.random.default_rng(2)) == play(second, np.random.default_rng(2))
