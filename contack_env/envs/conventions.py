@@ -107,6 +107,17 @@ def action_index(action: Any, num_actions: int) -> int:
         raise ValueError(f"an action is an int in 0..{num_actions - 1}; got {action!r}") from None
 
 
+def copy_attributes(obj: Any, memo: dict[int, Any], skip: Collection[str] = ()) -> Any:
+    """A new object of ``obj``'s class with a deep copy of each of its attributes but those in ``skip`` (for a
+    ``__deepcopy__`` that must bypass the class's pickling, or mend an attribute after)."""
+    other = type(obj).__new__(type(obj))
+    memo[id(obj)] = other
+    for name, value in obj.__dict__.items():
+        if name not in skip:
+            other.__dict__[name] = copy.deepcopy(value, memo)
+    return other
+
+
 class TurnBasedEnv(AECEnv):
     """The step every turn-based PettingZoo environment of the project shares (as pgx's core step serves every
     game): the checks before a turn, the steps of agents that have left, illegal actions and human rendering.
@@ -126,11 +137,7 @@ class TurnBasedEnv(AECEnv):
     def __deepcopy__(self, memo: dict[int, Any]) -> "TurnBasedEnv":
         # EzPickle's copy, which deepcopy would otherwise use, is a new environment made from the constructor's
         # arguments, not reset: every attribute is copied instead, so the copy is this episode as it stands.
-        other = type(self).__new__(type(self))
-        memo[id(self)] = other
-        for name, value in self.__dict__.items():
-            other.__dict__[name] = copy.deepcopy(value, memo)
-        return other
+        return copy_attributes(self, memo)
 
     def _start_episode(self) -> None:
         """Every agent in the game again, with no reward owed and none terminated or truncated (``reset``'s

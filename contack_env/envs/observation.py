@@ -20,7 +20,6 @@ Both return a fresh array per call, never a reused buffer: callers keep observat
 
 from __future__ import annotations
 
-import copy
 from array import array
 from typing import Any, Sequence
 
@@ -31,7 +30,7 @@ from contack_env.contack.grid import CELL_SIDES, NUM_CELL_INDICES
 from contack_env.contack.multiplayer import ENCLOSED_END_OPTIONS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ContackGame
 from contack_env.contack.tiles import NUM_TILES, tiles_in
 from contack_env.envs.actions import NUM_CELL_SLOTS, ActionLayout, candidate_cells
-from contack_env.envs.conventions import MASK_DTYPE
+from contack_env.envs.conventions import MASK_DTYPE, copy_attributes
 from contack_env.envs.figure_features import (
     CELL_COLUMNS,
     CELL_PXY,
@@ -259,11 +258,7 @@ class ObservationBuilder:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "ObservationBuilder":
         # A copied numpy view would be an array of its own, cut off from the copied buffer it must gather from.
-        other = ObservationBuilder.__new__(ObservationBuilder)
-        memo[id(self)] = other
-        for name, value in self.__dict__.items():
-            if name != "_view":
-                other.__dict__[name] = copy.deepcopy(value, memo)
+        other = copy_attributes(self, memo, skip=("_view",))
         other._view = np.frombuffer(other._src, dtype=np.float32)
         return other
 

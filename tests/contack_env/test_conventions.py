@@ -83,7 +83,7 @@ def test_unknown_reset_options_are_ignored_with_a_warning(make):
 
 def _aec_transcript(env, rng, steps=None):
     """Steps ``env`` with random legal actions from ``rng`` (all its steps, or ``steps``) and what each step
-    showed: the agent, its observation and mask, rewards, terminations and the record so far."""
+    showed: the agent, its observation and mask, its reward, termination and truncation."""
     out = []
     while env.agents and (steps is None or len(out) < steps):
         agent = env.agent_selection
