@@ -25,18 +25,41 @@ the terminal interface ``contack play`` draws.
 
 from __future__ import annotations
 
-import argparse
-import os
-import select
 import signal
 import sys
 import threading
-from contextlib import contextmanager
-from types import ModuleType
-from typing import Any, Iterator, Sequence
 
-from contack_env.cli_support import StandardOutputError, interrupted
-from contack_env.cli import demo, evaluate, play, ratings, render, replay, serve, simulate, solve, train
+LOADING_INTERRUPTED = "contack: interrupted while starting; nothing was done"
+"""The one line for Ctrl-C (or SIGTERM) before a command has begun: its modules still loading, its options read."""
+
+
+def _stop_while_loading(signum: int, frame: object) -> None:
+    # SystemExit, not KeyboardInterrupt: it leaves the import and the console script quietly, with no traceback
+    print(f"\n{LOADING_INTERRUPTED}", file=sys.stderr)
+    raise SystemExit(130)
+
+
+# The subcommands' modules take most of a command's second of start-up: Ctrl-C then gets the one line too. Only
+# where Ctrl-C has Python's default action (not ignored, as in a background job; not another program's handler)
+# and only while this module loads: a program that imports it keeps Ctrl-C as it was. (The package's own
+# ``contack_env/__init__``, numpy and the RL libraries, about a third of a second, loads before any of this.)
+_LOADING = (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+if _LOADING:
+    signal.signal(signal.SIGINT, _stop_while_loading)
+try:
+    import argparse
+    import os
+    import select
+    from contextlib import contextmanager
+    from types import ModuleType
+    from typing import Any, Iterator, Sequence
+
+    from contack_env.cli_support import StandardOutputError, interrupted
+    from contack_env.cli import demo, evaluate, play, ratings, render, replay, serve, simulate, solve, train
+finally:
+    if _LOADING:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 COMMANDS: dict[str, ModuleType] = {
     "simulate": simulate,
@@ -168,14 +191,19 @@ def _reader_gone() -> bool:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    parser, commands = build_parsers()
-    args = parser.parse_args(argv)
-    previous = _terminate_as_interrupt()
+    previous = _terminate_as_interrupt()  # from here on SIGTERM is Ctrl-C, the options being read included
     try:
-        # The subcommand's own parser: a usage error found while running shows that command's usage line.
-        return COMMANDS[args.command].run(commands[args.command], args)
-    except KeyboardInterrupt:  # one line saying what was kept, not a traceback (train says how to resume itself)
-        return interrupted(args.command)
+        try:
+            parser, commands = build_parsers()
+            args = parser.parse_args(argv)
+        except KeyboardInterrupt:  # before the command began: nothing to keep
+            print(f"\n{LOADING_INTERRUPTED}", file=sys.stderr)
+            return 130
+        try:
+            # The subcommand's own parser: a usage error found while running shows that command's usage line.
+            return COMMANDS[args.command].run(commands[args.command], args)
+        except KeyboardInterrupt:  # one line saying what was kept, not a traceback (train says how to resume)
+            return interrupted(args.command)
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

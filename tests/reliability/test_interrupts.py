@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from processes import process_group
-from reliability_helpers import AZ_LONG, ROOT, contack_command
+from reliability_helpers import AZ_LONG, ENTRY, ROOT, contack_command
 
 TINY = ["--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "16",
         "--eval-every", "0", "--progress", "off"]
@@ -161,3 +161,54 @@ def test_after_an_interrupt_an_object_it_left_half_built_fails_silently_as_it_is
               "HalfBuilt()\nquiet_exit_after_interrupt()\nHalfBuilt()\n")
     err = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60).stderr
     assert err.count("Exception ignored") == 1, err  # the first, before the call, is still reported
+
+
+# Ctrl-C while a command is still starting: the key lands while the command line's modules load (most of the
+# second a command takes to start), made certain here by pressing it from inside the import of one of them.
+_KEY_DURING_IMPORT = """
+import importlib.abc, os, signal, sys
+class PressCtrlC(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "contack_env.cli.train":
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, PressCtrlC())
+"""
+
+
+def test_ctrl_c_while_the_command_line_loads_gives_one_line_and_status_130():
+    done = subprocess.run([sys.executable, "-c", _KEY_DURING_IMPORT + ENTRY, "replay", "--help"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          preexec_fn=ctrl_c_as_at_a_terminal)
+    _one_clean_line(done.returncode, done.stderr, "contack: interrupted while starting; nothing was done")
+    assert done.stdout == ""  # the command never ran
+
+
+def test_ctrl_c_while_the_options_are_read_gives_one_line_and_status_130(monkeypatch, capsys):
+    import contack_env.cli as cli
+
+    def pressed() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parsers", pressed)
+    try:
+        code = cli.main(["replay", "--help"])
+    except KeyboardInterrupt:  # (caught: it would stop the whole test session)
+        pytest.fail("Ctrl-C while the options were read left contack_env.cli.main as a KeyboardInterrupt")
+    assert code == 130
+    assert capsys.readouterr().err.strip() == "contack: interrupted while starting; nothing was done"
+
+
+@pytest.mark.parametrize("before", ["default", "ignored"])
+def test_a_program_that_imports_the_command_line_keeps_ctrl_c_as_it_was(before):
+    # the start-up handler is the command's own: once the modules are loaded, Ctrl-C is KeyboardInterrupt again
+    # (or still ignored, as a background job has it)
+    script = ("import signal\n"
+              f"if {before == 'ignored'}: signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+              "was = signal.getsignal(signal.SIGINT)\n"
+              "import contack_env.cli\n"
+              "assert signal.getsignal(signal.SIGINT) is was, signal.getsignal(signal.SIGINT)\n"
+              "print('kept')\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=ctrl_c_as_at_a_terminal)
+    assert done.stdout == "kept\n", done.stderr
