@@ -33,10 +33,15 @@ LOADING_INTERRUPTED = "contack: interrupted while starting; nothing was done"
 """The one line for Ctrl-C (or SIGTERM) before a command has begun: its modules still loading, its options read."""
 
 
+def _interrupted_while_starting() -> int:
+    """Say ``LOADING_INTERRUPTED``; the exit status for it (130, as for Ctrl-C in a command)."""
+    print(f"\n{LOADING_INTERRUPTED}", file=sys.stderr)
+    return 130
+
+
 def _stop_while_loading(signum: int, frame: object) -> None:
     # SystemExit, not KeyboardInterrupt: it leaves the import and the console script quietly, with no traceback
-    print(f"\n{LOADING_INTERRUPTED}", file=sys.stderr)
-    raise SystemExit(130)
+    raise SystemExit(_interrupted_while_starting())
 
 
 # The subcommands' modules take most of a command's second of start-up: Ctrl-C then gets the one line too. Only
@@ -197,8 +202,7 @@ def _run(argv: Sequence[str] | None) -> int:
             parser, commands = build_parsers()
             args = parser.parse_args(argv)
         except KeyboardInterrupt:  # before the command began: nothing to keep
-            print(f"\n{LOADING_INTERRUPTED}", file=sys.stderr)
-            return 130
+            return _interrupted_while_starting()
         try:
             # The subcommand's own parser: a usage error found while running shows that command's usage line.
             return COMMANDS[args.command].run(commands[args.command], args)
