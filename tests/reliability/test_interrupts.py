@@ -35,7 +35,11 @@ def _interrupt(args: list[str], ready, workers: int = 0, cwd: Path = ROOT, timeo
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.2)
         assert ready(), "the command never got to the point to interrupt"
-        time.sleep(1)  # let worker processes start
+        # let the worker processes start (the command's own and multiprocessing's helpers are in the group too)
+        deadline = time.time() + 60
+        while len(process_group(proc.pid)) < 1 + workers and time.time() < deadline:
+            time.sleep(0.2)
+        time.sleep(0.5)
         before = process_group(proc.pid)
         if terminate:
             os.kill(proc.pid, signal.SIGTERM)

@@ -77,6 +77,8 @@ def test_rllib_pins_and_ci() -> None:
     pins = (root / "constraints-rllib.txt").read_text().splitlines()
     assert {"ray==2.60.0", "gymnasium==1.2.2", "torch==2.13.0"} <= set(pins)
     ci = (root / ".ci" / "run").read_text()
-    # The test extra is not installed there: its tianshou needs pandas<3, ray's rllib extra pandas 3.
-    assert ".venv-rllib/bin/pip install -q -c constraints-rllib.txt -e '.[rllib]' pytest hypothesis" in ci
+    # The test extra is not installed there: its tianshou needs pandas<3, ray's rllib extra pandas 3. pytest-xdist
+    # is, pinned: the suite's options (pyproject.toml) ask for its worker processes.
+    assert ".venv-rllib/bin/pip install -q -c constraints-rllib.txt -e '.[rllib]' pytest pytest-xdist hypothesis" in ci
+    assert any(pin.startswith("pytest-xdist==") for pin in pins)
     assert ".venv-rllib/bin/python -m pytest tests/ray " in ci
