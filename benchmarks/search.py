@@ -31,23 +31,25 @@ import numpy as np
 
 from agents.base import Agent
 from agents.mcts import MCTSAgent
+from agents.policy_file import trained_options
 from agents.registry import make_agent
 from agents.view import public_view
-from contack_env import GameState, new_game, new_solitaire1, new_solitaire2
+from contack_env.games import RuleOptions, get_game
+from contack_env.protocol import State
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEALS = {"contack": lambda s, p: new_game(p, seed=s, log=False), "solitaire1": lambda s, p: new_solitaire1(s, log=False),
-         "solitaire2": lambda s, p: new_solitaire2(s, log=False)}
 
 
-def positions(game: str, players: int, count: int, seed: int, player: Agent | None = None) -> list[GameState]:
-    """``count`` public views with at least two legal moves, met in play from ``seed``: uniform random moves, or
-    those ``player`` chooses."""
+def positions(game: str, players: int, count: int, seed: int, player: Agent | None = None,
+              options: RuleOptions | None = None) -> list[State]:
+    """``count`` public views with at least two legal moves, met in play from ``seed`` (``game`` under
+    ``options``): uniform random moves, or those ``player`` chooses."""
     rng = np.random.default_rng(seed)
-    out: list[GameState] = []
+    out: list[State] = []
     deal = seed
+    spec = get_game(game)
     while len(out) < count:
-        state = DEALS[game](deal, players)
+        state = spec.new_state(deal, players, options, log=False)
         deal += 1
         while not state.done and len(out) < count:
             codes = state.legal_codes()
@@ -60,7 +62,7 @@ def positions(game: str, players: int, count: int, seed: int, player: Agent | No
     return out
 
 
-def az_sims_per_s(path: str | None, views: list[GameState], seconds: float, seed: int) -> float:
+def az_sims_per_s(path: str | None, views: list[State], seconds: float, seed: int) -> float:
     from agents.az.horizon import horizon_for
     from agents.az.search import Search, drive
 
@@ -69,14 +71,14 @@ def az_sims_per_s(path: str | None, views: list[GameState], seconds: float, seed
     rng = np.random.default_rng(seed)
     sims = 64
 
-    def search(view: GameState) -> int:
+    def search(view: State) -> int:
         drive(Search(sims, rng, mode, horizon=horizon, rollout=evaluate.net.rollout).run(view), evaluate)
         return sims
 
     return _per_second(views, seconds, search)
 
 
-def expectimax_evaluations_per_s(path: str | None, views: list[GameState], seconds: float, seed: int) -> float:
+def expectimax_evaluations_per_s(path: str | None, views: list[State], seconds: float, seed: int) -> float:
     """Network evaluations per second of the expectimax search on ``views``, with the file's budget (its
     ``sims``; 120, the heads-up model's, for a file without one)."""
     from agents.az.expectimax import Expectimax
@@ -88,10 +90,10 @@ def expectimax_evaluations_per_s(path: str | None, views: list[GameState], secon
     budget = int(evaluate.net.meta.get("sims", 120))
     rng = np.random.default_rng(seed)
 
-    def search(view: GameState) -> int:
+    def search(view: State) -> int:
         asked = 0
 
-        def counted(states: list[GameState]) -> list:
+        def counted(states: list[State]) -> list:
             nonlocal asked
             asked += len(states)
             return evaluate(states)
@@ -135,11 +137,11 @@ def _evaluator(path: str | None):
     return NetEvaluator(net), str(net.meta.get("mode", "gumbel"))
 
 
-def mcts_sims_per_s(views: list[GameState], seconds: float, seed: int) -> float:
+def mcts_sims_per_s(views: list[State], seconds: float, seed: int) -> float:
     iterations = 200
     agent = MCTSAgent(iterations, seed=seed)
 
-    def search(view: GameState) -> int:
+    def search(view: State) -> int:
         agent.search(view)
         return iterations
 
@@ -184,7 +186,8 @@ def decision_times(path: str, count: int, seed: int) -> tuple[str, int, float, f
     game, players = net.game, int(net.meta.get("players", 2))
     # positions met in mcts:200's own games: random play would rarely reach an endgame, where the az agent of
     # Solitaire No. 2 searches exactly
-    views = positions(game, max(players, 1), count, seed, make_agent("mcts:200", seed + 1, game))
+    views = positions(game, max(players, 1), count, seed, make_agent("mcts:200", seed + 1, game),
+                      trained_options(net.meta, path))
     az, mcts = make_agent(f"az:{path}", seed, game), make_agent("mcts:200", seed, game)
     spent = [0.0, 0.0]
     for view in views:
