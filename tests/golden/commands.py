@@ -43,6 +43,9 @@ COMMANDS: list[tuple[str, list[str]]] = [
                           "--json", "{out}"]),
     ("contactix_5x5.jsonl", ["evaluate", "--game", "contactix", "--board-size", "5", "--agents",
                              "two_distance,ppo:models/contactix_5x5.npz", "--games", "2", "--seed", "4", "--records", "{out}"]),
+    ("az_contactix_5x5.jsonl", ["evaluate", "--game", "contactix", "--board-size", "5", "--agents",
+                                "az:models/contactix_5x5_az.npz:8,mcts:20", "--games", "2", "--seed", "21",
+                                "--records", "{out}"]),
 ]
 
 
@@ -65,6 +68,7 @@ def selfplay_golden() -> str:
     from training.az.config import AZConfig
     from training.az.pretrain import BotGames, bot_games
     from training.az.selfplay import Samples, play
+    from contack_env.games import GAMES
     from training.az.train import game_setup
 
     def rounded(samples: Samples) -> dict[str, list]:
@@ -77,9 +81,11 @@ def selfplay_golden() -> str:
         }
 
     out = {}
-    for name in ("contack_2p_az", "contack_4p_az", "solitaire1_az", "solitaire2_az"):
+    for name in ("contack_2p_az", "contack_4p_az", "contactix_5x5_az", "solitaire1_az", "solitaire2_az"):
         setup = game_setup(AZConfig.load(f"models/{name}.toml"))
-        setup = dataclasses.replace(setup, options=dataclasses.replace(setup.options, hands=1), sims=8)
+        if "hands" in GAMES[setup.game].options:  # (a game of one hand is quicker, where the game has hands)
+            setup = dataclasses.replace(setup, options=dataclasses.replace(setup.options, hands=1))
+        setup = dataclasses.replace(setup, sims=8)
         out[name] = rounded(play(AZNet.load(f"models/{name}.npz"), setup, games=2, seed=19, parallel=2))
     cfg = AZConfig.load("models/contack_2p_az.toml")
     setup = game_setup(cfg)

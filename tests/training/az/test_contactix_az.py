@@ -146,3 +146,22 @@ def test_training_refuses_a_trained_opponent_of_another_board_before_it_starts(t
             main([*argv, "--out", str(tmp_path / "run")])
         assert words in capsys.readouterr().err
         assert not (tmp_path / "run").exists()
+
+
+SHIPPED_5X5 = "models/contactix_5x5_az.npz"
+
+
+def test_the_shipped_5x5_network_wins_as_black_against_two_distance():
+    # Black has a winning strategy on 5x5 without the swap rule. two_distance, which wins every game as Black
+    # against mcts:200, mcts:1000 and the PPO model, loses every game as White to the shipped search.
+    for seed in range(3):
+        state = play_game(ContactixState(5), [make_agent(f"az:{SHIPPED_5X5}", seed, game="contactix"),
+                                              make_agent("two_distance", seed + 10, game="contactix")])
+        assert state.winner == 0
+
+
+def test_the_shipped_5x5_network_beats_mcts_200():
+    ev = evaluate([f"az:{SHIPPED_5X5}", "mcts:200"], 40, seed=1, game="contactix", board_size=5)
+    model = ev.entries[0]
+    assert model.win_rate > 0.55  # about 0.7 over 1000 games (docs/contactix.md)
+    assert model.win_rate_black > 0.9  # as Black it wins nearly every game
