@@ -85,18 +85,19 @@ class WorkerPool:
 
 @contextmanager
 def _ctrl_c_ignored_by_new_workers() -> Iterator[None]:
-    """Within the block, SIGINT is ignored (in the main thread), so that processes started in it ignore Ctrl-C
-    from their first instruction: an ignored signal stays ignored across exec, and Python keeps it so. The
-    initializer says so again, but a Ctrl-C while a worker was still starting printed its traceback. A Ctrl-C in
-    the block itself (the moment the processes take to start) is lost."""
+    """Within the block, SIGINT is blocked in the main thread, so that processes started in it (and the pool's
+    threads) begin with it blocked: a signal mask is inherited and stays across exec, and a worker that took
+    Ctrl-C while still starting printed its traceback. A Ctrl-C in the block is not lost: it waits, and reaches
+    the main process when the block ends (or at once, through a thread that does not block it). It used to be
+    ignored here, and a Ctrl-C in the moment a round's work was handed out did nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _lost_as_worker_lost(results: Iterator[Any]) -> Iterator[Any]:

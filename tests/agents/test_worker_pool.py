@@ -113,3 +113,23 @@ def test_a_ctrl_c_while_the_workers_start_is_the_main_process_s_alone():
             proc.wait()
     assert out == "interrupted\n"
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def test_a_ctrl_c_while_work_is_handed_out_is_not_lost(monkeypatch):
+    # Each round hands its work out with Ctrl-C held back from the workers as they start; a Ctrl-C in that
+    # moment was once ignored, and a training run went on after it.
+    from concurrent.futures import ProcessPoolExecutor
+
+    hand_out = ProcessPoolExecutor.map
+
+    def ctrl_c_while_handing_out(executor, *args, **kwargs):
+        results = hand_out(executor, *args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        return results
+
+    with WorkerPool(2) as pool:
+        assert list(pool.map(pool_tasks.square, range(2))) == [0, 1]  # the workers are up
+        monkeypatch.setattr(ProcessPoolExecutor, "map", ctrl_c_while_handing_out)
+        with _deadline(30), pytest.raises(KeyboardInterrupt):
+            pool.map(pool_tasks.square, range(2))
+            time.sleep(2)  # (a lost Ctrl-C: the block ends without one)
