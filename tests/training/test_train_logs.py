@@ -69,3 +69,18 @@ def test_the_last_evaluation_measures_the_policy_the_run_wrote(tmp_path):
     again = evaluate([f"ppo:{out / 'policy.npz'}", "random"], 8, seed=EVAL_SEED_OFFSET)  # the run's seed is 0
     assert (float(rows[-1]["win_rate"]), float(rows[-1]["mean_score"])) == (
         round(again.entries[0].win_rate, 4), round(again.entries[0].mean_score, 2))
+
+
+def test_a_runs_tensorboard_writer_flushes_every_few_seconds(tmp_path):
+    # torch's default is every 120 s, and that is how long closing the writer could wait after a Ctrl-C that
+    # landed while it was handed an event (its thread then sleeps until its next flush): a run took two minutes
+    # to end on Ctrl-C
+    from training.run_folder import tensorboard_writer
+
+    writer = tensorboard_writer(str(tmp_path))
+    try:
+        assert writer.flush_secs <= 5
+        writer.add_scalar("x", 1.0, 1)
+    finally:
+        writer.close()
+    assert any(p.name.startswith("events.out.tfevents") for p in tmp_path.iterdir())

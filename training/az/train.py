@@ -49,7 +49,7 @@ import numpy as np
 from contack_env.atomic import open_atomic
 from contack_env.games import get_game
 from ..run_folder import (Run, TrainingError, cannot_read, check_new_run_folder, claim_folder, folder_held, new_run_id,
-                          read_marker, read_state_file, write_marker)
+                          read_marker, read_state_file, tensorboard_writer, write_marker)
 from ..evaluations import EVAL_SEED_OFFSET
 from . import report
 from .config import AZConfig
@@ -321,11 +321,9 @@ def _train(cfg: AZConfig | None, out: str, resume: bool, progress: bool | None, 
 
 def _loop(cfg: AZConfig, run: AZRun, learner: Learner, start: int, games: int, wall_before: float,
           progress: bool | None, fresh: bool = False) -> str:
-    from torch.utils.tensorboard import SummaryWriter
-
     setup = game_setup(cfg)
     started = time.time()
-    writer = SummaryWriter(run.tensorboard)
+    writer = tensorboard_writer(run.tensorboard)
     selfplay = SelfPlay(cfg.workers, cfg.parallel_games, cfg.ray)
     bar = reporter(cfg.iterations, progress, sys.stderr, "train az", "iteration", initial=start)
     try:

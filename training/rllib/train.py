@@ -56,7 +56,8 @@ from ..config import TrainConfig, check_minibatch
 from ..evaluations import (draw_learning_curve, evaluate_policy_file, evaluation_scalars, next_due, next_evaluation,
                            read_csv, trim_evaluations)
 from ..run_folder import (CHECKPOINTS, RLLIB_CHECKPOINT, RLLIB_TEMPORARY, Run, TrainingError, check_new_run_folder,
-                          check_resumable, claim_folder, folder_held, new_run_id, read_marker, write_marker)
+                          check_resumable, claim_folder, folder_held, new_run_id, read_marker, tensorboard_writer,
+                          write_marker)
 from .env import LEARNER
 from .export import policy_net
 from .module import check_rllib_config, ppo_config
@@ -268,7 +269,6 @@ def _train(cfg: TrainConfig | None, out: str, env_runners: int, progress: bool |
     import ray
     import torch
     from ray.exceptions import RayError
-    from torch.utils.tensorboard import SummaryWriter
 
     from ..train import extend_total
 
@@ -332,7 +332,7 @@ def _train(cfg: TrainConfig | None, out: str, env_runners: int, progress: bool |
             cfg.save(run.config, backend="rllib")
             if extended:
                 print(extended, file=sys.stderr)
-        writer = SummaryWriter(run.tensorboard)
+        writer = tensorboard_writer(run.tensorboard)
         session = _Session(cfg, run, algo, writer, state, rows)
         net = export_policy(algo, cfg, steps)
         if not resume:
