@@ -66,12 +66,20 @@ class WorkerPool:
         # ProcessPoolExecutor has no public way to stop a worker in the middle of a task before Python 3.14
         # (terminate_workers), and a game of a search agent can take minutes: end the processes it holds.
         processes = list(getattr(self._executor, "_processes", {}).values())
+        results = getattr(self._executor, "_result_queue", None)
         self._executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             if process.is_alive():
                 process.terminate()
         for process in processes:
             process.join(timeout=10)
+        # A worker ended while sending a result leaves half a message in the results pipe, and the pool's thread
+        # waits for the rest; the pipe stays open because this process holds its writing end too, so the thread,
+        # and with it the interpreter's exit, waited for ever. With the workers gone, nothing writes: closing
+        # that end gives the thread the pipe's end and it finishes.
+        writer = getattr(results, "_writer", None)
+        if writer is not None and not any(process.is_alive() for process in processes):
+            writer.close()
 
     def __enter__(self) -> WorkerPool:
         return self

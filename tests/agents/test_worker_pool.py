@@ -133,3 +133,40 @@ def test_a_ctrl_c_while_work_is_handed_out_is_not_lost(monkeypatch):
         with _deadline(30), pytest.raises(KeyboardInterrupt):
             pool.map(pool_tasks.square, range(2))
             time.sleep(2)  # (a lost Ctrl-C: the block ends without one)
+
+
+HALF_SENT = """
+from agents.worker_pool import WorkerPool
+import pool_tasks
+
+if __name__ == "__main__":
+    pool = WorkerPool(2)
+    results = pool.map(pool_tasks.large_result, [200] * 6)
+    next(results)  # the next results are on their way through the pipe
+    pool.terminate()
+    print("terminated", flush=True)
+"""
+
+
+def test_workers_ended_while_sending_results_do_not_keep_the_process_from_exiting(tmp_path):
+    # a worker ended halfway through a result left the pool's thread waiting for the rest, and the interpreter's
+    # exit waiting for that thread: a Ctrl-C in az training with workers once hung the command so
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    script = tmp_path / "half_sent.py"  # a file: spawned workers import the main module by its path
+    script.write_text(HALF_SENT)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests" / "support")])}
+    out, err = tmp_path / "out", tmp_path / "err"  # files, not pipes, which the left processes would hold open
+    with out.open("w") as stdout, err.open("w") as stderr:
+        proc = subprocess.Popen([sys.executable, str(script)], stdout=stdout, stderr=stderr, env=env,
+                                start_new_session=True)
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            pytest.fail("the process had not exited 60 s after ending its workers")
+    assert (code, out.read_text()) == (0, "terminated\n"), err.read_text()

@@ -45,3 +45,8 @@ def fails_at_step():
             raise ValueError("this environment fails")
 
     return FailsAtStep()
+
+
+def large_result(megabytes: int) -> bytes:
+    """A result that takes the worker a while to send back: a worker ended then leaves half a message."""
+    return b"x" * (megabytes << 20)
