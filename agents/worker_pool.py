@@ -50,7 +50,7 @@ class WorkerPool:
     def map(self, function: Callable[[Any], Any], items: Iterable[Any], chunksize: int = 1) -> Iterator[Any]:
         """``function(item)`` for every item, in the items' order; ``function`` is a module-level function (a
         worker imports it). ``WorkerLost`` if a worker dies before the last result is in."""
-        with one_thread_for_workers(), _ctrl_c_ignored_by_new_workers():  # spawned as the work is handed out
+        with one_thread_for_workers(), _ctrl_c_held_back_from_new_workers():  # spawned as the work is handed out
             try:
                 results = self._executor.map(function, items, chunksize=chunksize)
             except BrokenProcessPool:
@@ -92,12 +92,12 @@ class WorkerPool:
 
 
 @contextmanager
-def _ctrl_c_ignored_by_new_workers() -> Iterator[None]:
+def _ctrl_c_held_back_from_new_workers() -> Iterator[None]:
     """Within the block, SIGINT is blocked in the main thread, so that processes started in it (and the pool's
     threads) begin with it blocked: a signal mask is inherited and stays across exec, and a worker that took
-    Ctrl-C while still starting printed its traceback. A Ctrl-C in the block is not lost: it waits, and reaches
-    the main process when the block ends (or at once, through a thread that does not block it). It used to be
-    ignored here, and a Ctrl-C in the moment a round's work was handed out did nothing."""
+    Ctrl-C while still starting printed its traceback. A Ctrl-C in the block is not lost (as it was when the block
+    ignored SIGINT): it waits, and reaches the main process when the block ends, or at once through a thread that
+    does not block it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

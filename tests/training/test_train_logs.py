@@ -75,7 +75,7 @@ def test_a_runs_tensorboard_writer_flushes_every_few_seconds(tmp_path):
     # torch's default is every 120 s, and that is how long closing the writer could wait after a Ctrl-C that
     # landed while it was handed an event (its thread then sleeps until its next flush): a run took two minutes
     # to end on Ctrl-C
-    from training.run_folder import tensorboard_writer
+    from training.run_folder import TENSORBOARD_FILE, tensorboard_writer
 
     writer = tensorboard_writer(str(tmp_path))
     try:
@@ -83,4 +83,4 @@ def test_a_runs_tensorboard_writer_flushes_every_few_seconds(tmp_path):
         writer.add_scalar("x", 1.0, 1)
     finally:
         writer.close()
-    assert any(p.name.startswith("events.out.tfevents") for p in tmp_path.iterdir())
+    assert any(p.name.startswith(TENSORBOARD_FILE) for p in tmp_path.iterdir())
