@@ -19,6 +19,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from multiprocessing import resource_tracker
 from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator
 
@@ -50,7 +51,7 @@ class WorkerPool:
     def map(self, function: Callable[[Any], Any], items: Iterable[Any], chunksize: int = 1) -> Iterator[Any]:
         """``function(item)`` for every item, in the items' order; ``function`` is a module-level function (a
         worker imports it). ``WorkerLost`` if a worker dies before the last result is in."""
-        with one_thread_for_workers(), _ctrl_c_held_back_from_new_workers():  # spawned as the work is handed out
+        with one_thread_for_workers(), ctrl_c_held_back_from_new_processes():  # spawned as the work is handed out
             try:
                 results = self._executor.map(function, items, chunksize=chunksize)
             except BrokenProcessPool:
@@ -92,15 +93,19 @@ class WorkerPool:
 
 
 @contextmanager
-def _ctrl_c_held_back_from_new_workers() -> Iterator[None]:
-    """Within the block, SIGINT is blocked in the main thread, so that processes started in it (and the pool's
-    threads) begin with it blocked: a signal mask is inherited and stays across exec, and a worker that took
-    Ctrl-C while still starting printed its traceback. A Ctrl-C in the block is not lost (as it was when the block
-    ignored SIGINT): it waits, and reaches the main process when the block ends, or at once through a thread that
-    does not block it."""
+def ctrl_c_held_back_from_new_processes() -> Iterator[None]:
+    """Within the block, SIGINT is blocked in the main thread, so that processes started from it (and threads
+    started in it) begin with it blocked: a signal mask is inherited and stays across exec, and a worker that took
+    Ctrl-C while still starting, before it could ignore it, printed its traceback. The processes must be started
+    by this thread (``spawn`` or ``fork``): a ``forkserver`` child has its server's mask. A Ctrl-C in the block is
+    not lost: it waits, and reaches the main process when the block ends, or at once through a thread that does
+    not block it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    # The first process spawned starts multiprocessing's resource tracker, and starting it unblocks SIGINT in
+    # this thread (resource_tracker.ensure_running): started beforehand, it leaves the block whole
+    resource_tracker.ensure_running()
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield

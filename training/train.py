@@ -70,7 +70,7 @@ from dataclasses import fields
 from typing import Any, Sequence
 
 from agents.policy_file import PolicyFileError, PolicyNet
-from agents.worker_pool import LOST, WorkerLost
+from agents.worker_pool import LOST, WorkerLost, ctrl_c_held_back_from_new_processes
 
 from .config import TrainConfig, check_minibatch, field_help, option_value
 from .evaluations import read_csv
@@ -125,7 +125,14 @@ def _vec_env(cfg: TrainConfig) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     factories = [functools.partial(make_env, cfg, rank) for rank in range(cfg.n_envs)]
-    venv = SubprocVecEnv(factories) if cfg.vec_env == "subproc" else DummyVecEnv(factories)
+    if cfg.vec_env == "subproc":
+        # A Ctrl-C while the workers start waits until they can ignore it (make_env), then reaches this process
+        # alone; spawned, so that they start with this thread's signal mask (SB3's default forkserver would
+        # give them its server's)
+        with ctrl_c_held_back_from_new_processes():
+            venv = SubprocVecEnv(factories, start_method="spawn")
+    else:
+        venv = DummyVecEnv(factories)
     # Episode returns and lengths for SB3's rollout/ep_rew_mean and rollout/ep_len_mean in TensorBoard (SB3 adds
     # its Monitor only to environments it builds itself, not to a VecEnv it is given).
     return VecMonitor(venv)

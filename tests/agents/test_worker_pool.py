@@ -135,6 +135,34 @@ def test_a_ctrl_c_while_work_is_handed_out_is_not_lost(monkeypatch):
             time.sleep(2)  # (a lost Ctrl-C: the block ends without one)
 
 
+HELD_BACK = """
+import multiprocessing
+import signal
+
+import pool_tasks
+from agents.worker_pool import ctrl_c_held_back_from_new_processes
+
+with ctrl_c_held_back_from_new_processes():
+    child = multiprocessing.get_context("spawn").Process(target=pool_tasks.exit_0_if_sigint_blocked)
+    child.start()
+child.join()
+print(child.exitcode, signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+"""
+
+
+def test_the_first_process_spawned_while_ctrl_c_is_held_back_starts_with_it_blocked():
+    # in a new interpreter: the first process spawned starts multiprocessing's resource tracker, which unblocked
+    # SIGINT on its way, and the process then began open to a Ctrl-C (the block ends with SIGINT unblocked again)
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests" / "support")])}
+    done = subprocess.run([sys.executable, "-c", HELD_BACK], capture_output=True, text=True, env=env, timeout=120)
+    assert done.stdout == "0 False\n", done.stderr
+
+
 HALF_SENT = """
 from agents.worker_pool import WorkerPool
 import pool_tasks

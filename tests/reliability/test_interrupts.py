@@ -51,11 +51,10 @@ def _interrupt(args: list[str], ready, workers: int = 0, cwd: Path = ROOT, timeo
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     assert len(before) >= 1 + workers, "the workers had started"
-    workers = {pid for pid, (_, command) in before.items() if pid != proc.pid and "resource_tracker" not in command
-               and "forkserver" not in command}
+    workers = {pid for pid, (_, command) in before.items() if pid != proc.pid and "resource_tracker" not in command}
     alive = {pid for pid, (state, _) in process_group(proc.pid).items() if state != "Z"}
     assert not workers & alive, "a worker outlived the command"
-    # multiprocessing's resource tracker and fork server end when the command has ended (their pipes close),
+    # multiprocessing's resource tracker ends when the command has ended (its pipe closes),
     # and whatever exits after the command is reaped by init: all soon after.
     deadline = time.time() + 10
     while process_group(proc.pid) and time.time() < deadline:

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import time
-from pathlib import Path
 
 from processes import process_group
 from reliability_helpers import AZ_LONG, ROOT, contack_command
@@ -19,24 +18,11 @@ PPO_LONG = ["--total-timesteps", "1000000", "--n-envs", "2", "--vec-env", "subpr
             "--progress", "off"]
 
 
-def _parent(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-
-
 def _workers(main: int) -> list[int]:
-    """The command's worker processes: not multiprocessing's helpers (the resource tracker, the fork server
-    itself, both children of the command), whose loss the workers would report in their own way."""
-    found = []
-    for pid, (state, command) in process_group(main).items():
-        if pid == main or state == "Z" or "resource_tracker" in command:
-            continue
-        try:
-            if "forkserver" in command and _parent(pid) == main:
-                continue
-        except OSError:
-            continue
-        found.append(pid)
-    return found
+    """The command's worker processes: not multiprocessing's resource tracker, whose loss the workers would
+    report in their own way."""
+    return [pid for pid, (state, command) in process_group(main).items()
+            if pid != main and state != "Z" and "resource_tracker" not in command]
 
 
 def _kill_a_worker(args: list[str], ready, timeout: float = 240) -> tuple[int, str]:

@@ -50,3 +50,19 @@ def fails_at_step():
 def large_result(megabytes: int) -> bytes:
     """A result that takes the worker a while to send back: a worker ended then leaves half a message."""
     return b"x" * (megabytes << 20)
+
+
+def interrupted_while_starting(cfg, rank):
+    """``training.train.make_env``, after a Ctrl-C that reached this subprocess environment's worker first:
+    before ``make_env`` could ignore it, as one from the terminal can while the workers start."""
+    os.kill(os.getpid(), signal.SIGINT)
+    from training.train import make_env
+
+    return make_env(cfg, rank)
+
+
+def exit_0_if_sigint_blocked() -> None:
+    """A process's exit status 0 if it began with SIGINT blocked, 1 if not."""
+    import sys
+
+    sys.exit(0 if signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []) else 1)

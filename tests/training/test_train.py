@@ -378,6 +378,22 @@ def test_after_a_ctrl_c_mid_message_the_subprocess_workers_are_ended_not_waited_
     assert not any(worker.is_alive() for worker in workers)
 
 
+def test_a_ctrl_c_while_the_subprocess_environments_start_is_not_a_workers_traceback(monkeypatch, capfd):
+    # Ctrl-C reaches every process of the terminal's group; a worker that took it before make_env ignores it
+    # printed a traceback and died, and the run failed on the broken pipe instead of stopping as asked
+    import pool_tasks
+
+    import training.train
+
+    monkeypatch.setattr(training.train, "make_env", pool_tasks.interrupted_while_starting)
+    venv = training.train._vec_env(TrainConfig(n_envs=2, vec_env="subproc"))
+    try:
+        assert venv.reset().shape[0] == 2
+    finally:
+        venv.close()
+    assert "KeyboardInterrupt" not in capfd.readouterr().err
+
+
 @pytest.mark.parametrize("how", ["killed", "failed"])
 def test_a_worker_that_ended_is_told_apart_killed_from_outside_or_failed_on_its_own(how):
     import functools
