@@ -269,9 +269,12 @@ def _ended_worker(venv: Any) -> int | None:
 
     processes = getattr(getattr(venv, "unwrapped", venv), "processes", None) or []
     sentinels = {process.sentinel: process for process in processes}
-    # A worker's end shows on its sentinel once the fork server has seen it: a moment after the pipe broke.
-    ended = wait(list(sentinels), timeout=2) if sentinels else []
-    codes = [code for code in (sentinels[s].exitcode for s in ended) if code]
+    # A worker's end shows on its sentinel a moment after the pipe broke; its exit status a moment after that
+    # (join waits for it: exitcode alone asks without waiting, and may find the process not yet reaped)
+    ended = [sentinels[s] for s in wait(list(sentinels), timeout=2)] if sentinels else []
+    for process in ended:
+        process.join(timeout=2)
+    codes = [process.exitcode for process in ended if process.exitcode]
     return min(codes) if codes else None
 
 

@@ -369,7 +369,7 @@ def test_after_a_ctrl_c_mid_message_the_subprocess_workers_are_ended_not_waited_
 
     from training.train import _close_after_failure
 
-    venv = VecMonitor(SubprocVecEnv([functools.partial(gymnasium.make, "CartPole-v1")] * 2))
+    venv = VecMonitor(SubprocVecEnv([functools.partial(gymnasium.make, "CartPole-v1")] * 2, start_method="spawn"))
     venv.reset()
     venv.step_async(np.zeros(2, dtype=np.int64))
     workers = venv.unwrapped.processes
@@ -407,7 +407,7 @@ def test_a_worker_that_ended_is_told_apart_killed_from_outside_or_failed_on_its_
     from training.train import _close_after_failure, _ended_worker
 
     first = pool_tasks.fails_at_step if how == "failed" else functools.partial(gymnasium.make, "CartPole-v1")
-    venv = VecMonitor(SubprocVecEnv([first, first]))
+    venv = VecMonitor(SubprocVecEnv([first, first], start_method="spawn"))  # as a run starts them
     try:
         venv.reset()
         assert _ended_worker(venv) is None  # both at work
