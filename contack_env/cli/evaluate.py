@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from dataclasses import asdict
+from typing import Any, Callable
 
 from contack_env.contack.multiplayer import MAX_PLAYERS, MIN_PLAYERS
 from contack_env.atomic import written_in_place
@@ -105,18 +106,25 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(f"contack evaluate: {err}; {INTERRUPTED['evaluate']}", file=sys.stderr)
         return 1
     print(format_table(ev))
-    try:
-        if args.json:
-            write_json(args.json, ev)
-            print(f"wrote {args.json}")
-        if args.records:
-            from contack_env.records import write_records
+    # Each output on its own: one that cannot be written (a full disk) must not cost the other the games
+    written = [_write(args.json, lambda: write_json(args.json, ev), f"wrote {args.json}") if args.json else True]
+    if args.records:
+        from contack_env.records import write_records
 
-            count = write_records(args.records, records_of(ev.results))
-            print(f"wrote {plural(count, 'record')} to {args.records}")
+        written.append(_write(args.records, lambda: write_records(args.records, records_of(ev.results)),
+                              lambda count: f"wrote {plural(count, 'record')} to {args.records}"))
+    return 0 if all(written) else 1
+
+
+def _write(path: str, write: Callable[[], Any], said: str | Callable[[Any], str]) -> bool:
+    """``write()``, then ``said`` (or ``said(what write returned)``) on standard output; False after saying on
+    standard error why ``path`` could not be written."""
+    try:
+        result = write()
     except OUTPUT_ERRORS:  # the output's own failure (a reader gone away): contack_env.cli.main says so
         raise
     except OSError as err:
-        print(f"contack evaluate: cannot write: {err}", file=sys.stderr)
-        return 1
-    return 0
+        print(f"contack evaluate: cannot write {path}: {err.strerror or err}", file=sys.stderr)
+        return False
+    print(said(result) if callable(said) else said)
+    return True

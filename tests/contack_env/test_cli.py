@@ -226,6 +226,31 @@ def test_an_error_of_the_games_in_simulate_is_not_taken_for_a_failed_write(tmp_p
     assert out.read_text() == '{"game": "contack"}\n' and [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]
 
 
+@pytest.mark.parametrize("failing", ["--json", "--records"])
+def test_an_evaluation_output_that_cannot_be_written_costs_the_other_nothing(tmp_path, monkeypatch, capsys, failing):
+    # a full disk under --json once ended the command before --records was written: every game played was lost,
+    # and the message named no file
+    import importlib
+
+    def full(path, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    # (the module, not agents.evaluate, which is the package's function of that name)
+    monkeypatch.setattr(importlib.import_module("agents.evaluate" if failing == "--json" else "contack_env.records"),
+                        "write_json" if failing == "--json" else "write_records", full)
+    paths = {"--json": tmp_path / "ev.json", "--records": tmp_path / "games.jsonl"}
+    assert main(["evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", "--hands", "1",
+                 "--progress", "off", "--json", str(paths["--json"]), "--records", str(paths["--records"])]) == 1
+    out, err = capsys.readouterr()
+    assert err == f"contack evaluate: cannot write {paths[failing]}: No space left on device\n"
+    kept = paths["--records" if failing == "--json" else "--json"]
+    assert f"{kept}" in out.splitlines()[-1] and not paths[failing].exists()
+    if kept.suffix == ".jsonl":
+        assert len(kept.read_text().splitlines()) == 2
+    else:
+        assert json.loads(kept.read_text())["games"] == 2
+
+
 def test_a_failing_output_after_a_file_is_written_is_not_blamed_on_the_file(tmp_path, monkeypatch, capsys):
     # `contack evaluate --json F`: the JSON is written, then "wrote F" cannot be printed. The command's own
     # `except OSError` for its files must not report that as F's failure.
