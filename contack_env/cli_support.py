@@ -34,7 +34,7 @@ INTERRUPTED = {
     "play": "the game is not saved; its seed is in the first line, to play it again with --seed",
     "render": "--out is as it was (a picture is written whole or not at all)",
     "replay": "the records checked so far are listed above",
-    "demo": "each file written so far is whole (files are written atomically); the others were not written",
+    "demo": "--out is as it was (the demo's files replace those there only once every game is played)",
     "serve": "the server stopped; its games were held in memory only (download a game's record to keep it)",
 }
 

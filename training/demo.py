@@ -16,16 +16,22 @@ take many times the demo's time, and ``contack evaluate`` plays them). It prints
 
 Every game is played from ``--seed`` onwards, so a run is repeated exactly by the same command. ``--models``
 defaults to the repository's ``models/`` folder (``agents.policy_file.shipped_models_folder``), so the command
-runs from any current folder; ``--out`` is relative to the current folder. The demo marks the folder as its
-own (a file ``.contack-demo``) and replaces the files of an earlier demo there; a folder holding a file of
-one of those names that a demo did not write is refused before any game, and other files are left alone.
+runs from any current folder; ``--out`` is relative to the current folder. The files are written into a
+temporary folder inside ``--out`` and moved into place once every game is played, so an interrupted demo leaves
+``--out`` as it was. The demo marks the folder as its own (a file ``.contack-demo`` listing what it wrote, by
+content) and replaces those files on its next run; a file of one of its names that a demo did not write there,
+or that was changed since, is refused before any game, and other files are left alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
+import shutil
 import sys
+import tempfile
 import time
 from typing import Sequence
 
@@ -43,21 +49,61 @@ OUTPUTS = (*(f"demo_{n + 1}.json" for n in range(sum(len(m[3]) for m in MATCHES)
            "game.jsonl")
 """The files a demo writes in ``--out``, in the order it writes them."""
 MARKER = ".contack-demo"
-"""Written in ``--out`` before the first output: the folder's files of those names are a demo's to replace."""
+"""Written in ``--out`` with the outputs: JSON, ``MARKER_FORMAT`` and the SHA-256 of each file the demo wrote
+there, the files it may replace on its next run."""
+MARKER_FORMAT = "contack-demo/1"
+STAGING_PREFIX = ".contack-demo-writing-"
+"""The temporary folder inside ``--out`` that holds a demo's files until every game is played."""
+
+
+def _digest(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _marked_files(out: str) -> dict[str, str] | None:
+    """The files the marker of ``out`` lists as a demo's (name: SHA-256); None for a marker that lists none (one
+    written before markers did: its folder's files of the outputs' names are taken as the demo's)."""
+    try:
+        with open(os.path.join(out, MARKER), encoding="utf-8") as f:
+            marker = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(marker, dict) or marker.get("format") != MARKER_FORMAT or not isinstance(marker.get("files"), dict):
+        return None
+    return {str(name): str(digest) for name, digest in marker["files"].items()}
 
 
 def check_out_folder(out: str) -> None:
-    """``ValueError`` if ``out`` holds a file of a name the demo writes that a demo did not write (the folder has
-    no marker, and is not a whole demo's output from before the marker); touches nothing."""
-    if not os.path.isdir(out) or os.path.exists(os.path.join(out, MARKER)):
+    """``ValueError`` if ``out`` holds a file of a name the demo writes that a demo did not write there, or that
+    changed since it did (the marker lists what it wrote; a folder without one may be a whole demo's output from
+    before the marker); touches nothing."""
+    if not os.path.isdir(out):
         return
     names = set(os.listdir(out))
+    present = [name for name in OUTPUTS if name in names]
+    if MARKER in names:
+        listed = _marked_files(out)
+        if listed is None:
+            return  # a marker from before markers listed the files: those of its names are a demo's
+        changed = [name for name in present if listed.get(name) != _digest_or_none(os.path.join(out, name))]
+        if changed:
+            raise ValueError(f"--out {out} holds {', '.join(changed)}, which the demo that wrote there did not write "
+                             "or which changed since, and the demo would replace them: move them away, or name "
+                             "another folder")
+        return
     if set(OUTPUTS) <= names:
         return  # every file of a demo: one written before demos marked their folders
-    taken = [name for name in OUTPUTS if name in names]
-    if taken:
-        raise ValueError(f"--out {out} holds {', '.join(taken)}, which no demo wrote there, and the demo would "
+    if present:
+        raise ValueError(f"--out {out} holds {', '.join(present)}, which no demo wrote there, and the demo would "
                          "replace them: name another folder")
+
+
+def _digest_or_none(path: str) -> str | None:
+    try:
+        return _digest(path)
+    except OSError:
+        return None  # a folder of that name, say: not a file the demo wrote
 
 
 def check_models(models: str) -> None:
@@ -76,14 +122,25 @@ def check_models(models: str) -> None:
 
 
 def _play_and_write(games: int, seed: int, workers: int, models: str, out: str) -> list[str]:
-    """Evaluate the shipped models (``check_models`` has passed) and write the files the module docstring lists;
-    return the paths written."""
+    """Evaluate the shipped models (``check_models`` has passed) and write the files the module docstring lists
+    (``OUTPUTS``), all at the end; return their paths."""
+    os.makedirs(out, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out)
+    try:
+        _play_and_write_into(games, seed, workers, models, staging)
+        for name in OUTPUTS:  # every game played: the files take the place of an earlier demo's
+            os.replace(os.path.join(staging, name), os.path.join(out, name))
+        marker = {"format": MARKER_FORMAT, "files": {name: _digest(os.path.join(out, name)) for name in OUTPUTS}}
+        write_text(os.path.join(out, MARKER), json.dumps(marker, indent=1) + "\n")
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # this run's own folder, empty unless the run failed
+    return [os.path.join(out, name) for name in OUTPUTS]
+
+
+def _play_and_write_into(games: int, seed: int, workers: int, models: str, out: str) -> None:
     from agents.evaluate import evaluate, format_table, write_json
     from agents.plots import plot_win_rates
 
-    os.makedirs(out, exist_ok=True)
-    write_text(os.path.join(out, MARKER), "contack demo writes its files here and replaces them on the next run\n")
-    written: list[str] = []
     jsons: list[str] = []
     for filename, players, spec, opponents in MATCHES:
         path = os.path.join(models, filename)
@@ -99,9 +156,7 @@ def _play_and_write(games: int, seed: int, workers: int, models: str, out: str) 
             jsons.append(target)
     plot = os.path.join(out, "results.png")
     plot_win_rates(jsons, plot, f"Shipped models vs the bots, three-hand games from seed {seed} (95% CI)")
-    written += jsons + [plot]
-    written += write_finished_game(os.path.join(models, "contack_2p.npz"), seed, out)
-    return written
+    write_finished_game(os.path.join(models, "contack_2p.npz"), seed, out)
 
 
 def write_finished_game(model: str, seed: int, out: str) -> list[str]:

@@ -118,7 +118,8 @@ def test_a_worker_killed_mid_game_is_one_line_saying_what_was_kept(models, tmp_p
     monkeypatch.setattr(importlib.import_module("agents.evaluate"), "WorkerPool", LosesAWorker)
     assert main(["demo", "--games", "4", "--workers", "2", "--models", str(models), "--out", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err
-    assert err == f"contack demo: {LOST}; each file written so far is whole (files are written atomically); the others were not written\n"
+    assert err == f"contack demo: {LOST}; --out is as it was (the demo's files replace those there only once every game is played)\n"
+    assert list((tmp_path / "o").iterdir()) == []  # nothing of the run left
 
 
 def test_a_folder_holding_files_a_demo_did_not_write_is_refused_and_left_as_it_was(models, tmp_path, capsys):
@@ -137,6 +138,56 @@ def test_a_folder_holding_files_a_demo_did_not_write_is_refused_and_left_as_it_w
     for _ in range(2):
         assert main(["demo", "--games", "2", "--workers", "1", "--models", str(models), "--out", str(mine)]) == 0
     assert (mine / "notes.txt").read_text() == "mine too" and (mine / "game.jsonl").is_file()
+
+
+def test_a_file_put_in_place_of_a_demos_output_is_refused_and_kept(models, tmp_path, capsys):
+    # the marker once made every file of an output's name the demo's to replace: a picture of the user's copied
+    # over game.png in a demo's folder was replaced without a word
+    out = tmp_path / "d"
+    assert main(["demo", "--games", "2", "--workers", "1", "--models", str(models), "--out", str(out)]) == 0
+    (out / "game.png").write_bytes(b"\x89PNG my own picture")
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        main(["demo", "--games", "2", "--workers", "1", "--models", str(models), "--out", str(out)])
+    assert exited.value.code == 2
+    assert (f"--out {out} holds game.png, which the demo that wrote there did not write or which changed since"
+            in capsys.readouterr().err)
+    assert (out / "game.png").read_bytes() == b"\x89PNG my own picture"
+
+
+def test_an_interrupted_demo_leaves_the_earlier_demos_files_as_they_were(models, tmp_path, monkeypatch, capsys):
+    # an interrupted demo once left the new run's first tables beside the earlier run's plot and game
+    import training.demo
+    from training.demo import MARKER, OUTPUTS
+
+    out = tmp_path / "d"
+    assert main(["demo", "--games", "2", "--workers", "1", "--models", str(models), "--out", str(out)]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert set(before) == {*OUTPUTS, MARKER}
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(training.demo, "write_finished_game", interrupted)  # the last step, the tables written
+    assert main(["demo", "--games", "4", "--seed", "9", "--workers", "1", "--models", str(models), "--out", str(out)]) == 130
+    assert "--out is as it was" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    monkeypatch.undo()
+    assert main(["demo", "--games", "4", "--seed", "9", "--workers", "1", "--models", str(models), "--out", str(out)]) == 0
+    assert json.loads((out / "demo_8.json").read_text())["games"] == 4  # its own files, still the demo's to replace
+
+
+def test_a_folder_marked_before_markers_listed_the_files_is_still_the_demos(models, tmp_path):
+    from training.demo import MARKER, OUTPUTS
+
+    old = tmp_path / "runs_demo"
+    old.mkdir()
+    (old / MARKER).write_text("contack demo writes its files here and replaces them on the next run\n")
+    for name in OUTPUTS:
+        (old / name).write_text("an earlier demo's")
+    assert main(["demo", "--games", "2", "--workers", "1", "--models", str(models), "--out", str(old)]) == 0
+    assert json.loads((old / "demo_1.json").read_text())["games"] == 2
+    assert json.loads((old / MARKER).read_text())["format"] == "contack-demo/1"
 
 
 def test_a_whole_demos_output_from_before_the_marker_is_replaced(models, tmp_path):
