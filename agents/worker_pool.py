@@ -13,10 +13,11 @@ The workers are spawned (no copy of the caller's threads or open files), with on
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import signal
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing import resource_tracker
@@ -53,10 +54,14 @@ class WorkerPool:
         worker imports it). ``WorkerLost`` if a worker dies before the last result is in."""
         with one_thread_for_workers(), ctrl_c_held_back_from_new_processes():  # spawned as the work is handed out
             try:
-                results = self._executor.map(function, items, chunksize=chunksize)
+                # Not ProcessPoolExecutor.map, whose results, left unread (a Ctrl-C), cancel the work not started
+                # from this thread: terminate() then ending the workers could find those futures cancelled under
+                # it, and the pool's thread failed with a traceback (InvalidStateError, Python 3.11). Work not
+                # started is cancelled by terminate(), from the pool's own thread.
+                futures = [self._executor.submit(_apply, function, chunk) for chunk in _chunks(items, chunksize)]
             except BrokenProcessPool:
                 raise WorkerLost(LOST) from None
-        return _lost_as_worker_lost(results)
+        return _results(futures)
 
     def close(self) -> None:
         """Wait for the work handed out, then end the workers."""
@@ -113,8 +118,21 @@ def ctrl_c_held_back_from_new_processes() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _lost_as_worker_lost(results: Iterator[Any]) -> Iterator[Any]:
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    if size < 1:
+        raise ValueError(f"chunksize is at least 1; got {size}")
+    it = iter(items)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
+
+
+def _apply(function: Callable[[Any], Any], chunk: list[Any]) -> list[Any]:
+    return [function(item) for item in chunk]
+
+
+def _results(futures: list[Future[list[Any]]]) -> Iterator[Any]:
     try:
-        yield from results
+        for future in futures:
+            yield from future.result()
     except BrokenProcessPool:
         raise WorkerLost(LOST) from None
