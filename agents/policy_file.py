@@ -101,6 +101,8 @@ def check_archive(path: str, kind: str, what: str) -> None:
         raise PolicyFileError(f"no {kind} at {shown}")
     if os.path.isdir(path):
         raise PolicyFileError(f"{shown} is a folder, not {what}")
+    if not os.path.isfile(path):  # a device or a pipe: read to its end in search of an archive's, which has none
+        raise PolicyFileError(f"{shown} is not a file on disk (a device or a pipe), not {what}")
     try:
         with open(path, "rb") as f:
             start = f.read(4)

@@ -324,12 +324,20 @@ PPO_MAX_SEED = 2**31 - 1
 (``contack_env.seeds.MAX_SEED``)."""
 
 
+MAX_CONFIG_BYTES = 1 << 20
+"""The largest configuration file read (a run's config.toml is about 2 KB)."""
+
+
 def read_settings(path: str) -> dict[str, Any]:
     """A configuration file's settings (its ``[train]`` table, or the whole file without one), or ``ValueError``
     saying why it cannot be read (missing, a folder, not readable, not UTF-8, not TOML, no table of settings)."""
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            raw = f.read(MAX_CONFIG_BYTES + 1)  # not all of it: a device such as /dev/zero never ends
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ValueError(f"{path} is larger than {MAX_CONFIG_BYTES >> 20} MiB; a configuration is a TOML file of "
+                             "a few KB (a run's config.toml)")
+        data = tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise ValueError(f"no configuration file at {path}") from None
     except IsADirectoryError:

@@ -200,7 +200,9 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         try:
             parser, commands = build_parsers()
-            args = parser.parse_args(argv)
+            args, unknown = parser.parse_known_args(argv)
+            if unknown:  # said by the command's parser, with its usage line, not by the top-level one
+                commands[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
         except KeyboardInterrupt:  # before the command began: nothing to keep
             return _interrupted_while_starting()
         try:
@@ -208,6 +210,11 @@ def _run(argv: Sequence[str] | None) -> int:
             return COMMANDS[args.command].run(commands[args.command], args)
         except KeyboardInterrupt:  # one line saying what was kept, not a traceback (train says how to resume)
             return interrupted(args.command)
+        except MemoryError as err:  # an input too large to hold, say: a line, not a traceback; outputs are whole
+            said = f" ({err})" if str(err) else ""
+            print(f"contack {args.command}: ran out of memory{said}; each file written is whole or was not written",
+                  file=sys.stderr)
+            return 1
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

@@ -120,13 +120,36 @@ def read_records(
     default a torn line raises like any other."""
     name = os.fspath(path)
     with open(path, "rb") as f:
-        data = f.read()
+        data = _read_lines_of_records(f, name)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise RecordError(f"not UTF-8 text (byte {e.start}); records are JSON", f"{name}, line {line}") from None
     return parse_records(text, name, on_torn=on_torn)
+
+
+MAX_LINE_BYTES = 64 << 20
+"""The longest line a records file is read to (a record of a seven-player game is a line of about 20 KB)."""
+READ_CHUNK_BYTES = 1 << 20
+
+
+def _read_lines_of_records(f: Any, name: str) -> bytes:
+    """All of ``f``, read a chunk at a time, or ``RecordError`` once ``MAX_LINE_BYTES`` pass without a line break:
+    no file of records is so (a device such as /dev/zero never ends, and a file of zeros is no text), and reading
+    on would fill the memory."""
+    chunks: list[bytes] = []
+    since_break = 0  # bytes since the last line break
+    lines = 1
+    while chunk := f.read(READ_CHUNK_BYTES):
+        chunks.append(chunk)
+        breaks = chunk.count(b"\n")
+        since_break = len(chunk) - chunk.rfind(b"\n") - 1 if breaks else since_break + len(chunk)
+        lines += breaks
+        if since_break > MAX_LINE_BYTES:
+            raise RecordError(f"more than {MAX_LINE_BYTES >> 20} MiB without a line break; records are JSON, one "
+                              "record a line of a few KB (or a JSON array of them, over many lines)", f"{name}, line {lines}")
+    return b"".join(chunks)
 
 
 def parse_records(

@@ -31,6 +31,11 @@ def test_a_negative_seed_is_a_usage_error(tmp_path, cli, args):
     (["evaluate", "--agents", "random", "--game", "solitaire1", "--hands", "2", "--games", "2", "--seed", "1"],
      "--hands is an option of --game contack, not of solitaire1"),
     (["simulate", "--games", "x"], "argument --games"),  # found by argparse itself
+    # once said by the top-level parser, with its usage, as `contack: error:`
+    (["simulate", "--agents", "random", "--games", "1", "--seed", "1", "--out", "x.jsonl", "extra"],
+     "unrecognized arguments: extra"),
+    (["evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", "--bogus"],
+     "unrecognized arguments: --bogus"),
 ])
 def test_a_usage_error_shows_the_usage_of_the_command_given(tmp_path, cli, args, message):
     result = cli(*args, cwd=tmp_path)
@@ -470,3 +475,49 @@ def test_a_bad_option_over_a_good_config_file_is_not_blamed_on_the_file(tmp_path
     result = cli("train", "--config", tmp_path / "c.toml", "--gamma", "5", "--out", tmp_path / "run")
     result.assert_clean_failure(2, "error: gamma must be at least 0 and at most 1; got 5.0")
     assert "c.toml" not in result.err
+
+
+ENDLESS = "/dev/zero"  # a device that never ends: read whole, it filled the memory (24 GB once, for az:)
+
+
+@pytest.mark.skipif(not __import__("os").path.exists(ENDLESS), reason="needs /dev/zero")
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "--agents", f"az:{ENDLESS},random", "--games", "1", "--seed", "1", "--out", "x.jsonl"],
+     f"--agents: {ENDLESS} is not a file on disk (a device or a pipe), not a contack-az/1 network file"),
+    (["simulate", "--agents", f"ppo:{ENDLESS},random", "--games", "1", "--seed", "1", "--out", "x.jsonl"],
+     f"--agents: {ENDLESS} is not a file on disk (a device or a pipe), not a contack-policy/1 policy file"),
+    (["train", "--config", ENDLESS, "--out", "r"],
+     f"{ENDLESS} is larger than 1 MiB; a configuration is a TOML file of a few KB"),
+])
+def test_an_endless_input_is_refused_not_read_until_memory_runs_out(tmp_path, cli, args, message):
+    result = cli(*args, cwd=tmp_path)
+    result.assert_clean_failure(2, message)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["replay", "--check"], ["ratings"], ["render", "--out", "z.png"]])
+def test_a_records_file_with_no_line_breaks_is_refused_before_it_fills_the_memory(tmp_path, cli, command):
+    # a 4 GiB file of zeros was read whole and parsed (a MemoryError under a memory limit); the reader stops at
+    # the first line longer than any record's
+    from contack_env.records.files import MAX_LINE_BYTES
+
+    zeros = tmp_path / "zeros.jsonl"
+    with zeros.open("wb") as f:
+        f.truncate(MAX_LINE_BYTES + (2 << 20))  # sparse: no disk used
+    result = cli(*command[:1], str(zeros), *command[1:], cwd=tmp_path)
+    assert result.code == 1 and "Traceback" not in result.err
+    assert f"{zeros}, line 1: more than 64 MiB without a line break" in result.out + result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["zeros.jsonl"]
+
+
+def test_running_out_of_memory_is_a_line_not_a_traceback(monkeypatch, capsys):
+    from contack_env import cli
+    from contack_env.cli import main
+
+    def allocates(parser, args):
+        raise MemoryError("Unable to allocate 3.00 GiB for an array")
+
+    monkeypatch.setattr(cli.COMMANDS["replay"], "run", allocates)
+    assert main(["replay", "--check", "games.jsonl"]) == 1
+    assert capsys.readouterr().err == ("contack replay: ran out of memory (Unable to allocate 3.00 GiB for an array); "
+                                       "each file written is whole or was not written\n")
