@@ -18,6 +18,10 @@ CODECS: dict[str, Codec] = {codec.format: codec for codec in (contack.CODEC, con
 """Every record format's codec, by its ``format`` string."""
 
 
+STATISTICS_NOT_RECORDS = (": it is the statistics of a command (`contack evaluate --json`, `ratings --json`, `solve "
+                          "--json`), not a game's record (`simulate --out`, `evaluate --records`)")
+
+
 def codec_for(record: Any) -> Codec:
     """The codec of ``record``'s ``format``; ``RecordError`` if it is no record or of no known format."""
     if not isinstance(record, dict):
@@ -26,7 +30,9 @@ def codec_for(record: Any) -> Codec:
     codec = CODECS.get(fmt) if isinstance(fmt, str) else None
     if codec is None:
         if "format" not in record:
-            raise RecordError("missing key 'format'", "record")
+            # the commands' statistics begin as records do (with "game"), and are the likeliest slip of a name
+            statistics = "entries" in record or "share_winnable" in record
+            raise RecordError("missing key 'format'" + (STATISTICS_NOT_RECORDS if statistics else ""), "record")
         raise RecordError(f"unknown format {show(fmt)}; formats are {', '.join(map(show, CODECS))}", "format")
     return codec
 

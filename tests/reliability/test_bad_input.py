@@ -521,3 +521,18 @@ def test_running_out_of_memory_is_a_line_not_a_traceback(monkeypatch, capsys):
     assert main(["replay", "--check", "games.jsonl"]) == 1
     assert capsys.readouterr().err == ("contack replay: ran out of memory (Unable to allocate 3.00 GiB for an array); "
                                        "each file written is whole or was not written\n")
+
+
+def test_statistics_given_where_records_belong_are_named_as_such(tmp_path, cli):
+    # `contack ratings ev.json` with evaluate's --json output once said only "missing key 'format'"
+    stats = tmp_path / "ev.json"
+    cli("evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1", "--hands", "1", "--progress", "off",
+        "--json", str(stats), cwd=tmp_path)
+    result = cli("ratings", str(stats), cwd=tmp_path)
+    result.assert_clean_failure(1, "missing key 'format': it is the statistics of a command (`contack evaluate "
+                                   "--json`, `ratings --json`, `solve --json`), not a game's record")
+    from contack_env.records import RecordError, codec_for
+
+    with pytest.raises(RecordError) as raised:  # a record without its format is not taken for statistics
+        codec_for({"game": "contack", "players": 2})
+    assert str(raised.value).endswith("missing key 'format'")
