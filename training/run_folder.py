@@ -258,11 +258,15 @@ def folder_held(folder: str) -> Iterator[None]:
 def claim_folder(folder: str, run_id: str) -> None:
     """Make ``folder`` (a new run's, ``check_new_run_folder`` passed) and mark it for ``run_id``, removing what
     an earlier kill while writing a marker left."""
-    os.makedirs(folder, exist_ok=True)
-    for name in os.listdir(folder):
-        if _is_marker_temporary(name):
-            _remove(os.path.join(folder, name))
-    write_marker(folder, run_id)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for name in os.listdir(folder):
+            if _is_marker_temporary(name):
+                _remove(os.path.join(folder, name))
+        write_marker(folder, run_id)
+    except OSError as err:  # the first file of the run: nothing of it is there, and the marker's name is no news
+        raise RunFolderError(f"cannot write in {folder}: {err.strerror or err}; nothing was written: name a folder "
+                             "you can write in") from None
 
 
 def remove_run_files(folder: str, own_files: tuple[str, ...]) -> None:

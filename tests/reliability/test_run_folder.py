@@ -393,3 +393,26 @@ def test_a_run_that_ends_while_a_new_one_starts_there_is_left_alone(tmp_path, mo
     kept = _snapshot(out)
     assert sorted(kept) == sorted([MARKER, "checkpoint.zip", "state.json", "config.toml", "policy.npz"])
     assert all(kept[name] == (finished / name).read_bytes() for name in kept), "the other run's files are its own"
+
+
+@pytest.mark.parametrize("algorithm", ["ppo", "az"])
+def test_a_folder_that_refuses_the_runs_first_file_says_nothing_was_written(tmp_path, monkeypatch, capsys, algorithm):
+    # an immutable folder (chattr +i): the marker's write failed, and the message named its temporary file and
+    # said "the files written are whole" of a run that had written none
+    import errno
+
+    import training.run_folder
+    from contack_env.cli import main
+
+    def refused(folder, run_id):
+        raise PermissionError(errno.EPERM, "Operation not permitted", f"{folder}/.tmp-x1y2.contack-run")
+
+    monkeypatch.setattr(training.run_folder, "write_marker", refused)
+    out = tmp_path / "imm"
+    out.mkdir()
+    args = ["--algorithm", "az", "--iterations", "1"] if algorithm == "az" else ["--total-timesteps", "64", *TINY]
+    assert main(["train", "--out", str(out), *args, "--progress", "off"]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"contack train: cannot write in {out}: Operation not permitted; nothing was written: name a "
+                   "folder you can write in\n")
+    assert list(out.iterdir()) == []
