@@ -67,7 +67,7 @@ def _run_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace, op
     from agents.registry import check_spec
 
     if args.players != 2:
-        parser.error(f"--players: contactix is played by 2 players; got {args.players}")
+        parser.error(f"--players: CON-TAC-TIX is played by 2 players; got {args.players}")
     if args.seat not in (0, 1):
         parser.error(f"--seat: 0 (black, moves first) or 1 (white); got {args.seat}")
     agent = "two_distance" if args.agents is None else args.agents

@@ -161,7 +161,7 @@ def test_cli_play_contactix(monkeypatch, capsys):
     "argv,message",
     [
         (["--seat", "2"], "--seat: 0 (black, moves first) or 1 (white); got 2"),
-        (["--players", "3"], "contactix is played by 2 players; got 3"),
+        (["--players", "3"], "--players: CON-TAC-TIX is played by 2 players; got 3"),
         (["--board-size", "40"], "--board-size: board_size is a whole number 3..19; got 40"),
         (["--agents", "lookahead"], "unknown agent 'lookahead' for contactix"),
         (["--agents", "random,random"], "--agents: contactix is heads-up, so it takes one bot (the other seat is "
