@@ -216,6 +216,9 @@ def _train(cfg: TrainConfig | None, out: str, resume: bool, progress: bool | Non
         model.num_timesteps, model._n_updates = steps, updates
         restart_streams(model, cfg, steps)  # then learn() resets the environments, as at every checkpoint
         state = run.state_at(steps)
+        if TRAINING_GAMES[cfg.game].self_play and not os.path.exists(run.state):
+            print(f"contack train: {run.state} is missing, so the run resumes without the self-play snapshots it "
+                  "named (it then goes on otherwise than it would have)", file=sys.stderr)
         if TRAINING_GAMES[cfg.game].self_play:
             for name in state.get("snapshots", []):
                 try:

@@ -364,8 +364,12 @@ def test_a_snapshot_the_state_names_that_is_gone_says_what_to_do(tmp_path, capsy
     err = capsys.readouterr().err
     assert f"names the self-play snapshot {name}, which cannot be played: no policy file at" in err
     assert "put it back, or remove" in err and "to resume without the snapshots" in err and "Traceback" not in err
-    (out / "state.json").unlink()  # as the message says: the run then resumes without them
+    (out / "state.json").unlink()  # as the message says: the run then resumes without them, and says so
     assert main(["--out", str(out), "--resume", "--total-timesteps", "128", "--progress", "off"]) == 0
+    assert (f"contack train: {out / 'state.json'} is missing, so the run resumes without the self-play snapshots"
+            in capsys.readouterr().err)
+    assert main(["--out", str(out), "--resume", "--total-timesteps", "192", "--progress", "off"]) == 0
+    assert "is missing" not in capsys.readouterr().err  # written again by the resumed run
 
 
 def test_a_run_that_ends_while_a_new_one_starts_there_is_left_alone(tmp_path, monkeypatch):
