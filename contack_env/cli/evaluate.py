@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from dataclasses import asdict
 from typing import Any, Callable
@@ -79,7 +80,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         check_request(args.game, players, agents, args.games, args.workers, options, ray=args.ray)
     except ValueError as err:
-        parser.error(str(err))
+        # the option's name where the setting is one (check_request speaks of its own arguments)
+        parser.error(re.sub(r"^(workers|games)\b", r"--\1", str(err)))
     models = [path for spec in agents for path in spec_files(spec)]
     not_an_input(parser, "--json", args.json, models)
     not_an_input(parser, "--records", args.records, models)

@@ -94,7 +94,7 @@ def test_evaluate_solitaire(capsys):
         (["--agents", "greedy,mcts:lots", "--games", "4"], "budget is a whole number of iterations"),
         (["--agents", "greedy,random", "--games", "5"], "multiple of 2; got 5"),
         (["--players", "3", "--agents", "greedy,random", "--games", "6"], "3 players need 3 agents"),
-        (["--agents", "greedy,random", "--games", "4", "--workers", "0"], "workers is at least 1"),
+        (["--agents", "greedy,random", "--games", "4", "--workers", "0"], "error: --workers is at least 1; got 0"),
         (["--agents", "greedy,random", "--games", "4", "--workers", "100000"], "workers is at most 256 processes"),
         (["--agents", "greedy,random", "--games", "10000000002"], "games is at most 10,000,000 in one evaluation"),
         (["--game", "solitaire1", "--agents", "random", "--games", "10000001"], "got 10,000,001: play several"),
