@@ -56,9 +56,14 @@ STAGING_PREFIX = ".contack-demo-writing-"
 """The temporary folder inside ``--out`` that holds a demo's files until every game is played."""
 
 
-def _digest(path: str) -> str:
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+def _digest(path: str) -> str | None:
+    """The SHA-256 of the file at ``path``; None if it cannot be read (a folder of that name, say: no file of a
+    demo's)."""
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
 
 
 def _marked_files(out: str) -> dict[str, str] | None:
@@ -86,7 +91,7 @@ def check_out_folder(out: str) -> None:
         listed = _marked_files(out)
         if listed is None:
             return  # a marker from before markers listed the files: those of its names are a demo's
-        changed = [name for name in present if listed.get(name) != _digest_or_none(os.path.join(out, name))]
+        changed = [name for name in present if listed.get(name) != _digest(os.path.join(out, name))]
         if changed:
             raise ValueError(f"--out {out} holds {', '.join(changed)}, which the demo that wrote there did not write "
                              "or which changed since, and the demo would replace them: move them away, or name "
@@ -97,13 +102,6 @@ def check_out_folder(out: str) -> None:
     if present:
         raise ValueError(f"--out {out} holds {', '.join(present)}, which no demo wrote there, and the demo would "
                          "replace them: name another folder")
-
-
-def _digest_or_none(path: str) -> str | None:
-    try:
-        return _digest(path)
-    except OSError:
-        return None  # a folder of that name, say: not a file the demo wrote
 
 
 def check_models(models: str) -> None:
