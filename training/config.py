@@ -31,6 +31,9 @@ POLICIES = ("auto", "factored", "mlp")
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {name: game.defaults for name, game in TRAINING_GAMES.items()}
 """Per game, the settings that replace the field defaults (Contack's) when a configuration leaves them out, so
 that `contack train --game contactix` runs as it is (``training.games``)."""
+CHANGEABLE_ON_RESUME = ("total_timesteps", "vec_env")
+"""The settings a resumed run may take from an edited config.toml: how long it runs, and how its environments run
+(which leaves the weights as they would have been); every other one stays the run's (``check_settings_kept``)."""
 
 
 @dataclass

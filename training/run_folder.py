@@ -158,6 +158,7 @@ STATE_FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "games": ("a count of 0 or more", lambda v: is_whole_number(v) and v >= 0),
     "wall_s": ("a number of seconds", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
                and math.isfinite(v)),
+    "config": ("a JSON object (the settings the run started with)", lambda v: isinstance(v, dict)),
 }
 """What each field of a run's state.json holds (a field left out takes its default)."""
 
@@ -182,6 +183,40 @@ def _check_state(data: Any, path: str, advice: str, where: str = "") -> None:
     for name, (what, ok) in STATE_FIELDS.items():
         if name in data and not ok(data[name]):
             raise TrainingError(f"{path} is damaged ({where}{name} is {data[name]!r}, not {what}); {advice}")
+
+
+def check_settings_kept(config: str, recorded: Any, settings: dict[str, Any], free: tuple[str, ...]) -> None:
+    """Raise ``TrainingError`` if ``settings`` (the run's ``config`` file, as ``--resume`` read it) differ from
+    ``recorded``, the settings its state kept at the checkpoint, in any but the ``free`` ones (those a resume may
+    change: the length of the run, where its work runs). A resumed run is the same run as an uninterrupted one,
+    and what it exports says how it was made, so a hand-edited setting is refused rather than trained with.
+    ``recorded`` None (a run from before states kept the settings) checks nothing; a setting only one side
+    knows (one a later version of the suite added or dropped) is not compared."""
+    if not isinstance(recorded, dict):
+        return
+    changed = [name for name in settings
+               if name in recorded and name not in free and not _same_setting(recorded[name], settings[name])]
+    if not changed:
+        return
+    told = "; ".join(f"{name} is {_shown(settings[name])} there, the run's is {_shown(recorded[name])}"
+                     for name in changed)
+    may = " and ".join(free)
+    raise TrainingError(f"{config} was changed since the run started ({told}); a resumed run keeps the settings it "
+                        f"started with (only {may} may change): put them back to resume, or start a new run with "
+                        f"them (`contack train --config {config} --out NEW`)")
+
+
+def _same_setting(recorded: Any, now: Any) -> bool:
+    # JSON and TOML give lists for tuples, and a whole number where a float was written as 0
+    if isinstance(recorded, list) and isinstance(now, (list, tuple)):
+        return len(recorded) == len(now) and all(_same_setting(a, b) for a, b in zip(recorded, now))
+    if isinstance(recorded, bool) or isinstance(now, bool):
+        return recorded is now
+    return bool(recorded == now)
+
+
+def _shown(value: Any) -> str:
+    return "not set" if value is None else json.dumps(value)  # as TOML writes it, which leaves out what is not set
 
 
 def check_new_run_folder(out: str) -> None:

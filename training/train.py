@@ -16,9 +16,9 @@ What a run writes in ``--out`` (default ``runs/train``):
     config.toml          the whole configuration (``--config`` it to repeat the run)
     policy.npz           the latest policy, weights only (``ppo:DIR/policy.npz``; agents.policy_file)
     checkpoint.zip       the SB3 model with its optimizer, written atomically (what --resume loads)
-    state.json           timesteps, wall-clock seconds so far, the self-play snapshots in use and the run
-                         id, written with each checkpoint (just before it, holding the one of the
-                         checkpoint before as well)
+    state.json           timesteps, wall-clock seconds so far, the self-play snapshots in use, the run id and
+                         the settings (what --resume holds config.toml to), written with each checkpoint (just
+                         before it, holding the one of the checkpoint before as well)
     snapshots/*.npz      the learner's snapshots (self-play opponents)
     eval.csv             the periodic evaluations against the bots, over whole three-hand games
     eval_policy.npz      the policy of the latest evaluation, as its games played it
@@ -34,7 +34,8 @@ PPO trains in whole rollouts of ``n_steps`` steps in each of the ``n_envs`` envi
 
 ``--resume`` continues a run that stopped (killed, or finished and given a larger ``--total-timesteps``)
 from its last checkpoint, with the configuration it was started with (every option but
-``--total-timesteps`` is then ignored). It builds the model from config.toml as a new run does and then loads
+``--total-timesteps`` is then ignored; config.toml is held to the settings state.json kept, and one edited by hand
+is refused: ``training.run_folder.check_settings_kept``). It builds the model from config.toml as a new run does and then loads
 only the checkpoint's tensors (weights and optimizer state, ``torch.load(weights_only=True)`` through SB3's
 ``set_parameters``) and its timestep count (JSON): nothing in the zip is unpickled. The evaluations that the
 killed session made after its last checkpoint are dropped from eval.csv (the resumed run makes them again).
@@ -72,12 +73,12 @@ from typing import Any, Sequence
 from agents.policy_file import PolicyFileError, PolicyNet
 from agents.worker_pool import LOST, WorkerLost, ctrl_c_held_back_from_new_processes
 
-from .config import TrainConfig, check_minibatch, field_help, option_value
+from .config import CHANGEABLE_ON_RESUME, TrainConfig, check_minibatch, field_help, option_value
 from .evaluations import read_csv
 from .games import TRAINING_GAMES
 from .learner import final_timesteps, new_model, restart_streams
-from .run_folder import (Run, TrainingError, cannot_write, check_new_run_folder, claim_folder, folder_held, new_run_id,
-                         write_marker)
+from .run_folder import (Run, TrainingError, cannot_write, check_new_run_folder, check_settings_kept, claim_folder,
+                         folder_held, new_run_id, write_marker)
 from .stopped import PPO_MEMORY, STOPS, allocation_failures_as_memory_errors, report_stop
 
 
@@ -184,6 +185,7 @@ def _train(cfg: TrainConfig | None, out: str, resume: bool, progress: bool | Non
         steps, updates = run.checkpoint_progress()  # a damaged checkpoint stops here, the folder untouched
         read_csv(run.eval_csv)  # and so does a damaged eval.csv, before the training it would have failed
         extended = extend_total(cfg, steps, total_timesteps)
+        check_settings_kept(run.config, run.state_at(steps).get("config"), cfg.to_dict(), CHANGEABLE_ON_RESUME)
     elif cfg is None:
         raise TrainingError("a new run needs a configuration")
     else:
@@ -233,6 +235,7 @@ def _train(cfg: TrainConfig | None, out: str, resume: bool, progress: bool | Non
     else:
         state = {"snapshots": []}
     state["run_id"] = run_id
+    state["config"] = cfg.to_dict()  # what --resume holds config.toml to (a total it extended included)
     cfg.save(run.config)  # after the checkpoint loaded: a resume that fails leaves config.toml as it was
     if extended:
         print(extended, file=sys.stderr)

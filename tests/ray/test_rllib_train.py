@@ -269,6 +269,24 @@ def test_the_command_line_extends_a_finished_run_and_refuses_a_damaged_checkpoin
     assert contents() == before
 
 
+def test_a_resume_refuses_a_config_toml_edited_since_the_run_started(run_dir: str, tmp_path) -> None:
+    import shutil
+
+    edited = tmp_path / "edited"
+    shutil.copytree(run_dir, edited)
+    config = edited / "config.toml"
+    config.write_text(config.read_text().replace("players = 2", "players = 3"))
+
+    def contents():
+        return {str(p.relative_to(edited)): p.read_bytes() if p.is_file() else None for p in edited.rglob("*")}
+
+    before = contents()
+    done = contack("train", "--backend", "rllib", "--resume", "--total-timesteps", "384", "--out", str(edited))
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "config.toml was changed since the run started (players is 3 there, the run's is 2)" in done.stderr
+    assert contents() == before
+
+
 def test_export_matches_the_trained_module_logits() -> None:
     """The numpy forward pass of the exported file gives the torch logits of the RLlib module the learner
     trained, masked the same way, on observations of real games."""

@@ -420,3 +420,19 @@ def test_a_folder_that_refuses_the_runs_first_file_says_nothing_was_written(tmp_
     assert err == (f"contack train: cannot write in {out}: Operation not permitted; nothing was written: name a "
                    "folder you can write in\n")
     assert list(out.iterdir()) == []
+
+
+def test_settings_are_compared_as_toml_and_json_give_them_back():
+    from training.run_folder import check_settings_kept
+
+    recorded = {"net_arch": [32, 32], "rollout": 0.0, "swap": False, "dropped": 1, "players": 2}
+    # Lists come back for tuples, a float written as 0 as a whole number; a setting only one side knows (one a
+    # later version added, one it dropped) is not compared: none of these is a change.
+    check_settings_kept("c.toml", recorded, {"net_arch": (32, 32), "rollout": 0, "swap": False, "added": 5,
+                                              "players": 2}, free=())
+    check_settings_kept("c.toml", None, {"players": 3}, free=())  # a run whose state kept no settings
+    with pytest.raises(TrainingError, match=r"\(swap is 0 there, the run's is false; net_arch is \[32, 16\] there"):
+        check_settings_kept("c.toml", recorded, {"swap": 0, "net_arch": [32, 16], "players": 2}, free=())
+    with pytest.raises(TrainingError, match=r"only iterations and ray may change\)"):
+        check_settings_kept("c.toml", recorded, {"players": 3}, free=("iterations", "ray"))
+    check_settings_kept("c.toml", recorded, {"players": 3}, free=("players",))

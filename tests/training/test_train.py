@@ -265,6 +265,41 @@ def test_a_finished_run_extended_is_the_uninterrupted_run(tmp_path):
     assert "snap_0000000256.npz" in states[1]["snapshots"]
 
 
+def test_a_resume_refuses_a_config_toml_edited_since_the_run_started(tmp_path, capsys):
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, eval_every=0, **SMALL), str(out), progress=False)
+    started = (out / "config.toml").read_text()
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    edited = started.replace("players = 2", "players = 3").replace("n_envs = 2", "n_envs = 4")
+    assert "players = 3" in edited and "n_envs = 4" in edited
+    (out / "config.toml").write_text(edited)
+    assert main(["--out", str(out), "--resume", "--total-timesteps", "128", "--progress", "off"]) == 1
+    err = capsys.readouterr().err
+    assert "config.toml was changed since the run started (players is 3 there, the run's is 2; n_envs is 4 there, " \
+           "the run's is 2)" in err
+    assert "only total_timesteps and vec_env may change" in err and "Traceback" not in err
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == {**before, "config.toml": edited.encode()}
+    # Put back, with the two settings a resume may take from the file: it goes on, and its export says so.
+    (out / "config.toml").write_text(started.replace('vec_env = "dummy"', 'vec_env = "subproc"')
+                                     .replace("total_timesteps = 64", "total_timesteps = 128"))
+    assert main(["--out", str(out), "--resume", "--progress", "off"]) == 0
+    meta = PolicyNet.load(out / "policy.npz").meta
+    assert (meta["trained_steps"], meta["players"], meta["config"]["vec_env"]) == (128, 2, "subproc")
+    assert json.loads((out / "state.json").read_text())["config"]["total_timesteps"] == 128
+
+
+def test_a_run_whose_state_kept_no_settings_resumes_with_its_config_toml(tmp_path):
+    # A run made before states kept the settings: nothing to hold config.toml to, so it resumes as before.
+    out = tmp_path / "run"
+    train(TrainConfig(total_timesteps=64, eval_every=0, **SMALL), str(out), progress=False)
+    state = json.loads((out / "state.json").read_text())
+    del state["config"]
+    (out / "state.json").write_text(json.dumps(state))
+    (out / "config.toml").write_text((out / "config.toml").read_text().replace("eval_games = 100", "eval_games = 7"))
+    train(None, str(out), resume=True, progress=False, total_timesteps=128)
+    assert PolicyNet.load(out / "policy.npz").meta["config"]["eval_games"] == 7
+
+
 def test_a_damaged_checkpoint_stops_the_resume_with_a_message(tmp_path):
     out = tmp_path / "run"
     train(TrainConfig(total_timesteps=64, eval_every=0, **SMALL), str(out), progress=False)
@@ -429,6 +464,9 @@ def test_a_run_saved_with_a_batch_larger_than_its_rollout_still_resumes(tmp_path
                  "--n-epochs", "1", "--net-arch", "16", "--eval-every", "0", "--progress", "off"]) == 0
     config = out / "config.toml"
     config.write_text(config.read_text().replace("batch_size = 64", "batch_size = 512"))
+    state = json.loads((out / "state.json").read_text())
+    state["config"]["batch_size"] = 512  # as that run's state would say
+    (out / "state.json").write_text(json.dumps(state))
     assert main(["--resume", "--out", str(out), "--total-timesteps", "128", "--progress", "off"]) == 0
     assert json.loads((out / "state.json").read_text())["timesteps"] == 128
     with pytest.raises(SystemExit):  # the same settings for a new run: a usage error

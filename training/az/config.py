@@ -58,6 +58,11 @@ CONTACK_ONLY = ("features", "rollout", "play_rollout", "leaf_moves", "play_leaf_
 """Settings whose aids exist only for the games the ``lookahead`` bot plays: its judgement as inputs, its games
 for pretraining, and the greedy playout (and greedy leaf moves) that scores tiles on a figure."""
 
+CHANGEABLE_ON_RESUME = ("iterations", "ray")
+"""The settings a resumed run may take from an edited config.toml: how long it runs, and whether its self-play
+runs on Ray (which gives the same games as local workers); every other one stays the run's
+(``training.run_folder.check_settings_kept``)."""
+
 
 _DEFAULT_VALUES: dict[str, Any] = {}
 """Each field's default, for the type checks (``training.config.check_types``): the settings whose default

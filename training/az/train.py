@@ -19,15 +19,16 @@ a run of ours wrote):
                          --resume loads, with ``torch.load(weights_only=True)``: no pickled objects)
     buffer.npz           the sample buffer at that checkpoint (compressed arrays, read without pickle);
                          while a checkpoint is written, the last one's is kept as buffer_previous.npz
-    state.json           iterations, self-play games and wall-clock seconds so far, after each checkpoint, and
-                         the run id
+    state.json           iterations, self-play games and wall-clock seconds so far, after each checkpoint, the
+                         run id and the settings (what --resume holds config.toml to)
     eval.csv             the periodic evaluations (training.az.report)
     eval_policy.npz      the network of the latest evaluation, as its games played it
     learning_curve.png   eval.csv drawn
     tb/                  TensorBoard logs (``tensorboard --logdir DIR/tb``)
 
 ``--resume`` continues from the last checkpoint with the run's own config.toml (only ``--iterations`` is read,
-to extend a finished run). Every random stream restarts from the seed and the iteration, and the sample buffer
+to extend a finished run; a setting edited by hand in config.toml since the run started is refused, but for
+``iterations`` and ``ray``: ``training.run_folder.check_settings_kept``). Every random stream restarts from the seed and the iteration, and the sample buffer
 comes back from ``buffer.npz``, so a resumed run trains exactly the network the uninterrupted run would have. A
 checkpoint without its buffer (a file removed to save space) still resumes: the buffer then refills from fresh
 self-play, reproducibly but not identically, and the run says so. A new run refuses a folder holding a
@@ -48,11 +49,11 @@ import numpy as np
 
 from contack_env.atomic import open_atomic
 from contack_env.games import get_game
-from ..run_folder import (Run, TrainingError, cannot_read, check_new_run_folder, claim_folder, folder_held, new_run_id,
-                          read_marker, read_state_file, tensorboard_writer, write_marker)
+from ..run_folder import (Run, TrainingError, cannot_read, check_new_run_folder, check_settings_kept, claim_folder,
+                          folder_held, new_run_id, read_marker, read_state_file, tensorboard_writer, write_marker)
 from ..evaluations import EVAL_SEED_OFFSET
 from . import report
-from .config import AZConfig
+from .config import CHANGEABLE_ON_RESUME, AZConfig
 from agents.az.encoding import Encoder
 from agents.policy_file import ARCHIVE_READ_ERRORS
 from agents.progress import reporter
@@ -295,6 +296,7 @@ def _train(cfg: AZConfig | None, out: str, resume: bool, progress: bool | None, 
         restored = run.restore_buffer(learner, start)
         rows = report.read_rows(run.eval_csv)  # a damaged eval.csv stops here, before the training it would fail
         state = run.read_state()
+        check_settings_kept(run.config, state.get("config"), cfg.to_dict(), CHANGEABLE_ON_RESUME)
         # said once every file has loaded: a resume that fails changes nothing, and says of no change
         if cfg.iterations != before:
             print(f"contack train: the run's iterations change from {before} to {cfg.iterations} (config.toml)",
@@ -424,7 +426,7 @@ def _checkpoint(cfg: AZConfig, run: AZRun, learner: Learner, it: int, games: int
     learner.save_buffer(run.buffer, it)
     net.save(run.policy)
     learner.save(run.checkpoint, it, games)
-    run.write_state({"iteration": it, "games": games, "wall_s": round(wall_s, 1)})
+    run.write_state({"iteration": it, "games": games, "wall_s": round(wall_s, 1), "config": cfg.to_dict()})
     if os.path.exists(run.previous_buffer):
         os.remove(run.previous_buffer)
 

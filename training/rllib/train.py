@@ -7,8 +7,8 @@ What a run writes in ``--out``:
     policy.npz                the learner's actor after the latest iteration, weights only (``ppo:DIR/policy.npz``)
     progress.csv              per iteration: timesteps, seconds, steps_per_s, episode_return_mean
     rllib_checkpoint_<T>/     RLlib's checkpoint after T timesteps (its learner, optimizer and env runners), with
-                              ``contack_state.json`` (timesteps, snapshots, seconds so far, the run id): what
-                              ``--resume`` loads; only the latest is kept
+                              ``contack_state.json`` (timesteps, snapshots, seconds so far, the run id, the
+                              settings config.toml is held to): what ``--resume`` loads; only the latest is kept
     snapshots/snap_<T>.npz    the self-play snapshots, policy files
     eval.csv                  the evaluations against ``eval_opponents``: at 0, after the iteration that reaches
                               each multiple of ``eval_every``, and at the end (``training.evaluations``, as for
@@ -52,12 +52,12 @@ from agents.progress import reporter
 from contack_env.atomic import TEMPORARY_PREFIX, flush_tree, fsync_directory, write_text
 from contack_env.checks import is_whole_number
 
-from ..config import TrainConfig, check_minibatch
+from ..config import CHANGEABLE_ON_RESUME, TrainConfig, check_minibatch
 from ..evaluations import (draw_learning_curve, evaluate_policy_file, evaluation_scalars, next_due, next_evaluation,
                            read_csv, trim_evaluations)
 from ..run_folder import (CHECKPOINTS, RLLIB_CHECKPOINT, RLLIB_TEMPORARY, Run, TrainingError, check_new_run_folder,
-                          check_resumable, claim_folder, folder_held, new_run_id, read_marker, tensorboard_writer,
-                          write_marker)
+                          check_resumable, check_settings_kept, claim_folder, folder_held, new_run_id, read_marker,
+                          tensorboard_writer, write_marker)
 from .env import LEARNER
 from .export import policy_net
 from .module import check_rllib_config, ppo_config
@@ -281,6 +281,7 @@ def _train(cfg: TrainConfig | None, out: str, env_runners: int, progress: bool |
         cfg = TrainConfig.load(run.config)
         read_csv(run.eval_csv)  # a damaged eval.csv stops here, before the training it would have failed
         extended = extend_total(cfg, state["timesteps"], total_timesteps)
+        check_settings_kept(run.config, state.get("config"), cfg.to_dict(), CHANGEABLE_ON_RESUME)
     elif cfg is None:
         raise TrainingError("a new run needs a configuration")
     else:
@@ -289,6 +290,7 @@ def _train(cfg: TrainConfig | None, out: str, env_runners: int, progress: bool |
         state = {"timesteps": 0, "snapshots": []}
         extended = None
     check_rllib_config(cfg)
+    state["config"] = cfg.to_dict()  # what --resume holds config.toml to (a total it extended included)
     steps = int(state["timesteps"])
     if not resume:
         held.enter_context(folder_held(out))  # before any file of the folder changes

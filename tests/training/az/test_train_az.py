@@ -527,6 +527,31 @@ def test_a_damaged_config_of_an_az_run_is_named_on_resume(finished_run, tmp_path
     assert message in err and "not used by PPO" not in err
 
 
+def test_a_resume_refuses_a_config_toml_edited_since_the_run_started(finished_run, tmp_path, capsys):
+    # Two players edited to three resumed silently, and the exported file then claimed a three-player network.
+    def edit(out):
+        config = out / "config.toml"
+        text = config.read_text()
+        assert "players = 2" in text and "sims = 2" in text
+        config.write_text(text.replace("players = 2", "players = 3").replace("\nsims = 2", "\nsims = 5"))
+
+    err = _spoiled_resume(finished_run, tmp_path, capsys, edit)
+    assert "config.toml was changed since the run started (players is 3 there, the run's is 2; sims is 5 there, " \
+           "the run's is 2); a resumed run keeps the settings it started with (only iterations and ray may change)" in err
+
+
+def test_a_resume_takes_the_length_of_the_run_from_an_edited_config_toml(finished_run, tmp_path, capsys):
+    import shutil
+
+    out = tmp_path / "run"
+    shutil.copytree(finished_run, out)
+    config = out / "config.toml"
+    config.write_text(config.read_text().replace("iterations = 1", "iterations = 2"))
+    assert main(["--resume", "--out", str(out), "--progress", "off"]) == 0
+    assert json.loads((out / "state.json").read_text())["config"]["iterations"] == 2
+    assert AZNet.load(out / "policy.npz").meta["iterations"] == 2
+
+
 def test_an_az_run_whose_config_lost_its_algorithm_line_still_resumes_as_az(finished_run, tmp_path, capsys):
     import shutil
 
