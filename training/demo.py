@@ -218,6 +218,8 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     models = shipped_models_folder() if args.models is None else args.models
     if os.path.exists(models) and not os.path.isdir(models):
         parser.error(f"--models names the folder of the shipped models; {models} is a file")
+    if args.models is not None and not os.path.exists(models):  # the repository's own, missing, is a failure
+        parser.error(f"--models names the folder of the shipped models; there is no {models}")
     try:
         check_models(models)  # before --out is made
         check_folder(args.out)  # before the games: a folder that cannot be written is refused at once

@@ -67,7 +67,7 @@ TENSORBOARD_FILE = "events.out.tfevents."
 
 __all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RLLIB_CHECKPOINT", "RLLIB_TEMPORARY", "RUN_FILES", "STATE_FIELDS",
            "TENSORBOARD_FLUSH_SECONDS", "Run", "RunFolderError", "TrainingError", "cannot_read", "check_new_run_folder", "check_resumable",
-           "claim_folder", "folder_held", "marker_path", "new_run_id", "read_marker", "read_state_file", "remove_run_files",
+           "check_settings_kept", "claim_folder", "folder_held", "marker_path", "new_run_id", "not_a_folder", "read_marker", "read_state_file", "remove_run_files",
            "tensorboard_writer", "write_marker"]
 
 
@@ -219,18 +219,26 @@ def _shown(value: Any) -> str:
     return "not set" if value is None else json.dumps(value)  # as TOML writes it, which leaves out what is not set
 
 
-def check_new_run_folder(out: str) -> None:
-    """Raise ``RunFolderError`` unless a new run may start in ``out`` (module docstring); touches nothing."""
+def not_a_folder(out: str) -> str | None:
+    """What is wrong with ``out`` as a new run's folder if it is a file or lies under one (a path that can never
+    be a folder: the command line's usage error), else None."""
     where = os.path.abspath(out)
     here = where
     while not os.path.exists(here):  # a path under a file can never become a folder
         here = os.path.dirname(here)
-    if not os.path.isdir(here):
-        if here == where:
-            raise RunFolderError(f"--out {out} is a file, not a folder: name a folder for the run's files "
-                                 "(a new one is made)")
-        raise RunFolderError(f"--out {out} lies under the file {here}: name a folder for the run's files")
-    if here != where:
+    if os.path.isdir(here):
+        return None
+    if here == where:
+        return f"--out {out} is a file, not a folder: name a folder for the run's files (a new one is made)"
+    return f"--out {out} lies under the file {here}: name a folder for the run's files"
+
+
+def check_new_run_folder(out: str) -> None:
+    """Raise ``RunFolderError`` unless a new run may start in ``out`` (module docstring); touches nothing."""
+    problem = not_a_folder(out)
+    if problem:
+        raise RunFolderError(problem)
+    if not os.path.exists(out):
         return  # a folder still to be made
     names = [name for name in os.listdir(out) if not _is_marker_temporary(name)]
     if not names:

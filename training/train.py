@@ -78,7 +78,7 @@ from .evaluations import read_csv
 from .games import TRAINING_GAMES
 from .learner import final_timesteps, new_model, restart_streams
 from .run_folder import (Run, TrainingError, cannot_write, check_new_run_folder, check_settings_kept, claim_folder,
-                         folder_held, new_run_id, write_marker)
+                         folder_held, new_run_id, not_a_folder, write_marker)
 from .stopped import PPO_MEMORY, STOPS, allocation_failures_as_memory_errors, report_stop
 
 
@@ -438,12 +438,21 @@ def refuse_az_settings(parser: argparse.ArgumentParser, args: argparse.Namespace
         parser.error(f"{', '.join(wrong)}: setting(s) of --algorithm az, not used by {trainer}{hint}")
 
 
+def refuse_an_impossible_out(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A usage error for an ``--out`` that can never be a run folder, as every command's ``--out`` has: empty, or
+    (for a new run) a file or a path under one. A folder a run may not use is the trainer's to refuse."""
+    if not args.out:  # "" is no path: no folder can be made or read there
+        parser.error("--out is empty: name the run folder (default runs/train)")
+    problem = None if args.resume else not_a_folder(args.out)
+    if problem:
+        parser.error(problem)
+
+
 def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from .az import command as az_command
     from .az.config import AZConfig
 
-    if not args.out:  # "" is no path: no folder can be made or read there
-        parser.error("--out is empty: name the run folder (default runs/train)")
+    refuse_an_impossible_out(parser, args)
     if az_command.algorithm_of(args) == "az":
         return az_command.run_from_args(parser, args, {f.name for f in fields(TrainConfig)} - {f.name for f in fields(AZConfig)})
     refuse_az_settings(parser, args, "PPO")

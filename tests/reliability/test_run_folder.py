@@ -63,13 +63,16 @@ def test_the_folder_is_checked_before_the_configuration_is_even_built(tmp_path, 
     assert _snapshot(folder) == before
 
 
+@pytest.mark.parametrize("algorithm", [[], ["--algorithm", "az"]])
 @pytest.mark.parametrize("where", ["the file", "under the file"])
-def test_out_naming_a_file_is_refused_at_once(tmp_path, cli, where):
+def test_out_naming_a_file_is_a_usage_error_at_once(tmp_path, cli, where, algorithm):
+    # As for every command's --out (demo, simulate): a path that can never be a folder, exit status 2.
     target = tmp_path / "results.txt"
     target.write_text("keep me")
     out = target if where == "the file" else target / "run"
-    result = cli("train", "--out", out, *TINY)
-    result.assert_clean_failure(1, "is a file, not a folder" if where == "the file" else "lies under the file")
+    result = cli("train", "--out", out, *(algorithm or TINY))
+    result.assert_clean_failure(2, "is a file, not a folder" if where == "the file" else "lies under the file")
+    assert "usage: contack train" in result.err
     assert target.read_text() == "keep me"
 
 

@@ -48,6 +48,16 @@ def test_missing_models_say_where_they_were_looked_for(tmp_path, capsys):
     assert f"no shipped model at {tmp_path}/contack_2p.npz" in capsys.readouterr().err
 
 
+def test_a_models_folder_that_does_not_exist_is_a_usage_error_as_a_file_there_is(tmp_path, capsys):
+    (tmp_path / "file").write_text("mine")
+    for models, told in ((tmp_path / "nope", f"there is no {tmp_path / 'nope'}"), (tmp_path / "file", f"{tmp_path / 'file'} is a file")):
+        with pytest.raises(SystemExit) as exited:
+            main(["demo", "--games", "2", "--models", str(models), "--out", str(tmp_path / "o")])
+        err = capsys.readouterr().err
+        assert exited.value.code == 2 and f"contack demo: error: --models names the folder of the shipped models; {told}" in err
+    assert not (tmp_path / "o").exists()
+
+
 def _copy_of(models, folder, names):
     """``folder`` holding copies of the model files ``names`` of the folder ``models`` (and no others)."""
     folder.mkdir()

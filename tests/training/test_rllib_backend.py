@@ -34,6 +34,16 @@ def test_rllib_backend_without_ray_names_the_install_command(tmp_path) -> None:
     assert not out.exists()
 
 
+def test_an_out_that_is_a_file_is_a_usage_error_before_ray_is_looked_for(tmp_path) -> None:
+    target = tmp_path / "results.txt"
+    target.write_text("keep me")
+    for out, told in ((target, "is a file, not a folder"), (target / "run", "lies under the file"), ("", "--out is empty")):
+        done = subprocess.run([sys.executable, "-c", WITHOUT_RAY, "train", "--backend", "rllib", "--out", str(out)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and told in done.stderr and "usage: contack train" in done.stderr, done.stderr
+    assert target.read_text() == "keep me"
+
+
 def test_env_runners_belongs_to_the_rllib_backend(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "contack_env.cli", "train", "--env-runners", "2", "--out",
                            str(tmp_path / "run")], capture_output=True, text=True, timeout=120)

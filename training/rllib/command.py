@@ -43,10 +43,11 @@ def run_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         raise AssertionError("run_from_args is for --backend rllib")
     if getattr(args, "algorithm", None) == "az":
         parser.error("--backend rllib trains PPO; --algorithm az has its own trainer (leave out --backend)")
-    from ..train import refuse_az_settings
+    from ..train import refuse_an_impossible_out, refuse_az_settings
 
     # before Ray is looked for: a usage error either way
     refuse_az_settings(parser, args, "--backend rllib", instead=RLLIB_INSTEAD)
+    refuse_an_impossible_out(parser, args)
     env_runners = 0
     if args.env_runners is not None:
         try:
