@@ -166,16 +166,16 @@ def check_output(path: str | os.PathLike[str], suffixes: tuple[str, ...] = ()) -
     path = os.fspath(path)
     if not path:
         raise OutputPathError("the output path is empty; name a file")
-    if suffixes and not path.lower().endswith(suffixes) and not written_in_place(path):  # /dev/stdout has no ending
-        raise OutputPathError(f"{path!r} must end in {' or '.join(suffixes)}")
-    check_named(path, suffixes)
     # the example of a file in it keeps the ending given (pics.png/ suggests pics.png/out.png)
     example = os.path.join(path, "out" + next((x for x in suffixes if path.lower().endswith(x)), (suffixes or ("",))[0]))
-    if os.path.isdir(path):
+    if os.path.isdir(path):  # said before the ending: a folder of results named `out` is no file of any ending
         raise OutputPathError(f"{path} is a folder; name a file (in it, e.g. {example})")
     if path.endswith((os.sep, os.altsep or os.sep)) or os.path.basename(path) in (".", ".."):
         # (abspath would drop the ending, and the name with it: the write would fail after all the work)
         raise OutputPathError(f"{path} names a folder; name a file (in it, e.g. {example})")
+    if suffixes and not path.lower().endswith(suffixes) and not written_in_place(path):  # /dev/stdout has no ending
+        raise OutputPathError(f"{path!r} must end in {' or '.join(suffixes)}")
+    check_named(path, suffixes)
     parts = path.split(os.sep)
     for i, part in enumerate(parts):
         # abspath resolves "missing/.." away, where the system needs "missing" to be there

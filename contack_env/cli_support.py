@@ -178,8 +178,9 @@ def output_arg(parser: argparse.ArgumentParser, option: str, path: str | None,
                suffixes: tuple[str, ...] = (), json: bool = False) -> None:
     """Check the output path of ``option`` (None: not given) before any work; a bad one is a usage error.
     ``json``: the option writes JSON (or JSON lines), and replaces only an empty file or one of the commands' JSON
-    outputs (``not_json``), so that a slip of the name (``--json models/contack_2p_az.npz``, ``--json
-    analysis.ipynb``) cannot lose a model, a script, a notebook or a picture."""
+    outputs (``not_json``), so that a slip of the name (``--records models/contack_2p_az.npz``, ``--out
+    analysis.ipynb``) cannot lose a model, a script, a notebook or a picture; a summary's ``--json`` also names
+    ``(".json",)`` as its ``suffixes``, so that it cannot replace a file of records."""
     if path is None:
         return
     try:

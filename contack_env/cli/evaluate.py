@@ -85,7 +85,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     models = [path for spec in agents for path in spec_files(spec)]
     not_an_input(parser, "--json", args.json, models)
     not_an_input(parser, "--records", args.records, models)
-    output_arg(parser, "--json", args.json, json=True)
+    output_arg(parser, "--json", args.json, (".json",), json=True)
     output_arg(parser, "--records", args.records, json=True)
     if (args.json and args.records and os.path.realpath(args.json) == os.path.realpath(args.records)
             and not written_in_place(args.json)):  # a stream (/dev/stdout) takes one after the other

@@ -35,7 +35,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     check_seed_range(parser, "--seed", args.seed, args.games, "deals")
     if not 0 < args.time_limit < math.inf:  # an infinite limit would write Infinity, which JSON does not have
         parser.error(f"--time-limit must be a finite number of seconds above 0; got {args.time_limit:g}")
-    output_arg(parser, "--json", args.json, json=True)
+    output_arg(parser, "--json", args.json, (".json",), json=True)
     solutions = solve_deals(args.game, args.games, args.seed, args.time_limit)
     t = count_verdicts(solutions)
     k = len(solutions)

@@ -106,6 +106,21 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_game(tmp_path, c
         ).assert_clean_failure(2, "dir is a folder; name a file")
 
 
+def test_every_json_summary_must_be_named_json_so_that_it_cannot_replace_records(tmp_path, cli):
+    # evaluate's and solve's --json took any name (ratings' did not): `--json games.jsonl` replaced the records.
+    assert cli("simulate", "--game", "solitaire1", "--games", "2", "--seed", "3", "--out", "games.jsonl",
+               cwd=tmp_path).code == 0
+    records = (tmp_path / "games.jsonl").read_bytes()
+    (tmp_path / "kept.jsonl").write_bytes(records)
+    for args in (["evaluate", "--agents", "random,greedy", "--games", "2", "--seed", "1"],
+                 ["solve", "--game", "solitaire1", "--games", "1", "--seed", "1"],
+                 ["ratings", "games.jsonl"]):
+        for name in ("kept.jsonl", "out.txt"):
+            cli(*args, "--json", name, cwd=tmp_path).assert_clean_failure(2, f"--json: {name!r} must end in .json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl", "kept.jsonl"]
+    assert (tmp_path / "kept.jsonl").read_bytes() == records
+
+
 def test_an_output_named_by_its_ending_alone_is_refused(tmp_path, cli):
     # "--json .json" wrote a hidden file, where a name was meant (render said so already)
     (tmp_path / "sub").mkdir()
@@ -146,7 +161,7 @@ def test_an_output_named_as_a_folder_is_refused_before_the_games_and_a_refusal_m
     # `--json out/`: the name of a folder, missing or not; found only at the write, it lost every game played
     started = time.time()
     cli("evaluate", "--agents", "mcts:100000,greedy", "--games", "2", "--seed", "1", "--json", "out/", cwd=tmp_path,
-        timeout=120).assert_clean_failure(2, "--json: out/ names a folder; name a file (in it, e.g. out/out)")
+        timeout=120).assert_clean_failure(2, "--json: out/ names a folder; name a file (in it, e.g. out/out.json)")
     cli("simulate", "--games", "1", "--seed", "1", "--out", "results/", cwd=tmp_path, timeout=120
         ).assert_clean_failure(2, "--out: results/ names a folder")
     assert time.time() - started < 100
@@ -193,7 +208,7 @@ def _json_output(tmp_path, cli, name, seed, path):
 ])
 def test_a_json_output_never_replaces_a_file_that_is_not_json(tmp_path, cli, name, kind, content, why):
     # A slip of the name (--json models/contack_2p_az.npz) must not lose a model, a script or a picture.
-    target = tmp_path / ("out.json" if name == "ratings --json" else "target")
+    target = tmp_path / ("out.json" if name.endswith("--json") else "target")  # a summary's name ends in .json
     if content is None:
         np.savez(target.with_suffix(".npz"), w=np.arange(3))
         content = target.with_suffix(".npz").read_bytes()
