@@ -400,9 +400,9 @@ def check_request(
             )
     elif report == "colours":
         if not is_whole_number(players) or players != 2:
-            raise ValueError(f"{game} is played by 2 players; got {players!r}")
+            raise ValueError(f"{spec_of_game.title} is played by 2 players; got {players!r}")
         if len(agents) != 2:
-            raise ValueError(f"{game} is heads-up: name 2 agents (Black's and White's in the first game); got {len(agents)}")
+            raise ValueError(f"{spec_of_game.title} is heads-up: name 2 agents (Black's and White's in the first game); got {len(agents)}")
         if games < 2 or games % 2:
             lower = max(2, games - games % 2)
             raise ValueError(
@@ -411,7 +411,7 @@ def check_request(
             )
     else:
         if not is_whole_number(players) or players != 1:
-            raise ValueError(f"{game} is a solitaire, played by 1 player; got {players!r}")
+            raise ValueError(f"{spec_of_game.title} is a solitaire, played by 1 player; got {players!r}")
         if not agents:
             raise ValueError("name at least one agent to evaluate")
         if games < 1:

@@ -64,6 +64,11 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(f"--agents: {err}")
     players = args.players
     seats_vary = game.min_players < game.max_players
+    if not seats_vary and players is not None:
+        try:
+            game.check_players(players)
+        except ValueError as err:
+            parser.error(f"--players: {err}")
     if players is None:
         players = len(agents) if seats_vary else game.min_players
     if seats_vary and not game.min_players <= players <= game.max_players:

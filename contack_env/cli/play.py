@@ -72,7 +72,7 @@ def _run_contactix(parser: argparse.ArgumentParser, args: argparse.Namespace, op
         parser.error(f"--seat: 0 (black, moves first) or 1 (white); got {args.seat}")
     agent = "two_distance" if args.agents is None else args.agents
     if "," in agent:
-        parser.error(f"--agents: contactix is heads-up, so it takes one bot (the other seat is yours); got "
+        parser.error(f"--agents: CON-TAC-TIX is heads-up, so it takes one bot (the other seat is yours); got "
                      f"{len(agent.split(','))}: {agent}")
     try:
         agent = check_spec(agent, "contactix", options)

@@ -93,6 +93,11 @@ def test_evaluate_solitaire(capsys):
         (["--agents", "greedy,ppo", "--games", "4"], "ppo needs the path of a trained model: ppo:PATH"),
         (["--agents", "greedy,mcts:lots", "--games", "4"], "budget is a whole number of iterations"),
         (["--agents", "greedy,random", "--games", "5"], "multiple of 2; got 5"),
+        # a game of one table size names the option and the game by its title, as simulate and play do
+        (["--game", "contactix", "--players", "3", "--agents", "random,random", "--games", "2"],
+         "error: --players: CON-TAC-TIX is played by 2 players; got 3"),
+        (["--game", "solitaire1", "--players", "2", "--agents", "random", "--games", "2"],
+         "error: --players: Solitaire No. 1 is a solitaire, played by 1 player; got 2"),
         (["--players", "3", "--agents", "greedy,random", "--games", "6"], "3 players need 3 agents"),
         (["--agents", "greedy,random", "--games", "4", "--workers", "0"], "error: --workers is at least 1; got 0"),
         (["--agents", "greedy,random", "--games", "4", "--workers", "100000"], "workers is at most 256 processes"),

@@ -83,9 +83,9 @@ def test_cli_evaluate_contactix_prints_the_table_and_writes_json_and_records(tmp
     "argv,message",
     [
         (["--game", "contactix", "--agents", "greedy,random", "--games", "4"], "unknown agent 'greedy' for contactix; agents are: random, two_distance"),
-        (["--game", "contactix", "--agents", "random,random,random", "--games", "4"], "contactix is heads-up: name 2 agents"),
+        (["--game", "contactix", "--agents", "random,random,random", "--games", "4"], "CON-TAC-TIX is heads-up: name 2 agents"),
         (["--game", "contactix", "--agents", "random", "--games", "5"], "positive multiple of 2; got 5 (4 or 6 would do)"),
-        (["--game", "contactix", "--agents", "random", "--games", "4", "--players", "3"], "contactix is played by 2 players; got 3"),
+        (["--game", "contactix", "--agents", "random", "--games", "4", "--players", "3"], "--players: CON-TAC-TIX is played by 2 players; got 3"),
         (["--game", "contactix", "--agents", "random", "--games", "4", "--board-size", "2"], "--board-size: board_size is a whole number 3..19; got 2"),
         (["--agents", "random,random", "--games", "4", "--board-size", "7"], "--board-size is an option of --game contactix, not of contack"),
         (["--game", "solitaire1", "--agents", "random", "--games", "4", "--swap"], "--swap is an option of --game contactix, not of solitaire1"),
@@ -164,7 +164,7 @@ def test_cli_play_contactix(monkeypatch, capsys):
         (["--players", "3"], "--players: CON-TAC-TIX is played by 2 players; got 3"),
         (["--board-size", "40"], "--board-size: board_size is a whole number 3..19; got 40"),
         (["--agents", "lookahead"], "unknown agent 'lookahead' for contactix"),
-        (["--agents", "random,random"], "--agents: contactix is heads-up, so it takes one bot (the other seat is "
+        (["--agents", "random,random"], "--agents: CON-TAC-TIX is heads-up, so it takes one bot (the other seat is "
                                         "yours); got 2: random,random"),
         (["--hands", "1"], "--hands is an option of --game contack, not of contactix"),
     ],

@@ -233,9 +233,9 @@ def test_flags_and_the_agents_list_of_an_evaluation_are_what_they_say():
             evaluate(unordered, 2, 1)
     for ordered in ((a for a in ["random", "greedy"]), np.array(["random", "greedy"])):  # these have an order
         assert evaluate(ordered, 2, 1, hands=1).agents == ["random", "greedy"]
-    with pytest.raises(ValueError, match="contactix is played by 2 players; got 2.0"):
+    with pytest.raises(ValueError, match="CON-TAC-TIX is played by 2 players; got 2.0"):
         evaluate(["random", "two_distance"], 2, 1, game="contactix", board_size=3, players=2.0)
-    with pytest.raises(ValueError, match="solitaire1 is a solitaire, played by 1 player; got 1.0"):
+    with pytest.raises(ValueError, match="Solitaire No. 1 is a solitaire, played by 1 player; got 1.0"):
         evaluate(["random"], 1, 1, game="solitaire1", players=1.0)
     with pytest.raises(ValueError, match="deterministic is True .* or False .*; got 'no'"):
         PPOAgent("models/contack_2p.npz", deterministic="no")
