@@ -72,10 +72,10 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         else:
             save_strip(record, args.out, every=args.every)
     except RecordError as err:
-        print(f"contack render: {args.file} record {args.index}: {err}", file=sys.stderr)
+        print(f"contack render: {_named(args)}: {err}", file=sys.stderr)
         return 1
     except RecursionError:
-        print(f"contack render: {args.file} record {args.index}: nested too deeply to draw", file=sys.stderr)
+        print(f"contack render: {_named(args)}: nested too deeply to draw", file=sys.stderr)
         return 1
     except ValueError as err:
         parser.error(str(err))
@@ -86,3 +86,9 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 1
     print(f"wrote {args.out}")
     return 0
+
+
+def _named(args: argparse.Namespace) -> str:
+    """The record drawn, named as ``replay --check`` and ``ratings`` name it (``FILE:N``, N from 1), with the
+    ``--index`` (from 0) that chose it."""
+    return f"{args.file}:{args.index + 1} (--index {args.index})"

@@ -47,7 +47,7 @@ def test_a_bad_index_suffix_or_record_is_refused_with_the_reason(tmp_path, capsy
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(record))
     assert main(["render", str(bad), "--out", str(tmp_path / "b.gif")]) == 1
-    assert "bad.json record 0" in capsys.readouterr().err
+    assert "bad.json:1 (--index 0): " in capsys.readouterr().err  # named as replay --check names it
     assert not (tmp_path / "b.gif").exists()
 
 
