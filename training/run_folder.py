@@ -66,8 +66,9 @@ TENSORBOARD_RUN = re.compile(r"ppo_\d+")
 TENSORBOARD_FILE = "events.out.tfevents."
 
 __all__ = ["CHECKPOINTS", "FORMAT", "MARKER", "RLLIB_CHECKPOINT", "RLLIB_TEMPORARY", "RUN_FILES", "STATE_FIELDS",
-           "TENSORBOARD_FLUSH_SECONDS", "Run", "RunFolderError", "TrainingError", "cannot_read", "check_new_run_folder", "check_resumable",
-           "check_settings_kept", "claim_folder", "folder_held", "marker_path", "new_run_id", "not_a_folder", "read_marker", "read_state_file", "remove_run_files",
+           "TENSORBOARD_FLUSH_SECONDS", "Run", "RunFolderError", "TrainingError", "cannot_read",
+           "check_new_run_folder", "check_resumable", "check_settings_kept", "claim_folder", "folder_held",
+           "marker_path", "new_run_id", "not_a_folder", "read_marker", "read_state_file", "remove_run_files",
            "tensorboard_writer", "write_marker"]
 
 
