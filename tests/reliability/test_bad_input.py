@@ -286,7 +286,7 @@ def test_render_into_a_missing_folder_makes_it_and_onto_a_folder_is_refused(tmp_
     (tmp_path / "bad.jsonl").write_text(json.dumps(record) + "\n")
     for argv, code, words in (([tmp_path / "nope.jsonl"], 1, "cannot read"), ([path, "--index", "9"], 2, "--index"),
                               ([path, "--every", "0"], 2, "--every is a whole number of frames, at least 1"),
-                              ([tmp_path / "bad.jsonl"], 1, "record 0")):
+                              ([tmp_path / "bad.jsonl"], 1, "bad.jsonl:1 (--index 0): ")):
         out = tmp_path / "unmade" / "g.png"
         cli("render", *argv, "--out", out).assert_clean_failure(code, words)
         assert not (tmp_path / "unmade").exists()
